@@ -1,0 +1,113 @@
+// interlock/arbiters/round_robin.hpp: the round-robin arbiter with a thermometer-coded pointer.
+//
+// Models paper 001 (Anton 2), Section 3.4 and Figure 8 with one priority level:
+// requests whose rr_therm bit is set go first, the most significant request
+// wins within a group, and after a grant to g the state becomes rr_therm =
+// bits [0, g), so g-1 is favoured next and g is served last
+// (arbiters/rr_thermometer.hpp explains the choice of update).
+//
+// Contract
+//   - round_robin_arbiter<N>, 1 <= N <= 64: requests are a std::uint64_t;
+//     arbitrate is an AND, a select, a count-leading-zeros (no loop).
+//   - dynamic_round_robin_arbiter: any N >= 1 fixed at construction; requests
+//     are a request_view of exactly N bits; arbitrate reads each word once.
+//   - Decision protocol: arbitrate() is const; commit(g) advances the state;
+//     grant() does both; commit of no grant is a no-op.
+//   - Invariants (asserted in debug builds, tested as properties):
+//     grant_implies_request, grant_onehot0, work_conserving,
+//     thermometer_coded, no_state_change_without_commit, round_robin_order:
+//     a requester that keeps requesting is granted within N decisions, and
+//     requesters that keep requesting are granted in strict alternation.
+//   - Bad input: request bits at or above N are a precondition violation and
+//     are otherwise ignored; a request_view of another size reads only the
+//     arbiter's N bits.
+//   Complexity: O(1) for N <= 64, O(N / 64) words otherwise; no allocation.
+//
+// Example
+//   interlock::round_robin_arbiter<4> rr;          // rr_therm = 0: 3 first
+//   rr.grant(0b1011);                              // grants 3, rr_therm = 0b0111
+//   rr.grant(0b1011);                              // grants 1, rr_therm = 0b0001
+//   rr.grant(0b1011);                              // grants 0, rr_therm = 0
+//   assert(rr.grant(0b1011).index() == 3);
+#ifndef INTERLOCK_ARBITERS_ROUND_ROBIN_HPP
+#define INTERLOCK_ARBITERS_ROUND_ROBIN_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "interlock/arbiters/rr_thermometer.hpp"
+#include "interlock/core/assert.hpp"
+#include "interlock/core/bits.hpp"
+#include "interlock/core/grant.hpp"
+#include "interlock/core/invariants.hpp"
+#include "interlock/core/request_set.hpp"
+
+namespace interlock {
+
+template <std::size_t N>
+class round_robin_arbiter
+    : public detail::rr_arbiter_base<round_robin_arbiter<N>, std::uint64_t, rr_thermometer<N>> {
+  static_assert(N >= 1 && N <= 64,
+                "round_robin_arbiter<N>: N must be 1..64; use dynamic_round_robin_arbiter for "
+                "more requesters");
+  using base = detail::rr_arbiter_base<round_robin_arbiter<N>, std::uint64_t, rr_thermometer<N>>;
+
+ public:
+  static constexpr std::uint64_t valid_mask = bits::low_mask(N);
+
+  /// rr_therm = 0: requester N-1 has the highest priority.
+  round_robin_arbiter() = default;
+  /// Starts from a given rr_therm (config_error unless a thermometer code of <= N bits).
+  explicit round_robin_arbiter(std::uint64_t rr_therm)
+      : base(rr_thermometer<N>(rr_therm, "round_robin_arbiter")) {}
+  /// Starts with requester i at the highest priority.
+  static round_robin_arbiter with_highest_priority(std::size_t i) {
+    return round_robin_arbiter(
+        rr_thermometer<N>::with_highest_priority(i, "round_robin_arbiter").mask());
+  }
+
+  interlock::grant arbitrate(std::uint64_t requests) const {
+    INTERLOCK_ASSERT((requests & ~valid_mask) == 0, "request bit at or above N");
+    const std::uint64_t req = requests & valid_mask;
+    const std::uint64_t preferred = req & this->rr_.mask();
+    const std::uint64_t row = preferred != 0 ? preferred : req;
+    const interlock::grant g = detail::highest_of(row);
+    INTERLOCK_ASSERT(detail::grant_vector_agrees(row, g), "grant_onehot0");
+    INTERLOCK_ASSERT(invariants::grant_implies_request(req, g), "grant_implies_request");
+    INTERLOCK_ASSERT(invariants::work_conserving(req, g), "work_conserving");
+    return g;
+  }
+};
+
+class dynamic_round_robin_arbiter
+    : public detail::rr_arbiter_base<dynamic_round_robin_arbiter, request_view,
+                                     dynamic_rr_thermometer> {
+  using base =
+      detail::rr_arbiter_base<dynamic_round_robin_arbiter, request_view, dynamic_rr_thermometer>;
+
+ public:
+  /// `size` requesters (config_error unless 1 <= size < 2^32 - 1), rr_therm = 0.
+  explicit dynamic_round_robin_arbiter(std::size_t size)
+      : base(dynamic_rr_thermometer(size, "dynamic_round_robin_arbiter")) {}
+  /// Starts from a given rr_therm; its size is the number of requesters.
+  explicit dynamic_round_robin_arbiter(request_view rr_therm)
+      : base(dynamic_rr_thermometer(rr_therm, "dynamic_round_robin_arbiter")) {}
+  static dynamic_round_robin_arbiter with_highest_priority(std::size_t size, std::size_t i) {
+    dynamic_round_robin_arbiter arb(size);
+    arb.rr_ = dynamic_rr_thermometer::with_highest_priority(size, i, "dynamic_round_robin_arbiter");
+    return arb;
+  }
+
+  interlock::grant arbitrate(request_view requests) const {
+    INTERLOCK_ASSERT(requests.size() == size(), "request set size differs from the arbiter's");
+    const interlock::grant g =
+        detail::scan_words<1>([&](std::size_t, std::size_t w) { return requests.word(w); }, rr_);
+    INTERLOCK_ASSERT(invariants::grant_implies_request(requests, g), "grant_implies_request");
+    INTERLOCK_ASSERT(invariants::work_conserving(requests, g), "work_conserving");
+    return g;
+  }
+};
+
+}  // namespace interlock
+
+#endif  // INTERLOCK_ARBITERS_ROUND_ROBIN_HPP

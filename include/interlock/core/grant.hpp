@@ -1,0 +1,59 @@
+// interlock/core/grant.hpp: the result of one arbitration, a requester index or none.
+//
+// Contract
+//   interlock::grant is what every arbitrate() returns and every commit()
+//   takes. It holds a requester index or "no grant"; it is 4 bytes, trivially
+//   copyable and comparable. A default-constructed grant is no grant.
+//   Committing no grant is a defined no-op for every policy.
+//
+//   index() of no grant returns grant::none_index (a value no requester has);
+//   the policies treat any index they do not have as no grant.
+//
+// Example
+//   interlock::grant g = arb.arbitrate(requests);
+//   if (g) forward(g.index());
+//   arb.commit(g);                       // also fine when g is no grant
+#ifndef INTERLOCK_CORE_GRANT_HPP
+#define INTERLOCK_CORE_GRANT_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+namespace interlock {
+
+class grant {
+ public:
+  /// The index no requester has; what index() returns for no grant.
+  static constexpr std::size_t none_index = 0xFFFFFFFFu;
+
+  /// No grant.
+  constexpr grant() noexcept = default;
+
+  /// A grant to requester `index`; an index >= none_index is no grant.
+  constexpr explicit grant(std::size_t index) noexcept
+      : index_(index < none_index ? static_cast<std::uint32_t>(index)
+                                  : static_cast<std::uint32_t>(none_index)) {}
+
+  static constexpr grant none() noexcept { return grant(); }
+
+  constexpr bool valid() const noexcept { return index_ != none_index; }
+  constexpr explicit operator bool() const noexcept { return valid(); }
+
+  /// The granted requester; none_index for no grant.
+  constexpr std::size_t index() const noexcept { return index_; }
+
+  /// The grant as a one-hot 64-bit vector (0 for no grant or an index >= 64).
+  constexpr std::uint64_t vector() const noexcept {
+    return index_ < 64 ? std::uint64_t{1} << index_ : 0;
+  }
+
+  friend constexpr bool operator==(grant a, grant b) noexcept { return a.index_ == b.index_; }
+  friend constexpr bool operator!=(grant a, grant b) noexcept { return a.index_ != b.index_; }
+
+ private:
+  std::uint32_t index_ = static_cast<std::uint32_t>(none_index);
+};
+
+}  // namespace interlock
+
+#endif  // INTERLOCK_CORE_GRANT_HPP

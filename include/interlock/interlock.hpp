@@ -1,0 +1,26 @@
+// interlock/interlock.hpp: the umbrella header; includes every public header.
+//
+// interlock is a header-only C++17 library of arbitration and routing
+// policies from real interconnection networks. Include this header for all
+// of it, or the one header of the policy you use (each compiles on its own).
+// A ctest check keeps this list equal to the headers under include/.
+#ifndef INTERLOCK_INTERLOCK_HPP
+#define INTERLOCK_INTERLOCK_HPP
+
+#include "interlock/core/arbiter_traits.hpp"
+#include "interlock/core/assert.hpp"
+#include "interlock/core/bits.hpp"
+#include "interlock/core/config_error.hpp"
+#include "interlock/core/grant.hpp"
+#include "interlock/core/invariants.hpp"
+#include "interlock/core/priority_requests.hpp"
+#include "interlock/core/request_set.hpp"
+#include "interlock/core/version.hpp"
+
+#include "interlock/arbiters/priority.hpp"
+#include "interlock/arbiters/round_robin.hpp"
+#include "interlock/arbiters/rr_thermometer.hpp"
+
+#include "interlock/verify/arbiter_checks.hpp"
+
+#endif  // INTERLOCK_INTERLOCK_HPP

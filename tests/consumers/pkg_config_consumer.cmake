@@ -1,0 +1,18 @@
+# cmake -DPKG_CONFIG=... -DPREFIX=... -DCXX=... -DSOURCE=... -DOUTPUT=... -P pkg_config_consumer.cmake
+# Compiles and runs the consumer with the flags the installed interlock.pc gives.
+set(ENV{PKG_CONFIG_PATH} "${PREFIX}/share/pkgconfig")
+execute_process(COMMAND "${PKG_CONFIG}" --cflags interlock
+                OUTPUT_VARIABLE cflags RESULT_VARIABLE status OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "pkg-config --cflags interlock failed (${status})")
+endif()
+message(STATUS "pkg-config --cflags interlock: ${cflags}")
+separate_arguments(cflags UNIX_COMMAND "${cflags}")
+execute_process(COMMAND "${CXX}" -std=c++17 ${cflags} "${SOURCE}" -o "${OUTPUT}" RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "compiling with the pkg-config flags failed")
+endif()
+execute_process(COMMAND "${OUTPUT}" RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "the pkg-config consumer failed (${status})")
+endif()

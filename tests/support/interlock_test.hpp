@@ -1,0 +1,43 @@
+// Shared by interlock's test files: Catch2 + RapidCheck, how interlock types
+// print in failure messages, and small helpers.
+#ifndef INTERLOCK_TESTS_SUPPORT_INTERLOCK_TEST_HPP
+#define INTERLOCK_TESTS_SUPPORT_INTERLOCK_TEST_HPP
+
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <interlock/core/grant.hpp>
+
+namespace interlock {
+inline std::string to_string(grant g) {
+  return g ? "grant(" + std::to_string(g.index()) + ")" : std::string("no grant");
+}
+inline std::ostream& operator<<(std::ostream& os, grant g) { return os << to_string(g); }
+inline void showValue(grant g, std::ostream& os) { os << to_string(g); }
+}  // namespace interlock
+
+namespace interlock_test {
+
+/// Calls f(std::integral_constant<std::size_t, n>{}) for a run-time n in
+/// 1..Max, so a property drawn at run time can drive a compile-time-sized policy.
+template <std::size_t Max, class F, std::size_t... I>
+void with_fixed_size_impl(std::size_t n, F&& f, std::index_sequence<I...>) {
+  static_cast<void>(
+      ((n == I + 1 ? (f(std::integral_constant<std::size_t, I + 1>{}), true) : false) || ...));
+}
+template <std::size_t Max = 64, class F>
+void with_fixed_size(std::size_t n, F&& f) {
+  with_fixed_size_impl<Max>(n, std::forward<F>(f), std::make_index_sequence<Max>{});
+}
+
+}  // namespace interlock_test
+
+#endif  // INTERLOCK_TESTS_SUPPORT_INTERLOCK_TEST_HPP
