@@ -15,8 +15,13 @@
 #include "interlock/core/invariants.hpp"
 #include "interlock/core/priority_requests.hpp"
 #include "interlock/core/request_set.hpp"
+#include "interlock/core/span.hpp"
 #include "interlock/core/version.hpp"
 
+#include "interlock/arbiters/age_clock.hpp"
+#include "interlock/arbiters/age_counters.hpp"
+#include "interlock/arbiters/age_epoch.hpp"
+#include "interlock/arbiters/age_tuning.hpp"
 #include "interlock/arbiters/priority.hpp"
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/arbiters/rr_thermometer.hpp"

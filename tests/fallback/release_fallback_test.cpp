@@ -1,10 +1,13 @@
 // Decision paths with INTERLOCK_ASSERT compiled out: bad input must take the
 // documented fallback, never undefined behaviour (the sanitizer build runs
-// this too). This binary defines INTERLOCK_ASSERT itself, as a user may.
+// this too). This binary defines INTERLOCK_ASSERT itself, as a user may, and
+// INTERLOCK_NO_SIMD, so the portable paths run here too.
 #define INTERLOCK_ASSERT(condition, message) static_cast<void>(0)
+#define INTERLOCK_NO_SIMD
 
 #include <catch2/catch.hpp>
 
+#include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/priority.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 
@@ -45,4 +48,33 @@ TEST_CASE("fallback: a request view of another size reads only the arbiter's req
   interlock::dynamic_request_set set(5);
   set.set(7);  // out of range: ignored
   CHECK(set.none());
+}
+
+TEST_CASE("fallback: the portable age_heads path agrees with per-head ages", "[fallback]") {
+  interlock::age_clock clock(1);
+  std::uint64_t x = 0x9e3779b97f4a7c15u;
+  for (int round = 0; round < 200; ++round) {
+    for (int t = 0; t < 37; ++t) clock.tick();
+    interlock::age_heads<28> heads;
+    std::array<std::uint8_t, 28> ages{};
+    for (std::size_t i = 0; i < 28; ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      heads.set(i, interlock::age_field::from_bits(static_cast<std::uint16_t>(x)));
+      ages[i] = heads.age(i, clock);
+    }
+    const std::uint64_t req = x & interlock::bits::low_mask(28);
+    REQUIRE(heads.oldest(req, clock) == interlock::oldest_by_age(req, ages));
+  }
+}
+
+TEST_CASE("fallback: an inconsistent oldest set falls back to the requests", "[fallback]") {
+  interlock::age_epoch_arbiter<8> arb;
+  CHECK(arb.arbitrate(interlock::age_requests{0b0100, 0b0010}) == grant(2));
+  CHECK(arb.arbitrate(interlock::age_requests{0b0110, 0}) == grant(2));
+  CHECK(arb.arbitrate(interlock::age_requests{0x300, 0x300}) == grant());
+  interlock::age_clock clock(1);
+  for (int i = 0; i < 3000; ++i) clock.admit();  // beyond 2047: stays at the bound
+  CHECK(clock.packet_count(0) == interlock::age_clock::max_packet_count);
 }

@@ -1,0 +1,368 @@
+// interlock/arbiters/age_epoch.hpp: the Cray XT output arbiter: oldest packet first, AGE_RR_SELECT
+// mixing.
+//
+// Models Abts & Weisser (SC'07), Sections 2.1-2.3 and Procedure 2 line 12,
+// with the SeaStar router context of Abts, "The Cray XT4 and Seastar 3-D
+// Torus Interconnect". Each output port arbitrates per packet among the
+// heads of its staging buffers whose VC is not blocked (send credits >=
+// MAX_PACKET_SIZE); those are the requests. Two policies, each with its own
+// pointer ("two independent arbitration pointers"):
+//   - age: the largest computed age wins (ages from output_age, Procedure
+//     2); ties are broken round robin with the age pointer;
+//   - round robin: the round-robin pointer, ages ignored.
+// A 6-bit grant counter, incremented on each grant, indexes the 64-bit
+// AGE_RR_SELECT mask: bit c = 1 selects age for the grant made while the
+// counter is c, 0 selects round robin. All 0s is pure round robin, all 1s
+// pure age, 0101...0101 half and half.
+//
+// While the chip-wide age clock is inhibited (an epoch switch waiting for
+// the old epoch to drain), age arbitration is suspended and every grant is
+// made by the round-robin pointer; suspend_age() is the inhibit wire from
+// age_clock to this port. The paper gives the old epoch no precedence during
+// the drain; round robin serves it fairly with everything else.
+//
+// The ages. A request carries the candidates and, among them, the oldest
+// ones (age_requests). age_heads<N> keeps the 11-bit age fields of the N
+// staging-buffer heads and computes Procedure 2 for all of them at once, as
+// the hardware's parallel comparators do: with SSE2, eight candidates per
+// 128-bit register (a portable scalar loop elsewhere, or when
+// INTERLOCK_NO_SIMD is defined; the tests check both); oldest_by_age does
+// the same from ages a model computed itself.
+//
+// Contract
+//   - Both pointers are the thermometer-coded round robin of
+//     arbiters/round_robin.hpp; a pointer moves only when its policy made
+//     the committed grant. The grant counter moves on every committed grant
+//     (mod 64); no grant moves nothing.
+//   - age_epoch_arbiter<N>, 1 <= N <= 64 candidates. An output port of S
+//     sources x V VCs (the SeaStar shape: 7 x 4) is candidate s*V + v;
+//     output_port_shape checks that it fits (config_error otherwise).
+//   - Invariants: grant_implies_request, work_conserving,
+//     no_state_change_without_commit; in age mode the grant has the maximum
+//     age among the requests (age_respected, checked by the properties over
+//     age_heads); with AGE_RR_SELECT = 0 the arbiter grants exactly as
+//     round_robin_arbiter<N>.
+//   - Forward progress (docs/arbiters/age_epoch.md): if no competitor is
+//     older than a waiting packet p, p is granted within N decisions under a
+//     pure policy (all 0s or all 1s) and within 2N - 1 decisions under any
+//     mix; a packet whose age has saturated at 255 is granted within N
+//     age-mode decisions. Both bounds are reached by adversarial schedules
+//     (tests). They rest on ages never wrapping, which the epoch rule of
+//     age_clock guarantees.
+//   - An `oldest` set that is not a non-empty subset of the requests is a
+//     contract violation; the arbiter then uses the requests that are in it,
+//     or all requests. Request bits at or above N are ignored (also one).
+//   Complexity: arbitrate is O(1); age_heads::oldest is O(N/8) vector steps.
+//
+// Example
+//   interlock::age_clock clock(18);
+//   interlock::age_heads<28> heads;                 // the staging-buffer heads
+//   heads.set(5, interlock::age_field::with_age(90));  // fields as Procedure 1 stored them
+//   heads.set(9, interlock::age_field::with_age(120));
+//   interlock::age_epoch_arbiter<28> out(interlock::seastar_output_port);  // all 1s: age
+//   out.suspend_age(clock.inhibit());
+//   assert(out.grant(heads.requests((1u << 5) | (1u << 9), clock)).index() == 9);
+#ifndef INTERLOCK_ARBITERS_AGE_EPOCH_HPP
+#define INTERLOCK_ARBITERS_AGE_EPOCH_HPP
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#if !defined(INTERLOCK_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#include <emmintrin.h>
+#define INTERLOCK_AGE_SSE2 1
+#endif
+
+#include "interlock/arbiters/age_clock.hpp"
+#include "interlock/arbiters/round_robin.hpp"
+#include "interlock/core/assert.hpp"
+#include "interlock/core/bits.hpp"
+#include "interlock/core/config_error.hpp"
+#include "interlock/core/grant.hpp"
+#include "interlock/core/invariants.hpp"
+#include "interlock/core/span.hpp"
+
+namespace interlock {
+
+/// The candidates of one output arbitration: the requests, and among them
+/// the ones with the largest computed age.
+struct age_requests {
+  std::uint64_t requests = 0;  // heads whose VC is not blocked
+  std::uint64_t oldest = 0;    // the requests whose Procedure 2 age is the largest
+};
+
+/// The requests with the largest of `ages` (ages[i]: candidate i's computed
+/// age; an index past the span reads as age 0).
+inline std::uint64_t oldest_by_age(std::uint64_t requests, span<const std::uint8_t> ages) {
+  unsigned best = 0;
+  for (std::uint64_t x = requests; x != 0; x &= x - 1) {
+    const unsigned a = ages.at(bits::lowest_index(x), 0);
+    best = a > best ? a : best;
+  }
+  std::uint64_t set = 0;
+  for (std::uint64_t x = requests; x != 0; x &= x - 1) {
+    const std::size_t i = bits::lowest_index(x);
+    set |= static_cast<std::uint64_t>(ages.at(i, 0) == best) << i;
+  }
+  return set;
+}
+
+namespace detail {
+
+// Procedure 2 for one 11-bit field, as a key: age + 1 (0 for "not requesting").
+inline unsigned age_key(unsigned field, unsigned epoch, unsigned timestamp, unsigned corrected) {
+  const unsigned rollover = ((field >> 9) ^ epoch) & 1u;
+  const unsigned sum = (field & 0x1FFu) + (rollover << 8 | timestamp);
+  const unsigned qualifier = ((field >> 8) ^ corrected) & 1u;
+  const unsigned saturation = ((sum >> 8) | ((sum >> 9) & qualifier)) & 1u;
+  return (saturation != 0 ? 255u : (sum & 0xFFu)) + 1u;
+}
+
+/// Four 16-bit lanes per word: lane i of the heads is bits [16(i%4), 16(i%4)+16) of word i/4.
+inline unsigned lane_of(const std::uint64_t* words, std::size_t i) noexcept {
+  return static_cast<unsigned>(words[i / 4] >> (16 * (i % 4)) & 0xFFFFu);
+}
+
+/// The oldest requesting candidates, one candidate at a time.
+template <std::size_t Words>
+std::uint64_t oldest_scalar(std::uint64_t requests, const std::array<std::uint64_t, Words>& lanes,
+                            unsigned epoch, unsigned timestamp, unsigned corrected) {
+  constexpr std::size_t count = Words * 4;
+  std::array<unsigned, count> key{};
+  unsigned best = 0;
+  for (std::size_t i = 0; i < count && i < 64; ++i) {
+    key[i] = ((requests >> i) & 1u) != 0
+                 ? age_key(lane_of(lanes.data(), i), epoch, timestamp, corrected)
+                 : 0u;
+    best = key[i] > best ? key[i] : best;
+  }
+  std::uint64_t set = 0;
+  for (std::size_t i = 0; i < count && i < 64; ++i)
+    set |= static_cast<std::uint64_t>(key[i] == best && best != 0) << i;
+  return set;
+}
+
+#ifdef INTERLOCK_AGE_SSE2
+/// The same, eight candidates per SSE2 register (16-bit lanes). Each
+/// register is loaded as two 64-bit halves, the width age_heads::set stores,
+/// so a head written just before is forwarded from the store buffer.
+template <std::size_t Words>
+std::uint64_t oldest_sse2(std::uint64_t requests, const std::array<std::uint64_t, Words>& lanes,
+                          unsigned epoch, unsigned timestamp, unsigned corrected) {
+  constexpr std::size_t vectors = Words / 2;
+  const __m128i one = _mm_set1_epi16(1);
+  const __m128i low9 = _mm_set1_epi16(0x1FF);
+  const __m128i low8 = _mm_set1_epi16(0xFF);
+  const __m128i e = _mm_set1_epi16(static_cast<short>(epoch));
+  const __m128i t = _mm_set1_epi16(static_cast<short>(timestamp));
+  const __m128i c = _mm_set1_epi16(static_cast<short>(corrected));
+  const __m128i lane_bit = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+  __m128i key[vectors];
+  __m128i best = _mm_setzero_si128();
+  for (std::size_t v = 0; v < vectors; ++v) {
+    const __m128i f = _mm_unpacklo_epi64(
+        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(lanes.data() + 2 * v)),
+        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(lanes.data() + 2 * v + 1)));
+    const __m128i rollover = _mm_and_si128(_mm_xor_si128(_mm_srli_epi16(f, 9), e), one);
+    const __m128i sum =
+        _mm_add_epi16(_mm_and_si128(f, low9), _mm_or_si128(_mm_slli_epi16(rollover, 8), t));
+    const __m128i qualifier = _mm_xor_si128(_mm_srli_epi16(f, 8), c);
+    const __m128i saturation = _mm_and_si128(
+        _mm_or_si128(_mm_srli_epi16(sum, 8), _mm_and_si128(_mm_srli_epi16(sum, 9), qualifier)),
+        one);
+    const __m128i age = _mm_or_si128(_mm_and_si128(sum, low8),
+                                     _mm_and_si128(_mm_cmpeq_epi16(saturation, one), low8));
+    const __m128i asks = _mm_set1_epi16(static_cast<short>((requests >> (8 * v)) & 0xFFu));
+    const __m128i mask = _mm_cmpeq_epi16(_mm_and_si128(asks, lane_bit), lane_bit);
+    key[v] = _mm_and_si128(_mm_add_epi16(age, one), mask);
+    best = _mm_max_epi16(best, key[v]);
+  }
+  best = _mm_max_epi16(best, _mm_shuffle_epi32(best, _MM_SHUFFLE(1, 0, 3, 2)));
+  best = _mm_max_epi16(best, _mm_shuffle_epi32(best, _MM_SHUFFLE(2, 3, 0, 1)));
+  best = _mm_max_epi16(best, _mm_shufflelo_epi16(_mm_shufflehi_epi16(best, _MM_SHUFFLE(2, 3, 0, 1)),
+                                                 _MM_SHUFFLE(2, 3, 0, 1)));
+  const __m128i none = _mm_cmpeq_epi16(best, _mm_setzero_si128());
+  std::uint64_t set = 0;
+  for (std::size_t v = 0; v < vectors; ++v) {
+    const __m128i equal = _mm_andnot_si128(none, _mm_cmpeq_epi16(key[v], best));
+    const int bits8 = _mm_movemask_epi8(_mm_packs_epi16(equal, _mm_setzero_si128()));
+    set |= static_cast<std::uint64_t>(static_cast<unsigned>(bits8) & 0xFFu) << (8 * v);
+  }
+  return set;
+}
+#endif
+
+}  // namespace detail
+
+/// The age fields of the packets at the heads of an output port's N staging
+/// buffers, as Procedure 1 stored them; Procedure 2 for all of them at once.
+template <std::size_t N>
+class age_heads {
+  static_assert(N >= 1 && N <= 64, "age_heads<N>: N must be 1..64 candidates");
+
+ public:
+  /// Candidate i's head is now `f` (i >= N: a contract violation, ignored).
+  void set(std::size_t i, age_field f) {
+    INTERLOCK_ASSERT(i < N, "candidate out of range");
+    if (i >= N) return;
+    const unsigned shift = 16 * (i % 4);
+    std::uint64_t& word = lanes_[i / 4];
+    word = (word & ~(std::uint64_t{0xFFFF} << shift)) | std::uint64_t{f.bits()} << shift;
+  }
+  age_field field(std::size_t i) const noexcept {
+    return age_field::from_bits(
+        i < N ? static_cast<std::uint16_t>(detail::lane_of(lanes_.data(), i)) : std::uint16_t{0});
+  }
+  /// Candidate i's computed age (Procedure 2).
+  std::uint8_t age(std::size_t i, const age_clock& clock,
+                   saturation_rule rule = saturation_rule::corrected) const noexcept {
+    return output_age(field(i), clock, rule).new_age;
+  }
+  /// The requesting candidates with the largest computed age.
+  std::uint64_t oldest(std::uint64_t requests, const age_clock& clock,
+                       saturation_rule rule = saturation_rule::corrected) const {
+    const unsigned corrected = rule == saturation_rule::corrected ? 1u : 0u;
+    requests &= bits::low_mask(N);
+#ifdef INTERLOCK_AGE_SSE2
+    return detail::oldest_sse2(requests, lanes_, clock.epoch(), clock.timestamp(), corrected);
+#else
+    return detail::oldest_scalar(requests, lanes_, clock.epoch(), clock.timestamp(), corrected);
+#endif
+  }
+  /// The request of one output arbitration.
+  age_requests requests(std::uint64_t requests, const age_clock& clock,
+                        saturation_rule rule = saturation_rule::corrected) const {
+    return age_requests{requests, oldest(requests, clock, rule)};
+  }
+  /// The fields as 16-bit lanes, four per word (N rounded up to a multiple
+  /// of 8 lanes; unused lanes are 0).
+  const auto& lanes() const noexcept { return lanes_; }
+
+ private:
+  std::array<std::uint64_t, (N + 7) / 8 * 2> lanes_{};
+};
+
+/// An output port's staging buffers: `sources` input sources x `vcs` VCs.
+struct output_port_shape {
+  std::size_t sources;
+  std::size_t vcs;
+
+  constexpr std::size_t candidates() const noexcept { return sources * vcs; }
+  /// The candidate index of (source, vc).
+  constexpr std::size_t candidate(std::size_t source, std::size_t vc) const noexcept {
+    return source * vcs + vc;
+  }
+  /// Throws config_error unless the shape is non-empty and fits `width` candidates.
+  void validate(std::size_t width, const char* component) const {
+    detail::require_in_range(component, "sources", sources, 1, width);
+    detail::require_in_range(component, "VCs per source", vcs, 1, width);
+    if (candidates() > width) {
+      throw config_error(component, "sources x VCs",
+                         std::to_string(sources) + " x " + std::to_string(vcs) + " = " +
+                             std::to_string(candidates()),
+                         "at most the arbiter width, " + std::to_string(width));
+    }
+  }
+};
+
+/// The SeaStar output port as the model uses it: 7 input sources x 4 VCs.
+inline constexpr output_port_shape seastar_output_port{7, 4};
+
+namespace invariants {
+/// The grant has the largest of `ages` among the requests.
+inline bool age_respected(std::uint64_t requests, span<const std::uint8_t> ages, grant g) {
+  return !g || requested(oldest_by_age(requests, ages), g.index());
+}
+}  // namespace invariants
+
+inline bool requested(const age_requests& r, std::size_t i) noexcept {
+  return requested(r.requests, i);
+}
+inline bool any_requested(const age_requests& r) noexcept { return r.requests != 0; }
+
+enum class age_policy { round_robin, age };
+
+template <std::size_t N>
+class age_epoch_arbiter {
+  static_assert(N >= 1 && N <= 64, "age_epoch_arbiter<N>: N must be 1..64 candidates");
+
+ public:
+  using request_type = age_requests;
+  static constexpr std::uint64_t valid_mask = bits::low_mask(N);
+  static constexpr std::uint64_t all_age = ~std::uint64_t{0};
+  static constexpr std::uint64_t all_round_robin = 0;
+
+  /// AGE_RR_SELECT defaults to all 1s: every grant by age.
+  explicit age_epoch_arbiter(std::uint64_t age_rr_select = all_age) noexcept
+      : select_(age_rr_select) {}
+  /// An arbiter for an output port of the given shape (config_error if it does not fit N).
+  explicit age_epoch_arbiter(output_port_shape shape, std::uint64_t age_rr_select = all_age)
+      : select_(age_rr_select) {
+    shape.validate(N, "age_epoch_arbiter");
+  }
+
+  static constexpr std::size_t size() noexcept { return N; }
+
+  /// A write to the AGE_RR_SELECT register.
+  void write_age_rr_select(std::uint64_t age_rr_select) noexcept { select_ = age_rr_select; }
+  std::uint64_t age_rr_select() const noexcept { return select_; }
+  /// The 6-bit grant counter that indexes AGE_RR_SELECT.
+  unsigned grant_counter() const noexcept { return counter_; }
+  /// The age clock's inhibit flag, as wired to this port: while set, age
+  /// arbitration is suspended.
+  void suspend_age(bool inhibit) noexcept { suspended_ = inhibit; }
+  bool age_suspended() const noexcept { return suspended_; }
+  /// The policy of the next grant.
+  age_policy policy() const noexcept {
+    return ((select_ >> counter_) & 1u) != 0 && !suspended_ ? age_policy::age
+                                                            : age_policy::round_robin;
+  }
+  const round_robin_arbiter<N>& round_robin_pointer() const noexcept { return rr_; }
+  const round_robin_arbiter<N>& age_pointer() const noexcept { return age_rr_; }
+
+  interlock::grant arbitrate(const age_requests& r) const {
+    INTERLOCK_ASSERT((r.requests & ~valid_mask) == 0, "request bit at or above N");
+    const std::uint64_t req = r.requests & valid_mask;
+    if (policy() == age_policy::round_robin) return rr_.arbitrate(req);
+    INTERLOCK_ASSERT((r.oldest & ~req) == 0 && (r.oldest != 0) == (req != 0),
+                     "oldest must be a non-empty subset of the requests");
+    const std::uint64_t oldest = r.oldest & req;
+    return age_rr_.arbitrate(oldest != 0 ? oldest : req);
+  }
+
+  /// Moves the pointer of the policy that made g and the grant counter; no
+  /// grant (or one to a candidate that does not exist) moves nothing.
+  void commit(interlock::grant g) {
+    INTERLOCK_ASSERT(!g || g.index() < N, "commit of a grant to a candidate that does not exist");
+    if (!g || g.index() >= N) return;
+    (policy() == age_policy::age ? age_rr_ : rr_).commit(g);
+    counter_ = (counter_ + 1) & 63u;
+  }
+
+  interlock::grant grant(const age_requests& r) {
+    const interlock::grant g = arbitrate(r);
+    commit(g);
+    return g;
+  }
+
+  friend bool operator==(const age_epoch_arbiter& a, const age_epoch_arbiter& b) noexcept {
+    return a.rr_ == b.rr_ && a.age_rr_ == b.age_rr_ && a.select_ == b.select_ &&
+           a.counter_ == b.counter_ && a.suspended_ == b.suspended_;
+  }
+  friend bool operator!=(const age_epoch_arbiter& a, const age_epoch_arbiter& b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  round_robin_arbiter<N> rr_;
+  round_robin_arbiter<N> age_rr_;
+  std::uint64_t select_;
+  unsigned counter_ = 0;
+  bool suspended_ = false;
+};
+
+}  // namespace interlock
+
+#endif  // INTERLOCK_ARBITERS_AGE_EPOCH_HPP
