@@ -96,7 +96,6 @@ class age_port {
     clock_.tick();
     const std::size_t k = next_++ & (pool_.size() - 1);
     heads_.set(k % N, pool_[k]);
-    arb_.suspend_age(clock_.inhibit());
     return arb_.grant(heads_.requests(requests, clock_)).index();
   }
 

@@ -50,8 +50,7 @@ struct port {
     show(what);
   }
   void arbitrate() {
-    arbiter.suspend_age(clock.inhibit());
-    const bool by_age = arbiter.policy() == interlock::age_policy::age;
+    const bool by_age = arbiter.policy(clock.inhibit()) == interlock::age_policy::age;
     const interlock::grant g = arbiter.grant(heads.requests(present, clock));
     const interlock::age_field sent = interlock::send_packet(heads.field(g.index()), clock);
     present &= ~(std::uint64_t{1} << g.index());

@@ -24,8 +24,8 @@ constexpr std::uint64_t alternate = 0x5555555555555555u;  // 0101...0101: age, r
 
 // The request of an arbitration whose candidates' ages are given.
 template <class Ages>
-age_requests by_age(std::uint64_t requests, const Ages& ages) {
-  return age_requests{requests, interlock::oldest_by_age(requests, ages)};
+age_requests by_age(std::uint64_t requests, const Ages& ages, bool age_suspended = false) {
+  return age_requests{requests, interlock::oldest_by_age(requests, ages), age_suspended};
 }
 
 // The arbiter written plainly: a policy per grant from the counter, a loop
@@ -66,15 +66,14 @@ void check_against_reference(std::uint64_t select, std::uint64_t seed, std::size
     const std::uint64_t spread = 1 + rng.below(256);  // few distinct ages: many ties
     for (auto& a : ages) a = static_cast<std::uint8_t>(rng.below(spread));
     const bool inhibit = rng.below(8) == 0;
-    arb.suspend_age(inhibit);
     ref.suspended = inhibit;
-    const age_requests r = by_age(req, ages);
+    const age_requests r = by_age(req, ages, inhibit);
     const auto check = interlock::verify::check_decision(arb, r);
     RC_ASSERT(check.failed.empty());
     const grant expected = ref.decide(req, ages);
     RC_ASSERT(check.g == expected);
     if (ref.age_policy()) RC_ASSERT(interlock::invariants::age_respected(req, ages, check.g));
-    arb.commit(check.g);
+    arb.commit(check.g, r);
     ref.commit(expected);
     RC_ASSERT(arb.grant_counter() == ref.counter);
   }
@@ -88,7 +87,6 @@ TEST_CASE("age_epoch_arbiter: the example of the header", "[age_epoch]") {
   heads.set(5, interlock::age_field::with_age(90));
   heads.set(9, interlock::age_field::with_age(120));
   age_epoch_arbiter<28> out(interlock::seastar_output_port);
-  out.suspend_age(clock.inhibit());
   CHECK(out.grant(heads.requests((1u << 5) | (1u << 9), clock)) == grant(9));
   CHECK(out.grant_counter() == 1);
 }
@@ -116,21 +114,20 @@ TEST_CASE("age_epoch_arbiter: AGE_RR_SELECT picks the policy per grant", "[age_e
   CHECK(arb.grant_counter() == 4);
   for (int k = 0; k < 60; ++k) arb.grant(req);
   CHECK(arb.grant_counter() == 0);  // 6 bits: wraps at 64
-  arb.commit(grant());              // no grant: nothing moves
+  arb.commit(grant(), req);         // no grant: nothing moves
   CHECK(arb.grant_counter() == 0);
 }
 
 TEST_CASE("age_epoch_arbiter: while the clock is inhibited, round robin drains", "[age_epoch]") {
   age_epoch_arbiter<4> arb;  // all 1s
   std::array<std::uint8_t, 4> ages{0, 0, 0, 255};
-  const age_requests req = by_age(0b1111, ages);
-  arb.suspend_age(true);
-  CHECK(arb.policy() == age_policy::round_robin);
+  const age_requests inhibited = by_age(0b1111, ages, true);
+  CHECK(arb.policy(true) == age_policy::round_robin);
   std::vector<std::size_t> order;
-  for (int k = 0; k < 4; ++k) order.push_back(arb.grant(req).index());
-  CHECK(order == std::vector<std::size_t>{3, 2, 1, 0});  // ages ignored
-  arb.suspend_age(false);
-  CHECK(arb.grant(req) == grant(3));
+  for (int k = 0; k < 4; ++k) order.push_back(arb.grant(inhibited).index());
+  CHECK(order == std::vector<std::size_t>{3, 2, 1, 0});             // ages ignored
+  CHECK(arb.age_pointer() == interlock::round_robin_arbiter<4>());  // the age pointer never moved
+  CHECK(arb.grant(by_age(0b1111, ages)) == grant(3));
 }
 
 TEST_CASE("age_epoch_arbiter: a SeaStar output port, 7 sources x 4 VCs", "[age_epoch]") {
@@ -166,7 +163,7 @@ TEST_CASE("age_epoch_arbiter: configuration errors", "[age_epoch][config]") {
   CHECK_NOTHROW((age_epoch_arbiter<24>(interlock::output_port_shape{6, 4})));
   age_epoch_arbiter<8> arb;
   CHECK_THROWS_AS(arb.arbitrate(age_requests{0x100, 0x100}), interlock::contract_violation);
-  CHECK_THROWS_AS(arb.commit(grant(8)), interlock::contract_violation);
+  CHECK_THROWS_AS(arb.commit(grant(8), age_requests{}), interlock::contract_violation);
   CHECK_THROWS_AS(arb.arbitrate(age_requests{0b100, 0b010}), interlock::contract_violation);
   CHECK_THROWS_AS(arb.arbitrate(age_requests{0b100, 0}), interlock::contract_violation);
   interlock::age_heads<8> heads;
@@ -206,8 +203,7 @@ TEST_CASE("age_epoch_arbiter: against a loop reference", "[age_epoch][property]"
     for (int k = 0; k < 500; ++k) {
       const std::uint64_t req = rng.next() & interlock::bits::low_mask(28);
       for (auto& a : ages) a = static_cast<std::uint8_t>(rng.below(256));
-      arb.suspend_age(rng.below(4) == 0);
-      RC_ASSERT(arb.grant(by_age(req, ages)) == rr.grant(req));
+      RC_ASSERT(arb.grant(by_age(req, ages, rng.below(4) == 0)) == rr.grant(req));
     }
   });
   rc::prop("grants, pointers and counter match the reference for any AGE_RR_SELECT", [] {
@@ -245,7 +241,7 @@ struct younger_stream {
       : clock(period), arb(select), watched(w), rng(seed) {
     // Scramble the pointers, the counter and the clock before p arrives.
     const std::uint64_t warmup = rng.below(3 * N);
-    for (std::uint64_t k = 0; k < warmup; ++k) arb.commit(grant(rng.below(N)));
+    for (std::uint64_t k = 0; k < warmup; ++k) arb.commit(grant(rng.below(N)), age_requests{});
     for (std::uint64_t k = rng.below(2000); k > 0; --k) clock.tick();
     const auto header = static_cast<std::uint8_t>(rng.below(256));
     const interlock::age_bias bias{static_cast<std::uint8_t>(rng.below(8)), 1};
@@ -272,9 +268,8 @@ struct younger_stream {
   std::size_t decisions_until_granted(std::size_t limit) {
     for (std::size_t d = 1; d <= limit; ++d) {
       for (std::uint64_t t = rng.below(40); t > 0; --t) clock.tick();
-      arb.suspend_age(clock.inhibit());
       RC_ASSERT(heads.age(watched, clock) == p_ideal());  // the epochs keep p's age exact
-      (arb.policy() == age_policy::age ? used_age_pointer : used_rr_pointer) = true;
+      (arb.policy(clock.inhibit()) == age_policy::age ? used_age_pointer : used_rr_pointer) = true;
       const age_requests r = heads.requests(interlock::bits::low_mask(N), clock);
       const grant g = arb.grant(r);
       interlock::send_packet(heads.field(g.index()), clock);
@@ -311,7 +306,8 @@ TEST_CASE("age_epoch_arbiter: forward progress against a stream of younger arriv
              constexpr std::size_t n = 16;
              splitmix rng(*rc::gen::arbitrary<std::uint64_t>());
              age_epoch_arbiter<n> arb(*rc::gen::arbitrary<std::uint64_t>());
-             for (std::uint64_t k = rng.below(100); k > 0; --k) arb.commit(grant(rng.below(n)));
+             for (std::uint64_t k = rng.below(100); k > 0; --k)
+               arb.commit(grant(rng.below(n)), age_requests{});
              const std::size_t p = rng.below(n);
              std::array<std::uint8_t, n> ages{};
              std::size_t age_decisions = 0;
@@ -339,15 +335,15 @@ TEST_CASE("age_epoch_arbiter: the forward-progress bounds are reached", "[age_ep
   const age_requests all = by_age(interlock::bits::low_mask(n), ages);
   SECTION("one pointer (AGE_RR_SELECT all 1s): N decisions") {
     age_epoch_arbiter<n> arb;
-    arb.commit(grant(p));  // the age pointer now puts p last
+    arb.commit(grant(p), all);  // the age pointer now puts p last
     std::size_t d = 1;
     while (arb.grant(all) != grant(p) && d < 4 * n) ++d;
     CHECK(d == n);
   }
   SECTION("both pointers (0101...): 2N - 1 decisions") {
     age_epoch_arbiter<n> arb(alternate);
-    arb.commit(grant(p));  // counter 0: the age pointer puts p last
-    arb.commit(grant(p));  // counter 1: so does the round-robin pointer
+    arb.commit(grant(p), all);  // counter 0: the age pointer puts p last
+    arb.commit(grant(p), all);  // counter 1: so does the round-robin pointer
     std::size_t d = 1;
     while (arb.grant(all) != grant(p) && d < 4 * n) ++d;
     CHECK(d == 2 * n - 1);

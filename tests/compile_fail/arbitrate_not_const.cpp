@@ -1,5 +1,5 @@
-// expect: T needs `interlock::grant arbitrate\(const request_type&\) const` \(const: deciding
-// changes no state\) arbitrate() must be const: deciding may not change the arbiter's state.
+// expect: arbitrate\(const request_type&\) const` \(const: deciding changes no state\)
+// arbitrate() must be const: deciding may not change the arbiter's state.
 #include <interlock/core/arbiter_traits.hpp>
 
 #include <cstdint>
@@ -11,7 +11,7 @@ struct mutable_decision {
 #else
   interlock::grant arbitrate(std::uint64_t) { return interlock::grant(); }
 #endif
-  void commit(interlock::grant) {}
+  void commit(interlock::grant, std::uint64_t) {}
   interlock::grant grant(std::uint64_t r) { return arbitrate(r); }
   std::size_t size() const { return 64; }
   friend bool operator==(const mutable_decision&, const mutable_decision&) { return true; }

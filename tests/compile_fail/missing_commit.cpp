@@ -1,4 +1,4 @@
-// expect: interlock arbiter protocol: T needs `void commit\(interlock::grant\)`
+// expect: needs `void commit\(interlock::grant, const request_type&\)`
 // A type without commit() handed to a generic check is rejected with a
 // message that names the missing member.
 #include <interlock/verify/arbiter_checks.hpp>
@@ -9,7 +9,7 @@ struct no_commit {
   using request_type = std::uint64_t;
   interlock::grant arbitrate(std::uint64_t) const { return interlock::grant(); }
 #ifdef INTERLOCK_COMPILE_FAIL_CONTROL
-  void commit(interlock::grant) {}
+  void commit(interlock::grant, std::uint64_t) {}
 #endif
   interlock::grant grant(std::uint64_t r) { return arbitrate(r); }
   std::size_t size() const { return 64; }

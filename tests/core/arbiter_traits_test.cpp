@@ -12,7 +12,7 @@ namespace {
 struct complete {
   using request_type = std::uint64_t;
   interlock::grant arbitrate(const request_type&) const { return interlock::grant(); }
-  void commit(interlock::grant) {}
+  void commit(interlock::grant, const std::uint64_t&) {}
   interlock::grant grant(const request_type&) { return interlock::grant(); }
   std::size_t size() const { return 1; }
   friend bool operator==(const complete&, const complete&) { return true; }
@@ -20,7 +20,7 @@ struct complete {
 
 struct no_request_type {
   interlock::grant arbitrate(const std::uint64_t&) const { return interlock::grant(); }
-  void commit(interlock::grant) {}
+  void commit(interlock::grant, const std::uint64_t&) {}
   interlock::grant grant(const std::uint64_t&) { return interlock::grant(); }
   std::size_t size() const { return 1; }
   friend bool operator==(const no_request_type&, const no_request_type&) { return true; }
@@ -29,7 +29,7 @@ struct no_request_type {
 struct mutable_arbitrate {
   using request_type = std::uint64_t;
   interlock::grant arbitrate(const request_type&) { return interlock::grant(); }  // not const
-  void commit(interlock::grant) {}
+  void commit(interlock::grant, const std::uint64_t&) {}
   interlock::grant grant(const request_type&) { return interlock::grant(); }
   std::size_t size() const { return 1; }
   friend bool operator==(const mutable_arbitrate&, const mutable_arbitrate&) { return true; }
@@ -38,7 +38,7 @@ struct mutable_arbitrate {
 struct arbitrate_returns_int {
   using request_type = std::uint64_t;
   int arbitrate(const request_type&) const { return 0; }
-  void commit(interlock::grant) {}
+  void commit(interlock::grant, const std::uint64_t&) {}
   interlock::grant grant(const request_type&) { return interlock::grant(); }
   std::size_t size() const { return 1; }
   friend bool operator==(const arbitrate_returns_int&, const arbitrate_returns_int&) {
@@ -57,7 +57,7 @@ struct no_commit {
 struct not_comparable {
   using request_type = std::uint64_t;
   interlock::grant arbitrate(const request_type&) const { return interlock::grant(); }
-  void commit(interlock::grant) {}
+  void commit(interlock::grant, const std::uint64_t&) {}
   interlock::grant grant(const request_type&) { return interlock::grant(); }
   std::size_t size() const { return 1; }
 };

@@ -20,7 +20,7 @@ struct leaky_arbiter {
     return requests != 0 ? interlock::grant(interlock::bits::lowest_index(requests))
                          : interlock::grant();
   }
-  void commit(interlock::grant) {}
+  void commit(interlock::grant, std::uint64_t) {}
   interlock::grant grant(std::uint64_t requests) { return arbitrate(requests); }
   std::size_t size() const { return 64; }
   friend bool operator==(const leaky_arbiter& a, const leaky_arbiter& b) {
@@ -33,7 +33,7 @@ struct no_grant_moves {
   using request_type = std::uint64_t;
   std::size_t pointer = 0;
   interlock::grant arbitrate(std::uint64_t) const { return interlock::grant(); }
-  void commit(interlock::grant) { ++pointer; }
+  void commit(interlock::grant, std::uint64_t) { ++pointer; }
   interlock::grant grant(std::uint64_t requests) { return arbitrate(requests); }
   std::size_t size() const { return 64; }
   friend bool operator==(const no_grant_moves& a, const no_grant_moves& b) {

@@ -19,7 +19,7 @@ grant fixed_priority(std::uint64_t requests) {
 struct always_zero {
   using request_type = std::uint64_t;
   interlock::grant arbitrate(std::uint64_t) const { return interlock::grant(0); }
-  void commit(interlock::grant) {}
+  void commit(interlock::grant, const std::uint64_t&) {}
   interlock::grant grant(std::uint64_t r) { return arbitrate(r); }
   std::size_t size() const { return 64; }
   friend bool operator==(const always_zero&, const always_zero&) { return true; }

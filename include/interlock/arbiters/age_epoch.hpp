@@ -17,9 +17,10 @@
 //
 // While the chip-wide age clock is inhibited (an epoch switch waiting for
 // the old epoch to drain), age arbitration is suspended and every grant is
-// made by the round-robin pointer; suspend_age() is the inhibit wire from
-// age_clock to this port. The paper gives the old epoch no precedence during
-// the drain; round robin serves it fairly with everything else.
+// made by the round-robin pointer; the request's age_suspended flag is the
+// inhibit wire from age_clock to this port (age_heads::requests sets it).
+// The paper gives the old epoch no precedence during the drain; round robin
+// serves it fairly with everything else.
 //
 // The ages. A request carries the candidates and, among them, the oldest
 // ones (age_requests). age_heads<N> keeps the 11-bit age fields of the N
@@ -60,7 +61,6 @@
 //   heads.set(5, interlock::age_field::with_age(90));  // fields as Procedure 1 stored them
 //   heads.set(9, interlock::age_field::with_age(120));
 //   interlock::age_epoch_arbiter<28> out(interlock::seastar_output_port);  // all 1s: age
-//   out.suspend_age(clock.inhibit());
 //   assert(out.grant(heads.requests((1u << 5) | (1u << 9), clock)).index() == 9);
 #ifndef INTERLOCK_ARBITERS_AGE_EPOCH_HPP
 #define INTERLOCK_ARBITERS_AGE_EPOCH_HPP
@@ -91,6 +91,7 @@ namespace interlock {
 struct age_requests {
   std::uint64_t requests = 0;  // heads whose VC is not blocked
   std::uint64_t oldest = 0;    // the requests whose Procedure 2 age is the largest
+  bool age_suspended = false;  // the age clock's inhibit flag: age arbitration suspended
 };
 
 /// The requests with the largest of `ages` (ages[i]: candidate i's computed
@@ -231,10 +232,10 @@ class age_heads {
     return detail::oldest_scalar(requests, lanes_, clock.epoch(), clock.timestamp(), corrected);
 #endif
   }
-  /// The request of one output arbitration.
+  /// The request of one output arbitration, with the clock's inhibit flag.
   age_requests requests(std::uint64_t requests, const age_clock& clock,
                         saturation_rule rule = saturation_rule::corrected) const {
-    return age_requests{requests, oldest(requests, clock, rule)};
+    return age_requests{requests, oldest(requests, clock, rule), clock.inhibit()};
   }
   /// The fields as 16-bit lanes, four per word (N rounded up to a multiple
   /// of 8 lanes; unused lanes are 0).
@@ -310,14 +311,10 @@ class age_epoch_arbiter {
   std::uint64_t age_rr_select() const noexcept { return select_; }
   /// The 6-bit grant counter that indexes AGE_RR_SELECT.
   unsigned grant_counter() const noexcept { return counter_; }
-  /// The age clock's inhibit flag, as wired to this port: while set, age
-  /// arbitration is suspended.
-  void suspend_age(bool inhibit) noexcept { suspended_ = inhibit; }
-  bool age_suspended() const noexcept { return suspended_; }
-  /// The policy of the next grant.
-  age_policy policy() const noexcept {
-    return ((select_ >> counter_) & 1u) != 0 && !suspended_ ? age_policy::age
-                                                            : age_policy::round_robin;
+  /// The policy of the next grant, given the age clock's inhibit flag.
+  age_policy policy(bool age_suspended = false) const noexcept {
+    return ((select_ >> counter_) & 1u) != 0 && !age_suspended ? age_policy::age
+                                                               : age_policy::round_robin;
   }
   const round_robin_arbiter<N>& round_robin_pointer() const noexcept { return rr_; }
   const round_robin_arbiter<N>& age_pointer() const noexcept { return age_rr_; }
@@ -325,31 +322,32 @@ class age_epoch_arbiter {
   interlock::grant arbitrate(const age_requests& r) const {
     INTERLOCK_ASSERT((r.requests & ~valid_mask) == 0, "request bit at or above N");
     const std::uint64_t req = r.requests & valid_mask;
-    if (policy() == age_policy::round_robin) return rr_.arbitrate(req);
+    if (policy(r.age_suspended) == age_policy::round_robin) return rr_.arbitrate(req);
     INTERLOCK_ASSERT((r.oldest & ~req) == 0 && (r.oldest != 0) == (req != 0),
                      "oldest must be a non-empty subset of the requests");
     const std::uint64_t oldest = r.oldest & req;
     return age_rr_.arbitrate(oldest != 0 ? oldest : req);
   }
 
-  /// Moves the pointer of the policy that made g and the grant counter; no
-  /// grant (or one to a candidate that does not exist) moves nothing.
-  void commit(interlock::grant g) {
+  /// Moves the pointer of the policy that made g (read from the request's
+  /// inhibit flag and the counter) and the grant counter; no grant (or one
+  /// to a candidate that does not exist) moves nothing.
+  void commit(interlock::grant g, const age_requests& r) {
     INTERLOCK_ASSERT(!g || g.index() < N, "commit of a grant to a candidate that does not exist");
     if (!g || g.index() >= N) return;
-    (policy() == age_policy::age ? age_rr_ : rr_).commit(g);
+    (policy(r.age_suspended) == age_policy::age ? age_rr_ : rr_).commit(g);
     counter_ = (counter_ + 1) & 63u;
   }
 
   interlock::grant grant(const age_requests& r) {
     const interlock::grant g = arbitrate(r);
-    commit(g);
+    commit(g, r);
     return g;
   }
 
   friend bool operator==(const age_epoch_arbiter& a, const age_epoch_arbiter& b) noexcept {
     return a.rr_ == b.rr_ && a.age_rr_ == b.age_rr_ && a.select_ == b.select_ &&
-           a.counter_ == b.counter_ && a.suspended_ == b.suspended_;
+           a.counter_ == b.counter_;
   }
   friend bool operator!=(const age_epoch_arbiter& a, const age_epoch_arbiter& b) noexcept {
     return !(a == b);
@@ -360,7 +358,6 @@ class age_epoch_arbiter {
   round_robin_arbiter<N> age_rr_;
   std::uint64_t select_;
   unsigned counter_ = 0;
-  bool suspended_ = false;
 };
 
 }  // namespace interlock

@@ -273,6 +273,8 @@ class rr_arbiter_base {
                      "commit of a grant to a requester that does not exist");
     rr_.advance(g);
   }
+  /// The protocol's form; the update needs only the grant.
+  void commit(interlock::grant g, const Request&) { commit(g); }
   /// arbitrate, then commit.
   interlock::grant grant(const Request& requests) {
     const interlock::grant g = static_cast<const Derived&>(*this).arbitrate(requests);

@@ -4,12 +4,17 @@
 //   An arbiter is a small copyable value that models a hardware arbiter
 //   (docs/design.md, "The decision protocol"):
 //
-//     using request_type = ...;                                // what it arbitrates over
-//     interlock::grant arbitrate(const request_type&) const;   // decide, change nothing
-//     void commit(interlock::grant);                           // update state; no grant: no-op
-//     interlock::grant grant(const request_type&);             // arbitrate, then commit
-//     std::size_t size() const;                                // number of requesters
-//     bool operator==(const T&, const T&);                     // state comparison
+//     using request_type = ...;                               // what it arbitrates over
+//     interlock::grant arbitrate(const request_type&) const;  // decide, change nothing
+//     void commit(interlock::grant, const request_type&);     // update state; no grant: no-op
+//     interlock::grant grant(const request_type&);            // arbitrate, then commit
+//     std::size_t size() const;                               // number of requesters
+//     bool operator==(const T&, const T&);                    // state comparison
+//
+//   commit receives the request that arbitrate decided on: some state
+//   updates read the granted requester's data (its traffic-pattern label, its
+//   packet size). Policies whose update needs only the grant also offer
+//   commit(interlock::grant).
 //
 //   is_arbiter_v<T> is true when T has all of these. require_arbiter<T>()
 //   static_asserts each member on its own, so a type that misses one is told
@@ -48,7 +53,8 @@ template <class T, class = void>
 struct has_commit : std::false_type {};
 template <class T>
 struct has_commit<
-    T, std::void_t<decltype(std::declval<T&>().commit(std::declval<interlock::grant>()))>>
+    T, std::void_t<decltype(std::declval<T&>().commit(
+           std::declval<interlock::grant>(), std::declval<const typename T::request_type&>()))>>
     : std::true_type {};
 
 template <class T, class = void>
@@ -93,8 +99,8 @@ constexpr bool require_arbiter() noexcept {
                 "interlock arbiter protocol: T needs `interlock::grant arbitrate(const "
                 "request_type&) const` (const: deciding changes no state)");
   static_assert(detail::has_commit<T>::value,
-                "interlock arbiter protocol: T needs `void commit(interlock::grant)` "
-                "(updates the state; committing no grant is a no-op)");
+                "interlock arbiter protocol: T needs `void commit(interlock::grant, const "
+                "request_type&)` (updates the state; committing no grant is a no-op)");
   static_assert(detail::has_grant<T>::value,
                 "interlock arbiter protocol: T needs `interlock::grant grant(const "
                 "request_type&)` (arbitrate, then commit)");

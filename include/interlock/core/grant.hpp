@@ -12,7 +12,7 @@
 // Example
 //   interlock::grant g = arb.arbitrate(requests);
 //   if (g) forward(g.index());
-//   arb.commit(g);                       // also fine when g is no grant
+//   arb.commit(g, requests);             // also fine when g is no grant
 #ifndef INTERLOCK_CORE_GRANT_HPP
 #define INTERLOCK_CORE_GRANT_HPP
 
