@@ -1,0 +1,222 @@
+// interlock/arbiters/inverse_weights.hpp: programming inverse-weighted arbiters from traffic loads.
+//
+// Models paper 001 (Towles et al., ISCA'14), Sections 3.1-3.3.
+//   - Equality of service (Section 3.1): an arbiter input's load gamma_{i,n}
+//     under traffic pattern n is the expected number of packets per unit
+//     time that enter the arbiter at input i; arbiter_input_loads sums it
+//     from a traffic matrix and the routes a routing function takes.
+//   - Quantization (Section 3.3): m_{i,n} = nint(beta / gamma_{i,n}), with M
+//     bits: m_{i,n} < 2^M. weights_from_loads chooses beta for a given M;
+//     weights_for_accuracy finds the smallest M for a given accuracy.
+//
+// Choosing beta. The paper only says that a larger beta is more accurate and
+// needs more bits. For a given M the largest weight must stay below 2^M, so
+// beta <= (2^M - 1/2) gamma_min. interlock tries beta = t * gamma_min for the
+// 4096 largest whole t <= 2^M - 1 and keeps the one with the smallest
+// quantization error (ties: the larger beta), so loads in simple ratios
+// (Figure 5's 1 : 0.5) get exact weights (254 : 127, not 255 : 128).
+//
+// The quantization error is max over loaded (i, n) of |m gamma / beta - 1|,
+// the relative error of each weight; a service ratio S_i / S_j then deviates
+// from gamma_i / gamma_j by a factor within [(1-e)/(1+e), (1+e)/(1-e)].
+//
+// Contract
+//   Offline functions: they allocate and throw config_error for a negative
+//   or non-finite load, an input that can request but has no load (inputs
+//   that never request are listed in `idle_inputs`), more than 64 inputs,
+//   M outside 1..31, or loads too spread for M bits (the largest load's
+//   weight would round to 0). A zero load of one pattern on an input that
+//   carries others means the pattern never arrives there; its weight is
+//   2^M - 1, the least service, should one arrive anyway.
+//
+// Example
+//   // Figure 5, arbiter A: input 0 carries load 1, input 1 load 0.5.
+//   auto w = interlock::weights_from_loads({{1.0}, {0.5}}, 8);
+//   assert(w.weights[0][0] == 127 && w.weights[1][0] == 254 && w.max_relative_error == 0);
+#ifndef INTERLOCK_ARBITERS_INVERSE_WEIGHTS_HPP
+#define INTERLOCK_ARBITERS_INVERSE_WEIGHTS_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "interlock/core/config_error.hpp"
+
+namespace interlock {
+
+/// loads[i][n]: gamma_{i,n}, the load on arbiter input i due to traffic pattern n.
+using load_matrix = std::vector<std::vector<double>>;
+
+/// Integer inverse weights for one arbiter.
+struct quantized_weights {
+  unsigned bits = 0;                                // M
+  double beta = 0;                                  // the scale
+  std::vector<std::vector<std::uint32_t>> weights;  // m[i][n] = nint(beta / gamma_{i,n})
+  double max_relative_error = 0;                    // over loaded (i, n)
+};
+
+namespace detail {
+
+inline void check_loads(const load_matrix& loads, std::uint64_t idle_inputs) {
+  if (loads.empty() || loads.size() > 64) {
+    throw config_error("inverse weights", "inputs", std::to_string(loads.size()), "1..64");
+  }
+  const std::size_t patterns = loads[0].size();
+  if (patterns == 0 || patterns > 256) {
+    throw config_error("inverse weights", "traffic patterns", std::to_string(patterns), "1..256");
+  }
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    if (loads[i].size() != patterns) {
+      throw config_error("inverse weights", "patterns of input " + std::to_string(i),
+                         std::to_string(loads[i].size()),
+                         "the same for every input, " + std::to_string(patterns));
+    }
+    double total = 0;
+    for (std::size_t n = 0; n < patterns; ++n) {
+      const double g = loads[i][n];
+      if (!std::isfinite(g) || g < 0) {
+        throw config_error("inverse weights",
+                           "load of input " + std::to_string(i) + ", pattern " + std::to_string(n),
+                           std::to_string(g), "a finite number >= 0");
+      }
+      total += g;
+    }
+    const bool idle = i < 64 && ((idle_inputs >> i) & 1u) != 0;
+    if (total == 0 && !idle) {
+      throw config_error("inverse weights", "load of input " + std::to_string(i),
+                         "0 in every pattern",
+                         "a positive load on an input that can request (list it in idle_inputs if "
+                         "it never requests)");
+    }
+  }
+}
+
+inline double smallest_positive_load(const load_matrix& loads) {
+  double least = 0;
+  for (const auto& row : loads)
+    for (double g : row)
+      if (g > 0 && (least == 0 || g < least)) least = g;
+  return least;
+}
+
+/// nint for the non-negative values it sees: halves round up.
+inline double nearest_integer(double x) { return std::floor(x + 0.5); }
+
+}  // namespace detail
+
+/// Integer inverse weights of M = `bits` bits for the given loads.
+inline quantized_weights weights_from_loads(const load_matrix& loads, unsigned bits,
+                                            std::uint64_t idle_inputs = 0) {
+  detail::check_loads(loads, idle_inputs);
+  detail::require_in_range("inverse weights", "M (weight bits)", bits, 1, 31);
+  const double least = detail::smallest_positive_load(loads);
+  const std::uint64_t top = (std::uint64_t{1} << bits) - 1;
+  quantized_weights best;
+  best.bits = bits;
+  best.max_relative_error = -1;
+  const std::uint64_t tries = top < 4096 ? top : 4096;
+  for (std::uint64_t k = 0; k < tries; ++k) {
+    const double beta = static_cast<double>(top - k) * least;
+    quantized_weights q{bits, beta, {}, 0};
+    bool fits = true;
+    for (const auto& row : loads) {
+      q.weights.emplace_back();
+      for (double g : row) {
+        if (g == 0) {
+          q.weights.back().push_back(static_cast<std::uint32_t>(top));
+          continue;
+        }
+        const double m = detail::nearest_integer(beta / g);
+        if (m < 1 || m > static_cast<double>(top)) fits = false;
+        q.weights.back().push_back(static_cast<std::uint32_t>(m < 1 ? 0 : m));
+        q.max_relative_error = std::max(q.max_relative_error, std::abs(m * g / beta - 1));
+      }
+    }
+    if (!fits) continue;
+    if (best.max_relative_error < 0 || q.max_relative_error < best.max_relative_error) best = q;
+    if (best.max_relative_error == 0) break;
+  }
+  if (best.max_relative_error < 0) {
+    double most = 0;
+    for (const auto& row : loads)
+      for (double g : row) most = std::max(most, g);
+    throw config_error("inverse weights", "M (weight bits)", std::to_string(bits),
+                       "enough bits for the load ratio " + std::to_string(most / least) +
+                           " (the largest load's weight rounds to 0)");
+  }
+  return best;
+}
+
+/// The smallest M (up to max_bits) whose weights are within
+/// `max_relative_error` of the exact inverse loads.
+inline quantized_weights weights_for_accuracy(const load_matrix& loads, double max_relative_error,
+                                              std::uint64_t idle_inputs = 0,
+                                              unsigned max_bits = 31) {
+  detail::check_loads(loads, idle_inputs);
+  if (!(max_relative_error >= 0)) {
+    throw config_error("inverse weights", "accuracy", std::to_string(max_relative_error), ">= 0");
+  }
+  for (unsigned bits = 1; bits <= max_bits && bits <= 31; ++bits) {
+    const double least = detail::smallest_positive_load(loads);
+    double most = 0;
+    for (const auto& row : loads)
+      for (double g : row) most = std::max(most, g);
+    if (static_cast<double>((std::uint64_t{1} << bits) - 1) * least / most < 0.5) continue;
+    const quantized_weights q = weights_from_loads(loads, bits, idle_inputs);
+    if (q.max_relative_error <= max_relative_error) return q;
+  }
+  throw config_error("inverse weights", "accuracy", std::to_string(max_relative_error),
+                     "reachable with at most " + std::to_string(max_bits) + " weight bits");
+}
+
+/// One hop of a route: the input of an arbiter that the packet passes.
+struct arbiter_input {
+  std::size_t arbiter;
+  std::size_t input;
+};
+
+/// Section 3.1: the load each arbiter input sees. traffic[n][s][d] is the
+/// expected number of packets per unit time from source s to destination d
+/// under pattern n; route(s, d) returns the arbiter inputs the route passes
+/// (any range of arbiter_input). Returns loads[a][i][n] for `arbiters`
+/// arbiters of `inputs` inputs each.
+template <class Route>
+std::vector<load_matrix> arbiter_input_loads(
+    const std::vector<std::vector<std::vector<double>>>& traffic, std::size_t arbiters,
+    std::size_t inputs, Route&& route) {
+  const std::size_t patterns = traffic.size();
+  if (patterns == 0)
+    throw config_error("arbiter_input_loads", "traffic patterns", "0", "at least 1");
+  std::vector<load_matrix> loads(arbiters, load_matrix(inputs, std::vector<double>(patterns, 0.0)));
+  for (std::size_t n = 0; n < patterns; ++n) {
+    for (std::size_t s = 0; s < traffic[n].size(); ++s) {
+      for (std::size_t d = 0; d < traffic[n][s].size(); ++d) {
+        const double rate = traffic[n][s][d];
+        if (!std::isfinite(rate) || rate < 0) {
+          throw config_error("arbiter_input_loads",
+                             "traffic[" + std::to_string(n) + "][" + std::to_string(s) + "][" +
+                                 std::to_string(d) + "]",
+                             std::to_string(rate), "a finite number >= 0");
+        }
+        if (rate == 0) continue;
+        for (const arbiter_input& hop : route(s, d)) {
+          if (hop.arbiter >= arbiters || hop.input >= inputs) {
+            throw config_error(
+                "arbiter_input_loads",
+                "hop of route " + std::to_string(s) + " -> " + std::to_string(d),
+                "arbiter " + std::to_string(hop.arbiter) + " input " + std::to_string(hop.input),
+                "arbiter < " + std::to_string(arbiters) + ", input < " + std::to_string(inputs));
+          }
+          loads[hop.arbiter][hop.input][n] += rate;
+        }
+      }
+    }
+  }
+  return loads;
+}
+
+}  // namespace interlock
+
+#endif  // INTERLOCK_ARBITERS_INVERSE_WEIGHTS_HPP
