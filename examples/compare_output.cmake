@@ -1,6 +1,6 @@
-# cmake -DPROGRAM=<exe> -DEXPECTED=<file> -P compare_output.cmake
-# Runs PROGRAM and fails, showing both, unless its output equals EXPECTED.
-execute_process(COMMAND "${PROGRAM}" OUTPUT_VARIABLE actual RESULT_VARIABLE status)
+# cmake -DPROGRAM=<exe> [-DARGS=a;b;c] -DEXPECTED=<file> -P compare_output.cmake
+# Runs PROGRAM with ARGS and fails, showing both, unless its output equals EXPECTED.
+execute_process(COMMAND "${PROGRAM}" ${ARGS} OUTPUT_VARIABLE actual RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "${PROGRAM} exited with ${status}")
 endif()

@@ -1,9 +1,9 @@
 // The main shared by every benchmark binary. Besides Google Benchmark's own
 // console table it prints each policy's time per decision as a ratio to the
-// floor (floor/<N>/<density%>) measured in the same run. Benchmarks are named
-// <policy>/<N>/<density%> and report the counter ns_per_decision (seconds per
-// decision, Google Benchmark's inverted rate). With --benchmark_out the JSON
-// is written as usual.
+// floor (floor/<N>/<density%>, or floor/<N>) measured in the same run.
+// Benchmarks are named <policy>/<N>/<density%> or <policy>/<N> and report the
+// counter ns_per_decision (seconds per decision, Google Benchmark's inverted
+// rate). With --benchmark_out the JSON is written as usual.
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
@@ -35,7 +35,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     out << '\n';
     for (const auto& [key, row] : rows_) {
       const auto floor = row.find("floor");
-      out << pad(std::to_string(key.first), 6) << pad(std::to_string(key.second) + "%", 9)
+      out << pad(std::to_string(key.first), 6)
+          << pad(key.second < 0 ? std::string("-") : std::to_string(key.second) + "%", 9)
           << pad(floor != row.end() ? fixed(floor->second) : "-", 9);
       for (const std::string& policy : policies_) {
         const auto cell = row.find(policy);
@@ -61,8 +62,9 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     std::vector<std::string> parts;
     std::stringstream name(run.run_name.function_name);
     for (std::string part; std::getline(name, part, '/');) parts.push_back(part);
-    if (parts.size() < 3) return;
-    const std::pair<long, long> key{std::stol(parts[1]), std::stol(parts[2])};
+    if (parts.size() < 2) return;
+    const std::pair<long, long> key{std::stol(parts[1]),
+                                    parts.size() > 2 ? std::stol(parts[2]) : -1};
     auto& cell = rows_[key][parts[0]];
     if (aggregate || cell == 0)
       cell = counter->second.value * 1e9;  // a median wins over single runs

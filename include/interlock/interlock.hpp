@@ -28,6 +28,18 @@
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/arbiters/rr_thermometer.hpp"
 
+#include "interlock/topology/torus.hpp"
+
+#include "interlock/routing/adaptive.hpp"
+#include "interlock/routing/dimension_order.hpp"
+#include "interlock/routing/direction_order.hpp"
+#include "interlock/routing/route.hpp"
+#include "interlock/routing/vc_promotion.hpp"
+#include "interlock/routing/vc_table.hpp"
+
+#include "interlock/traffic/loads.hpp"
+#include "interlock/traffic/patterns.hpp"
+
 #include "interlock/verify/arbiter_checks.hpp"
 
 #endif  // INTERLOCK_INTERLOCK_HPP

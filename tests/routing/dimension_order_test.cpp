@@ -1,0 +1,89 @@
+// Tests of interlock/routing/dimension_order.hpp: SeaStar-style dimension
+// order with datelines and Anton 2's randomized orders.
+#include "support/interlock_test.hpp"
+#include "support/routing_checks.hpp"
+
+#include <interlock/routing/dimension_order.hpp>
+
+using interlock::dimension_order_routing;
+using interlock::hop;
+using interlock::torus_topology;
+using interlock::traffic_class;
+using namespace interlock_test;
+
+TEST_CASE("dimension_order_routing: a route over the dateline", "[dimension_order]") {
+  torus_topology t({8, 8, 8});
+  dimension_order_routing dor(t);
+  const auto r = record(dor, t.node({7, 0, 0}),
+                        dor.start(t.node({7, 0, 0}), t.node({1, 2, 0}), traffic_class::request));
+  REQUIRE(r.arrived);
+  REQUIRE(r.hops.size() == 4);
+  CHECK(r.hops[0].second == hop{0, +1, 0, 1});  // the wrap link: VC1
+  CHECK(r.hops[1].second == hop{0, +1, 0, 1});  // the rest of X stays on VC1
+  CHECK(r.hops[2].second == hop{1, +1, 0, 0});  // Y starts on VC0
+  CHECK(r.hops[3].second == hop{1, +1, 0, 0});
+  const auto response =
+      record(dor, t.node({7, 0, 0}),
+             dor.start(t.node({7, 0, 0}), t.node({1, 2, 0}), traffic_class::response));
+  CHECK(response.hops[0].second.vc == 3);  // VC2/VC3 for responses
+  CHECK(response.hops[2].second.vc == 2);
+}
+
+TEST_CASE("dimension_order_routing: Anton 2's six orders", "[dimension_order]") {
+  const auto orders = interlock::all_dimension_orders(3);
+  REQUIRE(orders.size() == 6);
+  CHECK(orders.front() == interlock::dimension_order{0, 1, 2});
+  CHECK(orders.back() == interlock::dimension_order{2, 1, 0});
+  torus_topology t({4, 4, 4});
+  dimension_order_routing anton(t, orders);
+  double total = 0;
+  std::vector<unsigned> first_dims;
+  anton.for_each_start(
+      t.node({0, 0, 0}), t.node({1, 1, 1}), traffic_class::request, [&](auto s, double p) {
+        total += p;
+        first_dims.push_back(record(anton, t.node({0, 0, 0}), s).hops[0].second.dimension);
+      });
+  CHECK(total == Approx(1.0));
+  CHECK(first_dims == std::vector<unsigned>{0, 0, 1, 1, 2, 2});
+  unsigned calls = 0;
+  auto counter = [&calls] { return calls++; };
+  const auto s = anton.start_random(0, t.node({1, 1, 1}), traffic_class::request, counter);
+  CHECK(calls == 1);
+  CHECK(s.order[0] == 0);
+  CHECK_THROWS_WITH(dimension_order_routing(t, {{0, 0, 1}}),
+                    "dimension_order_routing: dimension order = [0,0,1]; allowed: a permutation of "
+                    "the 3 dimensions");
+}
+
+TEST_CASE("dimension_order_routing: routes are minimal, ordered and use the claimed VCs",
+          "[dimension_order][property]") {
+  rc::prop("for random topologies, pairs, orders and classes", [] {
+    const torus_topology t = *gen_topology(3, 8);
+    const dimension_order_routing dor(t, interlock::all_dimension_orders(t.dimensions()));
+    const auto src = *rc::gen::inRange<interlock::node_id>(0, t.node_count());
+    const auto dst = *rc::gen::inRange<interlock::node_id>(0, t.node_count());
+    const auto cls = *rc::gen::element(traffic_class::request, traffic_class::response);
+    dor.for_each_start(src, dst, cls, [&](const dimension_order_routing::state& s, double) {
+      const recorded_route r = record(dor, src, s);
+      RC_ASSERT(r.arrived);
+      RC_ASSERT(r.end == dst);
+      RC_ASSERT(r.hops.size() == t.distance(src, dst));  // minimal
+      std::size_t position = 0;
+      bool crossed = false;
+      unsigned last_dim = 99;
+      for (const auto& [from, h] : r.hops) {
+        while (s.order[position] != h.dimension) {
+          ++position;  // dimensions only in the packet's order
+          RC_ASSERT(position < t.dimensions());
+        }
+        if (h.dimension != last_dim) crossed = false;
+        last_dim = h.dimension;
+        crossed = crossed || t.is_wrap_hop(from, h.dimension, h.sign);
+        RC_ASSERT(h.sign == t.minimal_direction(h.dimension, t.ordinate(src, h.dimension),
+                                                t.ordinate(dst, h.dimension)));
+        RC_ASSERT(h.vc == 2 * static_cast<unsigned>(cls) +
+                              (crossed ? 1u : 0u));  // VC1 from the dateline on
+      }
+    });
+  });
+}

@@ -1,0 +1,157 @@
+// Tests of interlock/routing/direction_order.hpp: T3E direction-order
+// routing (Scott & Thorson, HOTI'96, Sections 2-4) and Anton 2's on-chip order.
+#include "support/interlock_test.hpp"
+#include "support/routing_checks.hpp"
+
+#include <interlock/routing/direction_order.hpp>
+
+using interlock::direction;
+using interlock::direction_order_routing;
+using interlock::hop;
+using interlock::route_tag;
+using interlock::tag_choice;
+using interlock::torus_topology;
+using interlock::traffic_class;
+using namespace interlock_test;
+
+namespace {
+std::vector<direction> directions_of(const recorded_route& r) {
+  std::vector<direction> out;
+  for (const auto& [from, h] : r.hops)
+    if (out.empty() || !(out.back() == direction{h.dimension, h.sign}))
+      out.push_back({h.dimension, h.sign});
+  return out;
+}
+}  // namespace
+
+TEST_CASE("Figure 3: direction order turns on different corners", "[direction_order]") {
+  torus_topology t({3, 3, 3});
+  direction_order_routing t3e(t);
+  // (+X, +Y, +Z) travels X, then Y, then Z.
+  auto r = record(t3e, t.node({0, 0, 0}),
+                  t3e.start(t.node({0, 0, 0}), t.node({1, 1, 1}), traffic_class::request));
+  CHECK(directions_of(r) == std::vector<direction>{{0, +1}, {1, +1}, {2, +1}});
+  // (-X, +Y, +Z) travels Y, then Z, then X.
+  r = record(t3e, t.node({1, 0, 0}),
+             t3e.start(t.node({1, 0, 0}), t.node({0, 1, 1}), traffic_class::request));
+  CHECK(directions_of(r) == std::vector<direction>{{1, +1}, {2, +1}, {0, -1}});
+}
+
+TEST_CASE("Section 2.2: an initial hop, then the route proper, then a final -Z hop",
+          "[direction_order]") {
+  torus_topology t({4, 4, 4});
+  direction_order_routing t3e(t);
+  route_tag tag;
+  tag.initial = 0;  // +X
+  tag.way[0] = tag_choice::other_way;
+  // From (0,0,0) to (1,1,1): the initial +X hop reaches x = 1, so X is done.
+  auto r = record(t3e, t.node({0, 0, 0}),
+                  t3e.start(t.node({0, 0, 0}), t.node({1, 1, 1}), traffic_class::request, tag));
+  REQUIRE(r.arrived);
+  CHECK(directions_of(r) == std::vector<direction>{{0, +1}, {1, +1}, {2, +1}});
+  CHECK(r.hops[0].second.vc == 0);  // the initial hop uses VC0
+  // An initial +X hop, and the X route itself the other way round (-X):
+  // +X, +Y, +Z, then -X.
+  r = record(t3e, t.node({0, 0, 0}),
+             t3e.start(t.node({0, 0, 0}), t.node({2, 1, 1}), traffic_class::request, tag));
+  CHECK(directions_of(r) == std::vector<direction>{{0, +1}, {1, +1}, {2, +1}, {0, -1}});
+  CHECK(r.hops.size() == 1 + 1 + 1 + 3);
+  route_tag final_tag;
+  final_tag.final_hop = true;
+  r = record(t3e, t.node({0, 0, 0}),
+             t3e.start(t.node({0, 0, 0}), t.node({1, 0, 1}), traffic_class::request, final_tag));
+  REQUIRE(r.arrived);
+  CHECK(r.hops.back().second == hop{2, -1, 0, 0});  // the final -Z hop, on VC0
+  CHECK(directions_of(r) == std::vector<direction>{{0, +1}, {2, +1}, {2, -1}});
+  // An initial hop may not land on a dateline node (from x = 3, +X wraps to 0).
+  route_tag onto_dateline;
+  onto_dateline.initial = 0;
+  CHECK_THROWS_WITH(
+      t3e.start(t.node({3, 0, 0}), t.node({1, 1, 1}), traffic_class::request, onto_dateline),
+      Catch::Contains("a hop that stays in the network and does not land on a dateline node"));
+  torus_topology mesh({4, 4}, {false, false});
+  direction_order_routing on_mesh(mesh);
+  route_tag off_edge;
+  off_edge.final_hop = true;
+  CHECK_THROWS_AS(on_mesh.start(0, mesh.node({0, 3}), traffic_class::request, off_edge),
+                  interlock::config_error);
+}
+
+TEST_CASE("Anton 2's on-chip order V-, U+, U-, V+ on a mesh", "[direction_order]") {
+  torus_topology chip({3, 3}, {false, false});  // U = dimension 0, V = dimension 1
+  direction_order_routing local(chip, {{1, -1}, {0, +1}, {0, -1}, {1, +1}});
+  auto r = record(local, chip.node({0, 2}),
+                  local.start(chip.node({0, 2}), chip.node({2, 0}), traffic_class::request));
+  CHECK(directions_of(r) == std::vector<direction>{{1, -1}, {0, +1}});
+  r = record(local, chip.node({2, 0}),
+             local.start(chip.node({2, 0}), chip.node({0, 2}), traffic_class::request));
+  CHECK(directions_of(r) == std::vector<direction>{{0, -1}, {1, +1}});
+  CHECK_THROWS_AS(direction_order_routing(chip, {{1, -1}, {0, +1}, {0, -1}, {1, -1}}),
+                  interlock::config_error);
+}
+
+TEST_CASE("direction_order_routing: VCs from the tables and the dateline node",
+          "[direction_order]") {
+  torus_topology t({8});
+  // Time of crossing: 6 -> 2 passes node 0 (6 -> 7 -> 0 -> 1 -> 2): VC1 after leaving 0.
+  direction_order_routing toc(t);
+  auto r = record(toc, 6,
+                  toc.start(6, 2, traffic_class::request));  // a tie at k/2 from an even source: +
+  std::vector<unsigned> vcs;
+  for (const auto& [from, h] : r.hops) vcs.push_back(h.vc);
+  CHECK(vcs == std::vector<unsigned>{0, 0, 1, 1});
+  // A route that ends at the dateline node does not cross: 6 -> 0 stays on VC0.
+  r = record(toc, 6, toc.start(6, 0, traffic_class::request));
+  CHECK(r.hops.back().second.vc == 0);
+  // A table entry of 1 puts a free route on VC1 from its first hop.
+  interlock::ring_vc_assignment table(8);
+  table.set(1, 3, 1);  // source 1, destination 3
+  direction_order_routing tabled(t, {}, {table});
+  r = record(tabled, 1, tabled.start(1, 3, traffic_class::response));
+  CHECK(r.hops[0].second.vc == 3);  // response class: VC2/VC3
+  // A table that puts a route over the dateline on VC1 is rejected.
+  interlock::ring_vc_assignment unsafe(8);
+  unsafe.set(7, 1, 1);  // 7 -> 1 passes node 0
+  CHECK_THROWS_WITH(direction_order_routing(t, {}, {unsafe}),
+                    Catch::Contains("the route 7 -> 1 passes the dateline"));
+}
+
+TEST_CASE(
+    "direction_order_routing: routes arrive, respect the order, and are minimal when tagged so",
+    "[direction_order][property]") {
+  rc::prop("for random topologies, tags, initial and final hops", [] {
+    const torus_topology t = *gen_topology(3, 8);
+    const direction_order_routing t3e(t, {}, {}, {true, true, true});
+    const auto src = *rc::gen::inRange<interlock::node_id>(0, t.node_count());
+    const auto dst = *rc::gen::inRange<interlock::node_id>(0, t.node_count());
+    double total = 0;
+    t3e.for_each_start(
+        src, dst, traffic_class::request, [&](const direction_order_routing::state& s, double p) {
+          total += p;
+          const recorded_route r = record(t3e, src, s);
+          RC_ASSERT(r.arrived && r.end == dst);
+          // The route proper's directions never go back in the order.
+          std::size_t first = s.initial >= 0 ? 1 : 0;
+          std::size_t last = r.hops.size() - (s.final_hop ? 1 : 0);
+          int previous = -1;
+          bool minimal_tag = true;
+          for (unsigned d = 0; d < t.dimensions(); ++d) {
+            const std::size_t a = t.ordinate(src, d), b = t.ordinate(s.target, d);
+            minimal_tag = minimal_tag && s.sign[d] == t.minimal_direction(d, a, b);
+          }
+          for (std::size_t i = first; i < last; ++i) {
+            const hop& h = r.hops[i].second;
+            int index = 0;
+            while (
+                !(t3e.order()[static_cast<std::size_t>(index)] == direction{h.dimension, h.sign}))
+              ++index;
+            RC_ASSERT(index >= previous);
+            previous = index;
+            RC_ASSERT(h.vc < 2);
+          }
+          if (minimal_tag && s.initial < 0 && !s.final_hop)
+            RC_ASSERT(r.hops.size() == t.distance(src, dst));
+        });
+    RC_ASSERT(std::abs(total - 1.0) < 1e-9);
+  });
+}

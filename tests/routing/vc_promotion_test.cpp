@@ -1,0 +1,98 @@
+// Tests of interlock/routing/vc_promotion.hpp: Anton 2's VC promotion (n+1
+// VCs) and the 2n-VC scheme it improves on (paper 001, Section 2.5).
+#include "support/interlock_test.hpp"
+#include "support/routing_checks.hpp"
+
+#include <interlock/routing/vc_promotion.hpp>
+
+using interlock::hop;
+using interlock::torus_topology;
+using interlock::traffic_class;
+using interlock::vc_promotion_routing;
+using interlock::vc_scheme;
+using namespace interlock_test;
+
+TEST_CASE(
+    "vc_promotion_routing: the VC rises at a dateline or at the end of a dimension without one",
+    "[vc_promotion]") {
+  torus_topology t({8, 8, 8}, {}, 2);
+  vc_promotion_routing anton(t, interlock::all_dimension_orders(3));
+  CHECK(anton.vcs_per_class() == 4);
+  // XYZ, slice 1: X from 6 to 1 crosses (6 -> 7 -> 0 -> 1), Y from 0 to 2 does
+  // not, Z from 1 to 7 crosses going - (1 -> 0 -> 7).
+  const auto src = t.node({6, 0, 1}), dst = t.node({1, 2, 7});
+  const auto r = record(anton, src, anton.start(src, dst, traffic_class::request, 0, 1));
+  REQUIRE(r.arrived);
+  std::vector<unsigned> vcs;
+  for (const auto& [from, h] : r.hops) {
+    vcs.push_back(h.vc);
+    CHECK(h.slice == 1);
+  }
+  // X: 6->7 on 0, 7->0 (wrap) on 1, 0->1 on 1; Y: a new dimension after a
+  // crossing keeps 1; Y did not cross, so Z starts on 2; Z: 1->0 on 2, 0->7
+  // (wrap) on 3.
+  CHECK(vcs == std::vector<unsigned>{0, 1, 1, 1, 1, 2, 3});
+  vc_promotion_routing baseline(t, {}, vc_scheme::per_dimension);
+  CHECK(baseline.vcs_per_class() == 6);
+  std::vector<unsigned> base_vcs;
+  for (const auto& [from, h] :
+       record(baseline, src, baseline.start(src, dst, traffic_class::request)).hops)
+    base_vcs.push_back(h.vc);
+  CHECK(base_vcs == std::vector<unsigned>{0, 1, 1, 2, 2, 4, 5});  // 2j, 2j+1 after the dateline
+}
+
+namespace {
+// The VC each hop should use, computed from the recorded route alone.
+std::vector<unsigned> expected_vcs(const torus_topology& t, const recorded_route& r,
+                                   vc_scheme scheme) {
+  std::vector<unsigned> out;
+  unsigned vc = 0, traversed = 0;
+  bool crossed = false;
+  unsigned dim = 99;
+  for (const auto& [from, h] : r.hops) {
+    if (h.dimension != dim) {
+      if (dim != 99 && !crossed && scheme == vc_scheme::promotion) ++vc;
+      crossed = false;
+      dim = h.dimension;
+      ++traversed;
+    }
+    if (t.is_wrap_hop(from, h.dimension, h.sign)) {
+      crossed = true;
+      if (scheme == vc_scheme::promotion) ++vc;
+    }
+    out.push_back(scheme == vc_scheme::promotion ? vc : 2 * (traversed - 1) + (crossed ? 1u : 0u));
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("vc_promotion_routing: minimal, ordered, one slice, n+1 or 2n VCs",
+          "[vc_promotion][property]") {
+  rc::prop("for random tori, pairs, orders, slices and both schemes", [] {
+    const torus_topology base = *gen_topology(4, 6, true);
+    const torus_topology t(base.radices(), {}, *rc::gen::inRange<std::size_t>(1, 3));
+    const auto scheme = *rc::gen::element(vc_scheme::promotion, vc_scheme::per_dimension);
+    const vc_promotion_routing routing(t, interlock::all_dimension_orders(t.dimensions()), scheme);
+    const auto src = *rc::gen::inRange<interlock::node_id>(0, t.node_count());
+    const auto dst = *rc::gen::inRange<interlock::node_id>(0, t.node_count());
+    const auto cls = *rc::gen::element(traffic_class::request, traffic_class::response);
+    const unsigned base_vc = static_cast<unsigned>(cls) * routing.vcs_per_class();
+    double total = 0;
+    routing.for_each_start(src, dst, cls, [&](const vc_promotion_routing::state& s, double p) {
+      total += p;
+      const recorded_route r = record(routing, src, s);
+      RC_ASSERT(r.arrived && r.end == dst);
+      RC_ASSERT(r.hops.size() == t.distance(src, dst));
+      const std::vector<unsigned> vcs = expected_vcs(t, r, scheme);
+      std::size_t position = 0;
+      for (std::size_t i = 0; i < r.hops.size(); ++i) {
+        const hop& h = r.hops[i].second;
+        while (s.order[position] != h.dimension) RC_ASSERT(++position < t.dimensions());
+        RC_ASSERT(h.slice == s.slice);
+        RC_ASSERT(h.vc == base_vc + vcs[i]);
+        RC_ASSERT(h.vc < base_vc + routing.vcs_per_class());
+      }
+    });
+    RC_ASSERT(std::abs(total - 1.0) < 1e-9);
+  });
+}

@@ -1,0 +1,99 @@
+// Tests of interlock/traffic/loads.hpp: paper 000's Eq. 8-9 and the arbiter
+// loads of paper 001, Section 3.1.
+#include "support/interlock_test.hpp"
+
+#include <interlock/arbiters/inverse_weights.hpp>
+#include <interlock/routing/dimension_order.hpp>
+#include <interlock/routing/direction_order.hpp>
+#include <interlock/routing/vc_promotion.hpp>
+#include <interlock/traffic/loads.hpp>
+#include <interlock/traffic/patterns.hpp>
+
+using interlock::torus_topology;
+using interlock::traffic_class;
+
+TEST_CASE("Eq. 8: uniform traffic puts k/8 on every torus channel", "[loads]") {
+  // Every channel for k divisible by 4. For k = 2 mod 4 the k/2 ties cannot
+  // be split evenly over the channels by any deterministic rule (k/4 is not
+  // whole); there Eq. 8 holds for the average channel (next test).
+  for (std::size_t k : {4u, 8u}) {
+    torus_topology t({k, k, k});
+    const auto dor = interlock::channel_loads(interlock::dimension_order_routing(t),
+                                              interlock::uniform_random{});
+    const auto t3e = interlock::channel_loads(interlock::direction_order_routing(t),
+                                              interlock::uniform_random{});
+    const auto anton = interlock::channel_loads(
+        interlock::vc_promotion_routing(t, interlock::all_dimension_orders(3)),
+        interlock::uniform_random{});
+    for (std::size_t c = 0; c < dor.size(); ++c) {
+      CHECK(dor[c] == Approx(static_cast<double>(k) / 8.0));
+      CHECK(t3e[c] == Approx(static_cast<double>(k) / 8.0));
+      CHECK(anton[c] == Approx(static_cast<double>(k) / 8.0));
+    }
+  }
+}
+
+TEST_CASE("Eq. 8: every channel of a 12-ary 2-cube", "[loads]") {
+  torus_topology t({12, 12});
+  for (double l :
+       interlock::channel_loads(interlock::direction_order_routing(t), interlock::uniform_random{}))
+    CHECK(l == Approx(1.5));
+}
+
+TEST_CASE("Eq. 8: on average for k = 2 mod 4", "[loads]") {
+  for (std::size_t k : {6u, 10u}) {
+    torus_topology t({k, k});
+    const auto load = interlock::channel_loads(interlock::dimension_order_routing(t),
+                                               interlock::uniform_random{});
+    double sum = 0;
+    for (double l : load) sum += l;
+    CHECK(sum / static_cast<double>(load.size()) == Approx(static_cast<double>(k) / 8.0));
+  }
+}
+
+TEST_CASE("Eq. 9: uniform traffic puts k/4 on a mesh's bisection channels", "[loads]") {
+  for (std::size_t k : {4u, 8u}) {
+    torus_topology t({k, k}, {false, false});
+    const auto load = interlock::channel_loads(interlock::dimension_order_routing(t),
+                                               interlock::uniform_random{});
+    double bisection = 0;
+    for (std::size_t c = 0; c < load.size(); ++c) {
+      const auto ch = t.channel_info(c);
+      if (ch.dimension == 0 && ch.sign > 0 && t.ordinate(ch.node, 0) == k / 2 - 1)
+        bisection = std::max(bisection, load[c]);
+      CHECK(load[c] <= static_cast<double>(k) / 4.0 + 1e-9);  // the bisection is the busiest
+    }
+    CHECK(bisection == Approx(static_cast<double>(k) / 4.0));
+  }
+}
+
+TEST_CASE("loads: every unit of rate is carried for its route's length", "[loads][property]") {
+  rc::prop("the sum of channel loads equals the sum of rate x distance", [] {
+    const auto k = *rc::gen::inRange<std::size_t>(2, 7);
+    torus_topology t({k, k}, {*rc::gen::arbitrary<bool>(), true});
+    const interlock::dimension_order_routing dor(t, interlock::all_dimension_orders(2));
+    double expected = 0;
+    interlock::tornado{}.for_each_flow(t, [&](auto s, auto d, double r) {
+      expected += r * static_cast<double>(t.distance(s, d));
+    });
+    double carried = 0;
+    for (double l : interlock::channel_loads(dor, interlock::tornado{})) carried += l;
+    RC_ASSERT(std::abs(carried - expected) < 1e-9);
+  });
+}
+
+TEST_CASE("router_arbiter_loads: the parking lot, programmed for equality of service", "[loads]") {
+  // Paper 000's Figure 4(a): an 8-node line, everyone sending to node 7.
+  torus_topology line({8}, {false});
+  const auto loads = interlock::router_arbiter_loads(
+      interlock::dimension_order_routing(line), traffic_class::request, interlock::all_to_one{7});
+  // The + channel out of node 6 merges what came from node 5 (six sources)
+  // with node 6's own packets: inputs 0 (arrived going +) and 2 (injection).
+  const auto out6 = line.channel({6, 0, +1, 0});
+  CHECK(loads[out6][0][0] == Approx(6.0));
+  CHECK(loads[out6][2][0] == Approx(1.0));
+  const auto w = interlock::weights_from_loads({loads[out6][0], loads[out6][2]}, 8);
+  CHECK(static_cast<double>(w.weights[1][0]) / w.weights[0][0] == Approx(6.0).epsilon(0.01));
+  // Node 7's ejection arbiter sees seven sources arriving on its - ... + input.
+  CHECK(loads[line.channel_count() + 7][0][0] == Approx(7.0));
+}
