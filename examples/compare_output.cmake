@@ -1,8 +1,12 @@
-# cmake -DPROGRAM=<exe> [-DARGS=a;b;c] -DEXPECTED=<file> -P compare_output.cmake
-# Runs PROGRAM with ARGS and fails, showing both, unless its output equals EXPECTED.
+# cmake -DPROGRAM=<exe> [-DARGS=a;b;c] [-DSTATUS=n] -DEXPECTED=<file> -P compare_output.cmake
+# Runs PROGRAM with ARGS and fails, showing both, unless its output equals
+# EXPECTED and it exits with STATUS (default 0).
+if(NOT DEFINED STATUS)
+  set(STATUS 0)
+endif()
 execute_process(COMMAND "${PROGRAM}" ${ARGS} OUTPUT_VARIABLE actual RESULT_VARIABLE status)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "${PROGRAM} exited with ${status}")
+if(NOT status EQUAL STATUS)
+  message(FATAL_ERROR "${PROGRAM} exited with ${status}, expected ${STATUS}")
 endif()
 file(READ "${EXPECTED}" expected)
 if(NOT actual STREQUAL expected)

@@ -28,6 +28,7 @@ class ratio_reporter : public benchmark::ConsoleReporter {
 
   void Finalize() override {
     ConsoleReporter::Finalize();
+    if (rows_.empty()) return;  // no decision-latency benchmark in this binary
     std::ostream& out = GetOutputStream();
     out << "\nns per decision, and ratio to the floor (a minimal bit-mask round robin)\n";
     out << pad("N", 6) << pad("density", 9) << pad("floor", 9);

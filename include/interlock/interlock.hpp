@@ -41,5 +41,6 @@
 #include "interlock/traffic/patterns.hpp"
 
 #include "interlock/verify/arbiter_checks.hpp"
+#include "interlock/verify/channel_dependency_graph.hpp"
 
 #endif  // INTERLOCK_INTERLOCK_HPP

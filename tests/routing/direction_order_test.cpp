@@ -61,8 +61,20 @@ TEST_CASE("Section 2.2: an initial hop, then the route proper, then a final -Z h
   r = record(t3e, t.node({0, 0, 0}),
              t3e.start(t.node({0, 0, 0}), t.node({1, 0, 1}), traffic_class::request, final_tag));
   REQUIRE(r.arrived);
-  CHECK(r.hops.back().second == hop{2, -1, 0, 0});  // the final -Z hop, on VC0
+  // The final -Z hop turns into -Z: its table's VC (time of crossing: VC0).
+  CHECK(r.hops.back().second == hop{2, -1, 0, 0});
   CHECK(directions_of(r) == std::vector<direction>{{0, +1}, {2, +1}, {2, -1}});
+  // Straight on: from z = 1 to z = 2 the route proper runs to z = 3 the
+  // minimal way, 1 -> 0 -> 3 in -Z (a tie from an odd ordinate goes -),
+  // reaching the - dateline node 3 over the wrap link; the final hop leaves
+  // it in -Z, so it has passed through on VC0 and goes on on VC1.
+  r = record(t3e, t.node({0, 0, 1}),
+             t3e.start(t.node({0, 0, 1}), t.node({0, 0, 2}), traffic_class::request, final_tag));
+  REQUIRE(r.arrived);
+  std::vector<unsigned> final_vcs;
+  for (const auto& [from, h] : r.hops) final_vcs.push_back(h.vc);
+  CHECK(directions_of(r) == std::vector<direction>{{2, -1}});
+  CHECK(final_vcs == std::vector<unsigned>{0, 0, 1});
   // An initial hop may not land on a dateline node (from x = 3, +X wraps to 0).
   route_tag onto_dateline;
   onto_dateline.initial = 0;
@@ -114,6 +126,25 @@ TEST_CASE("direction_order_routing: VCs from the tables and the dateline node",
   unsafe.set(7, 1, 1);  // 7 -> 1 passes node 0
   CHECK_THROWS_WITH(direction_order_routing(t, {}, {unsafe}),
                     Catch::Contains("the route 7 -> 1 passes the dateline"));
+  // 5 -> 1 in + passes node 0 too, but a tie from an odd source goes -: the
+  // minimal model never takes it, so only tables that serve other-way tags
+  // or final hops must keep it on VC0.
+  interlock::ring_vc_assignment long_way(8);
+  long_way.set(5, 1, 1);
+  CHECK_NOTHROW(interlock::validate(long_way));
+  CHECK_NOTHROW(direction_order_routing(t, {}, {long_way}));
+  CHECK_THROWS_WITH(interlock::validate(long_way, interlock::vc_routes::every_route),
+                    Catch::Contains("the route 5 -> 1 passes the dateline"));
+  CHECK_THROWS_AS(direction_order_routing(t, {}, {long_way}, {true, false, false}),
+                  interlock::config_error);
+  CHECK_THROWS_AS(direction_order_routing(t, {}, {long_way}, {false, false, true}),
+                  interlock::config_error);
+  // A full turn from 3 back to 3 passes node 0 as well.
+  interlock::ring_vc_assignment full_turn(8);
+  full_turn.set(3, 3, 1);
+  CHECK_NOTHROW(interlock::validate(full_turn));
+  CHECK_THROWS_AS(interlock::validate(full_turn, interlock::vc_routes::every_route),
+                  interlock::config_error);
 }
 
 TEST_CASE(

@@ -5,6 +5,9 @@
 
 #include <interlock/routing/vc_promotion.hpp>
 
+#include <algorithm>
+#include <vector>
+
 using interlock::hop;
 using interlock::torus_topology;
 using interlock::traffic_class;
@@ -95,4 +98,45 @@ TEST_CASE("vc_promotion_routing: minimal, ordered, one slice, n+1 or 2n VCs",
     });
     RC_ASSERT(std::abs(total - 1.0) < 1e-9);
   });
+}
+
+TEST_CASE("vc_promotion_options: the long way round, and a - dateline elsewhere",
+          "[vc_promotion]") {
+  const torus_topology t({8, 8});
+  interlock::vc_promotion_options long_way;
+  long_way.non_minimal_routes = true;
+  const vc_promotion_routing anton(t, interlock::all_dimension_orders(2), long_way);
+  // From (1,0) to (3,2): per order, each of X and Y minimal or the long way.
+  const auto src = t.node({1, 0}), dst = t.node({3, 2});
+  std::vector<std::size_t> lengths;
+  double total = 0;
+  anton.for_each_start(src, dst, traffic_class::request, [&](const auto& s, double p) {
+    total += p;
+    const recorded_route r = record(anton, src, s);
+    REQUIRE(r.arrived);
+    lengths.push_back(r.hops.size());
+    // A dimension keeps the direction it starts in.
+    for (std::size_t i = 1; i < r.hops.size(); ++i)
+      if (r.hops[i].second.dimension == r.hops[i - 1].second.dimension)
+        CHECK(r.hops[i].second.sign == r.hops[i - 1].second.sign);
+  });
+  CHECK(total == Approx(1.0));
+  std::sort(lengths.begin(), lengths.end());
+  // 2 + 2 minimal, 6 the long way round an 8-ring: 4, 8, 8, 12, for each order.
+  CHECK(lengths == std::vector<std::size_t>{4, 4, 8, 8, 8, 8, 12, 12});
+  // The - dateline between 3 and 4: the hop 4 -> 3 increments the VC, the
+  // wrap link in the - direction no longer does.
+  interlock::vc_promotion_options apart;
+  apart.minus_dateline = 4;
+  const vc_promotion_routing shifted(t, {}, apart);
+  const auto a = t.node({5, 0}), b = t.node({2, 0});
+  auto r = record(shifted, a, shifted.start(a, b, traffic_class::request));
+  std::vector<unsigned> vcs;
+  for (const auto& [from, h] : r.hops) vcs.push_back(h.vc);
+  CHECK(vcs == std::vector<unsigned>{0, 1, 1});  // 5->4, 4->3 (dateline), 3->2
+  const auto c = t.node({1, 0}), d = t.node({7, 0});
+  r = record(shifted, c, shifted.start(c, d, traffic_class::request));
+  vcs.clear();
+  for (const auto& [from, h] : r.hops) vcs.push_back(h.vc);
+  CHECK(vcs == std::vector<unsigned>{0, 0});  // 1->0, 0->7: no dateline here now
 }

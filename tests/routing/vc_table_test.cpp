@@ -153,6 +153,22 @@ TEST_CASE("optimize_vc_assignment: other ring sizes, checked by the independent 
   }
 }
 
+TEST_CASE("optimize_vc_assignment: tables safe for every route still beat time of crossing",
+          "[vc_table]") {
+  for (std::size_t ring : {5u, 8u, 12u}) {
+    interlock::vc_optimizer_options options;
+    options.routes = interlock::vc_routes::every_route;
+    const ring_vc_assignment a = interlock::optimize_vc_assignment(ring, 8, options);
+    CHECK_NOTHROW(interlock::validate(a, interlock::vc_routes::every_route));
+    for (std::size_t s = 0; s < ring; ++s)
+      for (std::size_t d = 0; d < ring; ++d)
+        if (interlock::constrained_route(s, d, interlock::vc_routes::every_route))
+          CHECK(a.vc(s, d) == 0);
+    const vc_balance toc = interlock::measure_balance(ring_vc_assignment(ring), ring);
+    CHECK(interlock::measure_balance(a, ring).average < toc.average);
+  }
+}
+
 TEST_CASE("vc tables: levels, routes and bad input", "[vc_table][config]") {
   CHECK(interlock::balance_levels(32) == std::vector<std::size_t>{32, 16, 8, 4});
   CHECK(interlock::balance_levels(12) == std::vector<std::size_t>{12, 8, 4});

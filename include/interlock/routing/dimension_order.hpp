@@ -102,21 +102,32 @@ inline dimension_order identity_order(std::size_t n) {
 }
 }  // namespace detail
 
+/// Settings of dimension_order_routing.
+struct dimension_order_options {
+  /// Switch to the second VC at a ring's wrap link. Turning it off leaves one
+  /// VC per class, which deadlocks on any ring of five or more nodes (the
+  /// deadlock checker shows the cycle).
+  bool datelines = true;
+};
+
 class dimension_order_routing {
  public:
   struct state : detail::ordered_route {
-    std::uint8_t vc = 0;  // within the class: 0 before the dateline, 1 after
+    std::uint8_t vc = 0;      // within the class: 0 before the dateline, 1 after
+    std::uint8_t unused = 0;  // no padding: equal states are equal bytes (the deadlock checker)
   };
 
   explicit dimension_order_routing(const torus_topology& topology,
-                                   std::vector<dimension_order> orders = {})
-      : topology_(topology), orders_(std::move(orders)) {
+                                   std::vector<dimension_order> orders = {},
+                                   dimension_order_options options = {})
+      : topology_(topology), orders_(std::move(orders)), options_(options) {
     if (orders_.empty()) orders_ = {detail::identity_order(topology.dimensions())};
     detail::check_orders(orders_, topology.dimensions(), "dimension_order_routing");
   }
 
   const torus_topology& topology() const noexcept { return topology_; }
-  unsigned vcs_per_class() const noexcept { return 2; }
+  /// Two VCs per class (VC0 before the dateline, VC1 after), one without datelines.
+  unsigned vcs_per_class() const noexcept { return options_.datelines ? 2 : 1; }
   const std::vector<dimension_order>& orders() const noexcept { return orders_; }
 
   /// The route from source to destination using orders()[order_index].
@@ -153,13 +164,14 @@ class dimension_order_routing {
       x = t.ordinate(at, d);
     }
     const int sign = t.minimal_direction(d, x, s.target[d]);
-    if (t.is_wrap_hop_from(d, x, sign)) s.vc = 1;  // the dateline
-    return hop{d, sign, 0, s.cls * 2u + s.vc};
+    if (options_.datelines && t.is_wrap_hop_from(d, x, sign)) s.vc = 1;  // the dateline
+    return hop{d, sign, 0, s.cls * vcs_per_class() + s.vc};
   }
 
  private:
   torus_topology topology_;
   std::vector<dimension_order> orders_;
+  dimension_order_options options_;
 };
 
 }  // namespace interlock

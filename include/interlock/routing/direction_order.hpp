@@ -18,7 +18,13 @@
 // node, 0 for +, k-1 for -, beside the wrap link: a packet that passes
 // through it on VC0 leaves it on VC1 ("switched by the hardware to VC1
 // leaving the dateline node"); one that ends there, or only starts there,
-// does not cross. Initial and final hops use VC0.
+// does not cross. The initial hop uses VC0. The final hop is a hop like
+// any other in the last direction: straight on from a hop proper in that
+// direction it keeps the VC, switched to VC1 leaving a dateline node the
+// packet passed through on VC0; turning into the direction it takes the
+// direction's table VC. (Giving it VC0 always, which the paper does not
+// ask for, lets a packet leave a dateline node it passed on VC0, and the
+// deadlock checker finds the cycle.)
 //
 // Contract
 //   - route_tag: per dimension, minimal or the other way; initial: a
@@ -27,8 +33,15 @@
 //     enumerates (default: minimal tags only, no extra hops).
 //   - Tables: one ring_vc_assignment per dimension for the + direction; the
 //     - direction uses its mirror image (ordinate x seen as k-1-x), so both
-//     directions balance alike. Validated: sizes must match the radices and
-//     no minimal route that passes a dateline may start on VC1.
+//     directions balance alike. A packet entering a direction indexes them
+//     with the ordinate where its straight run in that direction ends: the
+//     destination's (as the T3E text says), except that the run of the
+//     route proper in the final hop's dimension but the other direction
+//     ends at the destination's neighbour. Validated: sizes must match the
+//     radices and no minimal route that passes a dateline may start on VC1;
+//     when route tags may go the other way (every dimension) or a final hop
+//     is allowed (its dimension), no route at all that passes a dateline may
+//     (vc_routes::every_route).
 //   - config_error for an order that is not every direction once, an initial
 //     hop onto a dateline node or off a mesh edge, a final hop whose far-side
 //     neighbour does not exist.
@@ -84,6 +97,9 @@ struct allowed_routes {
   bool other_way = false;  // tags that go the long way round rings
   bool initial_hops = false;
   bool final_hop = false;
+  /// Unsafe: also let an initial hop land on a dateline node, against
+  /// Section 3.1's rule. Exists so the deadlock checker can show the cycle.
+  bool initial_onto_dateline = false;
 };
 
 class direction_order_routing {
@@ -100,6 +116,7 @@ class direction_order_routing {
     bool passed_wrap = false;  // the last hop was a wrap hop in the current direction
     std::uint8_t vc = 0;       // within the class
     std::uint8_t cls = 0;
+    std::uint8_t unused = 0;  // no padding: equal states are equal bytes (the deadlock checker)
   };
 
   /// `tables[d]`: dimension d's + direction VC tables (empty: time of crossing).
@@ -120,7 +137,11 @@ class direction_order_routing {
                            "ring size " + std::to_string(tables[d].ring_size()),
                            "the radix, " + std::to_string(topology_.radix(d)));
       }
-      if (topology_.wraps(d)) validate(tables[d]);
+      // Tags going the other way, and a final hop straight on in the last
+      // direction, give routes beyond the hierarchical model's.
+      const bool every = allowed_.other_way || (allowed_.final_hop && d == order_.back().dimension);
+      if (topology_.wraps(d))
+        validate(tables[d], every ? vc_routes::every_route : vc_routes::minimal);
     }
     tables_ = std::move(tables);
     final_ = order_.back();
@@ -157,7 +178,7 @@ class direction_order_routing {
                                static_cast<std::size_t>(tag.initial), 0, t.dimensions() - 1);
       const direction dir = order_[static_cast<std::size_t>(tag.initial)];
       from = t.neighbor(source, dir.dimension, dir.sign);
-      if (from == no_node || lands_on_dateline(source, dir)) {
+      if (from == no_node || (lands_on_dateline(source, dir) && !allowed_.initial_onto_dateline)) {
         throw config_error("direction_order_routing", "initial hop",
                            "from node " + std::to_string(source) + " in direction " + name(dir),
                            "a hop that stays in the network and does not land on a dateline node");
@@ -175,26 +196,11 @@ class direction_order_routing {
 
   template <class F>
   void for_each_start(node_id source, node_id destination, traffic_class c, F&& f) const {
-    const torus_topology& t = topology_;
-    std::vector<route_tag> tags;
-    const std::size_t n = t.dimensions();
-    const std::size_t ways = allowed_.other_way ? (std::size_t{1} << n) : 1;
-    for (std::size_t w = 0; w < ways; ++w) {
-      route_tag tag;
-      for (std::size_t d = 0; d < n; ++d)
-        tag.way[d] = (w >> d & 1u) != 0 ? tag_choice::other_way : tag_choice::minimal;
-      for (int initial = -1; initial < (allowed_.initial_hops ? static_cast<int>(n) : 0);
-           ++initial) {
-        for (int fin = 0; fin < (allowed_.final_hop ? 2 : 1); ++fin) {
-          route_tag candidate = tag;
-          candidate.initial = initial;
-          candidate.final_hop = fin != 0;
-          if (usable(source, destination, candidate)) tags.push_back(candidate);
-        }
-      }
-    }
-    const double p = 1.0 / static_cast<double>(tags.size());
-    for (const route_tag& tag : tags) f(start(source, destination, c, tag), p);
+    std::size_t count = 0;  // first count the usable tags, then give each its share
+    for_each_usable_tag(source, destination, [&](const route_tag&) { ++count; });
+    const double p = 1.0 / static_cast<double>(count);
+    for_each_usable_tag(source, destination,
+                        [&](const route_tag& tag) { f(start(source, destination, c, tag), p); });
   }
 
   bool arrived(node_id at, const state& s) const noexcept {
@@ -213,10 +219,12 @@ class direction_order_routing {
       if (s.sign[dir.dimension] != dir.sign) continue;
       const std::size_t x = t.ordinate(at, dir.dimension), y = s.target_ordinates[dir.dimension];
       if (x == y) continue;
-      if (static_cast<int>(p) != s.current) {  // entering a direction: the lookup table
-        s.current = static_cast<std::int8_t>(p);
+      if (static_cast<int>(p) != s.current) {     // entering a direction: the lookup table,
+        s.current = static_cast<std::int8_t>(p);  // at the ordinate where the run ends
         s.position = static_cast<std::uint8_t>(p);
-        s.vc = static_cast<std::uint8_t>(table_vc(dir, x, y));
+        const bool final_run = s.final_hop && dir == final_;
+        s.vc = static_cast<std::uint8_t>(
+            table_vc(dir, x, final_run ? t.ordinate(s.destination, dir.dimension) : y));
       } else if (s.passed_wrap && s.vc == 0) {
         s.vc = 1;  // leaving the dateline node after passing through it
       }
@@ -224,8 +232,15 @@ class direction_order_routing {
       return hop{dir.dimension, dir.sign, 0, s.cls * 2u + s.vc};
     }
     INTERLOCK_ASSERT(s.final_hop, "next() after arrival");
-    s.final_hop = false;  // the final hop, on VC0
-    return hop{final_.dimension, final_.sign, 0, s.cls * 2u};
+    s.final_hop = false;
+    if (static_cast<std::size_t>(s.current) + 1 == order_.size()) {
+      // Straight on in the last direction: the hardware's dateline rule holds.
+      if (s.passed_wrap && s.vc == 0) s.vc = 1;
+    } else {  // entering the last direction: its lookup table, as for any direction
+      s.vc = static_cast<std::uint8_t>(table_vc(final_, t.ordinate(at, final_.dimension),
+                                                t.ordinate(s.destination, final_.dimension)));
+    }
+    return hop{final_.dimension, final_.sign, 0, s.cls * 2u + s.vc};
   }
 
   /// The VC a packet takes on entering `dir` at ordinate a toward ordinate b.
@@ -255,14 +270,34 @@ class direction_order_routing {
   bool lands_on_dateline(node_id from, direction dir) const {
     return topology_.is_wrap_hop(from, dir.dimension, dir.sign);
   }
+  // Calls f(tag) for every tag allowed_ enumerates that works from source
+  // to destination.
+  template <class F>
+  void for_each_usable_tag(node_id source, node_id destination, F&& f) const {
+    const std::size_t n = topology_.dimensions();
+    const std::size_t ways = allowed_.other_way ? (std::size_t{1} << n) : 1;
+    for (std::size_t w = 0; w < ways; ++w) {
+      route_tag tag;
+      for (std::size_t d = 0; d < n; ++d)
+        tag.way[d] = (w >> d & 1u) != 0 ? tag_choice::other_way : tag_choice::minimal;
+      for (int initial = -1; initial < (allowed_.initial_hops ? static_cast<int>(n) : 0);
+           ++initial) {
+        for (int fin = 0; fin < (allowed_.final_hop ? 2 : 1); ++fin) {
+          tag.initial = initial;
+          tag.final_hop = fin != 0;
+          if (usable(source, destination, tag)) f(static_cast<const route_tag&>(tag));
+        }
+      }
+    }
+  }
   bool usable(node_id source, node_id destination, const route_tag& tag) const {
     const torus_topology& t = topology_;
     if (tag.final_hop && t.neighbor(destination, final_.dimension, -final_.sign) == no_node)
       return false;
     if (tag.initial >= 0) {
       const direction dir = order_[static_cast<std::size_t>(tag.initial)];
-      if (t.neighbor(source, dir.dimension, dir.sign) == no_node || lands_on_dateline(source, dir))
-        return false;
+      if (t.neighbor(source, dir.dimension, dir.sign) == no_node) return false;
+      if (lands_on_dateline(source, dir) && !allowed_.initial_onto_dateline) return false;
     }
     return true;
   }

@@ -26,8 +26,10 @@
 //
 // Contract
 //   config_error for an order that is not a permutation of the dimensions;
-//   for_each_start enumerates every order and slice, each with equal
-//   probability; start_random draws both from a caller's generator.
+//   for_each_start enumerates every order and slice (and, with
+//   non_minimal_routes, every choice of rings to go the long way round),
+//   each with equal probability; start_random draws order and slice from a
+//   caller's generator. minus_dateline is taken modulo each ring's radix.
 //
 // Example
 //   interlock::torus_topology t({8, 8, 8}, {}, 2);             // two slices
@@ -50,20 +52,40 @@ namespace interlock {
 
 enum class vc_scheme { promotion, per_dimension };
 
+/// Settings of vc_promotion_routing. The two besides the scheme break the
+/// assumptions of Section 2.5's proof; they exist so the deadlock checker
+/// can show what goes wrong without them.
+struct vc_promotion_options {
+  vc_scheme scheme = vc_scheme::promotion;
+  /// Also give routes that go the long way round any ring (non-minimal).
+  bool non_minimal_routes = false;
+  /// The - direction's dateline lies between ordinates s - 1 and s (mod k)
+  /// instead of k - 1 and 0 (s = 0: both datelines between the same nodes).
+  std::size_t minus_dateline = 0;
+};
+
 class vc_promotion_routing {
  public:
   struct state : detail::ordered_route {
     std::uint8_t vc = 0;  // within the class
     std::uint8_t slice = 0;
     std::uint8_t traversed = 0;  // dimensions routed in so far (per_dimension)
-    bool moving = false;         // has hopped in the current dimension
+    std::int8_t direction = 0;   // sign of the current dimension's hops; 0 before its first
     bool crossed = false;        // has crossed the current dimension's dateline
+    std::uint8_t other_way = 0;  // a bit per dimension routed the long way round
   };
 
   explicit vc_promotion_routing(const torus_topology& topology,
                                 std::vector<dimension_order> orders = {},
                                 vc_scheme scheme = vc_scheme::promotion)
-      : topology_(topology), orders_(std::move(orders)), scheme_(scheme) {
+      : vc_promotion_routing(topology, std::move(orders), vc_promotion_options{scheme}) {}
+
+  vc_promotion_routing(const torus_topology& topology, std::vector<dimension_order> orders,
+                       vc_promotion_options options)
+      : topology_(topology),
+        orders_(std::move(orders)),
+        scheme_(options.scheme),
+        options_(options) {
     if (orders_.empty()) orders_ = {detail::identity_order(topology.dimensions())};
     detail::check_orders(orders_, topology.dimensions(), "vc_promotion_routing");
     const auto n = static_cast<unsigned>(topology_.dimensions());
@@ -72,6 +94,7 @@ class vc_promotion_routing {
 
   const torus_topology& topology() const noexcept { return topology_; }
   vc_scheme scheme() const noexcept { return scheme_; }
+  const vc_promotion_options& options() const noexcept { return options_; }
   unsigned vcs_per_class() const noexcept { return vcs_; }
   const std::vector<dimension_order>& orders() const noexcept { return orders_; }
 
@@ -93,10 +116,16 @@ class vc_promotion_routing {
   }
   template <class F>
   void for_each_start(node_id source, node_id destination, traffic_class c, F&& f) const {
-    const double p = 1.0 / static_cast<double>(orders_.size() * topology_.slices());
+    const std::size_t ways =
+        options_.non_minimal_routes ? (std::size_t{1} << topology_.dimensions()) : 1;
+    const double p = 1.0 / static_cast<double>(orders_.size() * topology_.slices() * ways);
     for (std::size_t i = 0; i < orders_.size(); ++i)
       for (unsigned slice = 0; slice < topology_.slices(); ++slice)
-        f(start(source, destination, c, i, slice), p);
+        for (std::size_t w = 0; w < ways; ++w) {
+          state s = start(source, destination, c, i, slice);
+          s.other_way = static_cast<std::uint8_t>(w);
+          f(s, p);
+        }
   }
 
   bool arrived(node_id at, const state& s) const noexcept { return at == s.destination; }
@@ -107,35 +136,44 @@ class vc_promotion_routing {
     unsigned d = s.order[s.position];
     std::size_t x = t.ordinate(at, d);
     if (x == s.target[d]) {
-      if (s.moving) finish_dimension(s);
+      if (s.direction != 0) finish_dimension(s);
       while (x == s.target[d] && s.position + 1u < t.dimensions()) {
         d = s.order[++s.position];
         x = t.ordinate(at, d);
       }
     }
-    const int sign = t.minimal_direction(d, x, s.target[d]);
-    if (t.is_wrap_hop_from(d, x, sign)) {
+    if (s.direction == 0) {  // the dimension's first hop fixes its direction
+      int sign = t.minimal_direction(d, x, s.target[d]);
+      if ((static_cast<unsigned>(s.other_way) >> d & 1u) != 0 && t.wraps(d)) sign = -sign;
+      s.direction = static_cast<std::int8_t>(sign);
+      if (scheme_ == vc_scheme::per_dimension) ++s.traversed;
+    }
+    const int sign = s.direction;
+    if (crosses_dateline(d, x, sign)) {
       s.crossed = true;
       if (scheme_ == vc_scheme::promotion) ++s.vc;  // the wrap hop is taken on the new VC
     }
-    if (!s.moving && scheme_ == vc_scheme::per_dimension) ++s.traversed;
-    s.moving = true;
     const unsigned vc =
         scheme_ == vc_scheme::promotion ? s.vc : 2u * (s.traversed - 1u) + (s.crossed ? 1u : 0u);
     return hop{d, sign, s.slice, s.cls * vcs_ + vc};
   }
 
  private:
+  bool crosses_dateline(unsigned d, std::size_t x, int sign) const noexcept {
+    if (sign > 0 || options_.minus_dateline == 0) return topology_.is_wrap_hop_from(d, x, sign);
+    return topology_.wraps(d) && x == options_.minus_dateline % topology_.radix(d);
+  }
   // The packet turns out of the dimension it has routed in.
   void finish_dimension(state& s) const noexcept {
     if (scheme_ == vc_scheme::promotion && !s.crossed) ++s.vc;
-    s.moving = false;
+    s.direction = 0;
     s.crossed = false;
   }
 
   torus_topology topology_;
   std::vector<dimension_order> orders_;
   vc_scheme scheme_;
+  vc_promotion_options options_;
   unsigned vcs_ = 0;
 };
 

@@ -35,7 +35,9 @@
 // Contract
 //   Offline code: allocates, throws config_error for a ring size outside
 //   2..64, entries outside 1..64, or an assignment that puts a constrained
-//   route on VC1 (validate). The optimizer is deterministic for a seed.
+//   route on VC1 (validate; with vc_routes::every_route also the routes
+//   that go the long way round, for tables that serve other-way route tags
+//   or final hops). The optimizer is deterministic for a seed.
 //
 // Example
 //   interlock::ring_vc_assignment toc(8);                      // time of crossing
@@ -59,6 +61,19 @@ namespace interlock {
 
 /// True when the + route from ordinate s to d passes through the dateline node 0.
 constexpr bool crosses_dateline(std::size_t s, std::size_t d) noexcept { return s > d && d > 0; }
+
+/// Which + routes a ring's tables must keep safe: those of the hierarchical
+/// model (minimal routes and subrings), or every route of one to k hops,
+/// including the long way round and a full turn (s == d), for tables that
+/// also serve route tags going the other way or routes extended by a final
+/// hop in the same direction.
+enum class vc_routes { minimal, every_route };
+
+/// Whether a + route of the set from s to d passes through node 0 (a full
+/// turn from s back to s does unless s is 0).
+constexpr bool constrained_route(std::size_t s, std::size_t d, vc_routes routes) noexcept {
+  return crosses_dateline(s, d) || (routes == vc_routes::every_route && s == d && s > 0);
+}
 
 class ring_vc_assignment {
  public:
@@ -128,18 +143,24 @@ inline std::vector<std::pair<std::size_t, std::size_t>> balance_routes(std::size
   return routes;
 }
 
-/// Throws config_error when a route of the model that passes the dateline
-/// would start on VC1.
-inline void validate(const ring_vc_assignment& a) {
+/// Throws config_error when a route that passes the dateline would start
+/// on VC1: a route of the hierarchical model, or with vc_routes::every_route
+/// any + route of up to a full turn.
+inline void validate(const ring_vc_assignment& a, vc_routes routes = vc_routes::minimal) {
+  const auto reject = [&](std::size_t s, std::size_t d) {
+    throw config_error("ring_vc_assignment",
+                       "entry " + std::to_string(a.entry_of(d)) + " of source " + std::to_string(s),
+                       "VC1",
+                       "VC0: the route " + std::to_string(s) + " -> " + std::to_string(d) +
+                           " passes the dateline");
+  };
   for (std::size_t level : balance_levels(a.ring_size()))
     for (const auto& [s, d] : balance_routes(a.ring_size(), level))
-      if (crosses_dateline(s, d) && a.vc(s, d) != 0) {
-        throw config_error(
-            "ring_vc_assignment",
-            "entry " + std::to_string(a.entry_of(d)) + " of source " + std::to_string(s), "VC1",
-            "VC0: the route " + std::to_string(s) + " -> " + std::to_string(d) +
-                " passes the dateline");
-      }
+      if (crosses_dateline(s, d) && a.vc(s, d) != 0) reject(s, d);
+  if (routes == vc_routes::every_route)
+    for (std::size_t s = 0; s < a.ring_size(); ++s)
+      for (std::size_t d = 0; d < a.ring_size(); ++d)
+        if (constrained_route(s, d, routes) && a.vc(s, d) != 0) reject(s, d);
 }
 
 struct vc_balance {
@@ -219,6 +240,9 @@ struct vc_optimizer_options {
   /// Where the search starts (a previous result, to search again from it);
   /// empty: the time-of-crossing assignment.
   std::vector<std::uint64_t> start{};
+  /// The routes the tables must keep safe (validate): every_route for tables
+  /// that serve other-way route tags or final hops.
+  vc_routes routes = vc_routes::minimal;
 };
 
 /// Simulated annealing over the free entries (those no constrained route
@@ -250,6 +274,12 @@ inline ring_vc_assignment optimize_vc_assignment(std::size_t ring_size, std::siz
       users[slot].emplace_back(li, r);
       if (crosses_dateline(s, d)) forced[slot] = true;
     }
+  for (std::size_t s = 0; options.routes == vc_routes::every_route && s < ring_size; ++s)
+    for (std::size_t d = 0; d < ring_size; ++d)
+      if (constrained_route(s, d, options.routes)) {
+        forced[s * e + a.entry_of(d)] = true;
+        a.set(s, a.entry_of(d), 0);
+      }
   std::vector<std::size_t> free_slots;
   for (std::size_t slot = 0; slot < users.size(); ++slot)
     if (!users[slot].empty() && !forced[slot]) free_slots.push_back(slot);

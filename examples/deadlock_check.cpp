@@ -1,0 +1,374 @@
+// deadlock_check: builds the channel dependency graph of a routing scheme on
+// a mesh or torus and says whether it is acyclic (Dally and Seitz), printing
+// a witness cycle in the network's own terms when it is not.
+//
+//   deadlock_check --radix 8,8,8 --wrap 1,1,1 --scheme vc_promotion --orders all
+//
+// Exit status: 0 deadlock free, 1 a cycle (or a route that does not
+// arrive), 2 bad input. --help lists the schemes and their options.
+#include <interlock/routing/adaptive.hpp>
+#include <interlock/routing/dimension_order.hpp>
+#include <interlock/routing/direction_order.hpp>
+#include <interlock/routing/vc_promotion.hpp>
+#include <interlock/routing/vc_table.hpp>
+#include <interlock/verify/channel_dependency_graph.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* const help_text =
+    "usage: deadlock_check --radix K0,K1,... --scheme NAME [options]\n"
+    "\n"
+    "Walks every route the scheme gives between every two nodes (every order,\n"
+    "slice, route tag, initial and final hop it allows), builds the channel\n"
+    "dependency graph over (channel, VC) and looks for a cycle.\n"
+    "\n"
+    "network\n"
+    "  --radix K0,K1,...     radix of each dimension (2..65535), 1 to 8 dimensions\n"
+    "  --wrap W0,W1,...      1: the dimension is a ring (torus), 0: a line (mesh);\n"
+    "                        default all 1\n"
+    "  --slices N            parallel copies of every link (Anton 2: 2); default 1\n"
+    "\n"
+    "schemes (--scheme)\n"
+    "  dor                   dimension order, dateline VC switch (2 VCs per class)\n"
+    "                          --orders LIST   orders packets may take (default xyz...)\n"
+    "                          --no-datelines  no switch: 1 VC (deadlocks on rings >= 5)\n"
+    "  t3e                   Cray T3E direction order +X,+Y,+Z,-X,-Y,-Z (2 VCs per class)\n"
+    "                          --other-way     route tags may go the long way round\n"
+    "                          --initial-hops  an initial +X, +Y or +Z hop\n"
+    "                          --final-hop     a final hop in the last direction\n"
+    "                          --tables toc|optimized  VC lookup tables (default toc)\n"
+    "                          --initial-onto-dateline  unsafe: allow initial hops onto\n"
+    "                                          a dateline node\n"
+    "  t3e_adaptive          T3E adaptive routing over the t3e escape network\n"
+    "                          --flow whole_packet|wormhole  (default whole_packet,\n"
+    "                          the T3E's rule; wormhole checks Duato's extended graph)\n"
+    "  vc_promotion          Anton 2: VC +1 at a dateline or at the end of a dimension\n"
+    "                        without one (n+1 VCs per class)\n"
+    "                          --orders LIST   (default all)\n"
+    "                          --non-minimal   unsafe: routes may go the long way round\n"
+    "                          --minus-dateline S  unsafe when S != 0: the - dateline\n"
+    "                                          between ordinates S-1 and S\n"
+    "  per_dimension         the 2n-VC scheme VC promotion improves on\n"
+    "                          --orders LIST   (default all)\n"
+    "\n"
+    "common options\n"
+    "  --orders LIST         'all', or orders separated by commas, each naming every\n"
+    "                        dimension once: xyz, zyx, ... or 0123, 3210, ...\n"
+    "  --vcs N               the hardware has only N VCs per class: a VC number above\n"
+    "                        N-1 saturates at N-1 (1..the scheme's count)\n"
+    "  --classes request|response|both   traffic classes to check (default both)\n"
+    "  --help                this text\n"
+    "\n"
+    "exit status: 0 deadlock free, 1 a cycle or a route that does not arrive,\n"
+    "2 bad input\n";
+
+struct bad_input {
+  std::string message;
+};
+
+struct arguments {
+  std::vector<std::size_t> radix;
+  std::vector<bool> wrap;
+  std::size_t slices = 1;
+  std::string scheme;
+  std::string orders;
+  unsigned vcs = 0;
+  std::vector<interlock::traffic_class> classes{interlock::traffic_class::request,
+                                                interlock::traffic_class::response};
+  bool no_datelines = false, other_way = false, initial_hops = false, final_hop = false;
+  bool initial_onto_dateline = false, non_minimal = false;
+  std::string tables = "toc";
+  std::string flow = "whole_packet";
+  std::size_t minus_dateline = 0;
+};
+
+std::size_t parse_number(const std::string& flag, const std::string& text, std::size_t lo,
+                         std::size_t hi) {
+  std::size_t value = 0;
+  bool ok = !text.empty() && text.size() <= 9;
+  for (const char c : text) {
+    ok = ok && c >= '0' && c <= '9';
+    if (ok) value = value * 10 + static_cast<std::size_t>(c - '0');
+  }
+  if (!ok || value < lo || value > hi) {
+    throw bad_input{flag + ": '" + text + "' is not a number in " + std::to_string(lo) + ".." +
+                    std::to_string(hi)};
+  }
+  return value;
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts(1);
+  for (const char c : text) {
+    if (c == ',') {
+      parts.emplace_back();
+    } else {
+      parts.back() += c;
+    }
+  }
+  return parts;
+}
+
+arguments parse(int argc, char** argv) {
+  arguments a;
+  bool wrap_given = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw bad_input{flag + ": needs a value"};
+      return argv[++i];
+    };
+    if (flag == "--radix") {
+      for (const std::string& part : split(value()))
+        a.radix.push_back(parse_number(flag, part, 2, 65535));
+    } else if (flag == "--wrap") {
+      wrap_given = true;
+      for (const std::string& part : split(value()))
+        a.wrap.push_back(parse_number(flag, part, 0, 1) != 0);
+    } else if (flag == "--slices") {
+      a.slices = parse_number(flag, value(), 1, 8);
+    } else if (flag == "--scheme") {
+      a.scheme = value();
+    } else if (flag == "--orders") {
+      a.orders = value();
+    } else if (flag == "--vcs") {
+      a.vcs = static_cast<unsigned>(parse_number(flag, value(), 1, 4096));
+    } else if (flag == "--classes") {
+      const std::string c = value();
+      if (c == "request") {
+        a.classes = {interlock::traffic_class::request};
+      } else if (c == "response") {
+        a.classes = {interlock::traffic_class::response};
+      } else if (c != "both") {
+        throw bad_input{"--classes: '" + c + "'; allowed: request, response, both"};
+      }
+    } else if (flag == "--tables") {
+      a.tables = value();
+      if (a.tables != "toc" && a.tables != "optimized")
+        throw bad_input{"--tables: '" + a.tables + "'; allowed: toc, optimized"};
+    } else if (flag == "--flow") {
+      a.flow = value();
+      if (a.flow != "whole_packet" && a.flow != "wormhole")
+        throw bad_input{"--flow: '" + a.flow + "'; allowed: whole_packet, wormhole"};
+    } else if (flag == "--minus-dateline") {
+      a.minus_dateline = parse_number(flag, value(), 0, 65534);
+    } else if (flag == "--no-datelines") {
+      a.no_datelines = true;
+    } else if (flag == "--other-way") {
+      a.other_way = true;
+    } else if (flag == "--initial-hops") {
+      a.initial_hops = true;
+    } else if (flag == "--final-hop") {
+      a.final_hop = true;
+    } else if (flag == "--initial-onto-dateline") {
+      a.initial_onto_dateline = a.initial_hops = true;
+    } else if (flag == "--non-minimal") {
+      a.non_minimal = true;
+    } else {
+      throw bad_input{flag + ": unknown option (see --help)"};
+    }
+  }
+  if (a.radix.empty()) throw bad_input{"--radix: missing (e.g. --radix 8,8,8)"};
+  if (a.radix.size() > interlock::max_dimensions)
+    throw bad_input{"--radix: " + std::to_string(a.radix.size()) + " dimensions; allowed 1..8"};
+  if (!wrap_given) a.wrap.assign(a.radix.size(), true);
+  if (a.wrap.size() != a.radix.size())
+    throw bad_input{"--wrap: " + std::to_string(a.wrap.size()) + " values for " +
+                    std::to_string(a.radix.size()) + " dimensions"};
+  if (a.scheme.empty()) throw bad_input{"--scheme: missing (see --help for the list)"};
+  return a;
+}
+
+// The orders of --orders: "all", or a comma list such as xyz,zyx or 012,210.
+std::vector<interlock::dimension_order> parse_orders(const std::string& text, std::size_t n,
+                                                     bool all_by_default) {
+  if (text == "all" || (text.empty() && all_by_default)) return interlock::all_dimension_orders(n);
+  if (text.empty()) return {};
+  std::vector<interlock::dimension_order> orders;
+  for (const std::string& part : split(text)) {
+    interlock::dimension_order order;
+    std::vector<bool> seen(n, false);
+    bool ok = part.size() == n;
+    for (const char c : part) {
+      unsigned d = 99;
+      if (c >= '0' && c <= '7') d = static_cast<unsigned>(c - '0');
+      if (n <= 3 && c >= 'x' && c <= 'z') d = static_cast<unsigned>(c - 'x');
+      ok = ok && d < n && !seen[d];
+      if (ok) seen[d] = true;
+      order.push_back(d);
+    }
+    if (!ok)
+      throw bad_input{"--orders: '" + part + "' is not an order of the " + std::to_string(n) +
+                      " dimensions (each once: xyz, zyx, ... or 012, 210, ...)"};
+    orders.push_back(order);
+  }
+  return orders;
+}
+
+std::string order_names(const std::vector<interlock::dimension_order>& orders, std::size_t n) {
+  std::string text;
+  for (const auto& order : orders) {
+    if (!text.empty()) text += ",";
+    for (const unsigned d : order)
+      text += n <= 3 ? static_cast<char>('x' + d) : static_cast<char>('0' + d);
+  }
+  return text;
+}
+
+void print_network(const arguments& a) {
+  std::string radix, wrap;
+  for (std::size_t d = 0; d < a.radix.size(); ++d) {
+    radix += (d != 0 ? "x" : "") + std::to_string(a.radix[d]);
+    wrap += (d != 0 ? "," : "") + std::string(a.wrap[d] ? "1" : "0");
+  }
+  std::printf("network: %s (wrap %s), %zu slice%s\n", radix.c_str(), wrap.c_str(), a.slices,
+              a.slices == 1 ? "" : "s");
+}
+
+// Prints a report; returns the exit status.
+int print_report(const interlock::torus_topology& t, const interlock::verify::cdg_report& r,
+                 const arguments& a, const char* what) {
+  std::printf("%sroutes: %llu\n", what, static_cast<unsigned long long>(r.routes));
+  std::printf("%sgraph: %zu resources, %zu dependencies\n", what, r.resources, r.dependencies);
+  std::string used;
+  for (const auto c : a.classes) {
+    if (!used.empty()) used += ", ";
+    used += c == interlock::traffic_class::request ? "request " : "response ";
+    used += std::to_string(r.vcs_used[static_cast<std::size_t>(c)]);
+  }
+  std::printf("%sVCs used: %s\n", what, used.c_str());
+  if (!r.routes_arrive) {
+    std::printf("%sverdict: a route does not arrive: %s %s\n", what,
+                interlock::verify::describe(t, r.failed_route).c_str(), r.route_problem.c_str());
+    return 1;
+  }
+  if (!r.acyclic) {
+    std::printf("%sverdict: cycle: deadlock possible\n%s", what,
+                interlock::verify::format_cycle(t, r).c_str());
+    return 1;
+  }
+  std::printf("%sverdict: acyclic: deadlock free\n", what);
+  return 0;
+}
+
+interlock::verify::cdg_options checker_options(const arguments& a, unsigned per_class) {
+  if (a.vcs > per_class)
+    throw bad_input{"--vcs: " + std::to_string(a.vcs) + "; the scheme has " +
+                    std::to_string(per_class) + " VCs per class, allowed 1.." +
+                    std::to_string(per_class)};
+  interlock::verify::cdg_options o;
+  o.vc_limit = a.vcs;
+  o.classes = a.classes;
+  return o;
+}
+
+template <class Scheme>
+int check(const Scheme& scheme, const arguments& a, const std::string& description) {
+  std::printf("scheme: %s, %u VCs per class%s\n", description.c_str(), scheme.vcs_per_class(),
+              a.vcs != 0 ? (", limited to " + std::to_string(a.vcs)).c_str() : "");
+  const auto report =
+      interlock::verify::check_deadlock_freedom(scheme, checker_options(a, scheme.vcs_per_class()));
+  return print_report(scheme.topology(), report, a, "");
+}
+
+std::vector<interlock::ring_vc_assignment> t3e_tables(const arguments& a) {
+  std::vector<interlock::ring_vc_assignment> tables;
+  if (a.tables == "toc") return tables;
+  interlock::vc_optimizer_options options;
+  options.routes = a.other_way || a.final_hop ? interlock::vc_routes::every_route
+                                              : interlock::vc_routes::minimal;
+  for (const std::size_t k : a.radix)
+    tables.push_back(k <= 64 ? interlock::optimize_vc_assignment(k, 8, options)
+                             : interlock::ring_vc_assignment(64));
+  return tables;
+}
+
+int run(const arguments& a) {
+  const interlock::torus_topology t(a.radix, a.wrap, a.slices);
+  const std::size_t n = a.radix.size();
+  print_network(a);
+  if (a.scheme == "dor") {
+    const auto orders = parse_orders(a.orders, n, false);
+    const interlock::dimension_order_routing dor(t, orders, {!a.no_datelines});
+    return check(
+        dor, a,
+        "dor, orders " + order_names(dor.orders(), n) + (a.no_datelines ? ", no datelines" : ""));
+  }
+  if (a.scheme == "vc_promotion" || a.scheme == "per_dimension") {
+    interlock::vc_promotion_options options;
+    options.scheme = a.scheme == "vc_promotion" ? interlock::vc_scheme::promotion
+                                                : interlock::vc_scheme::per_dimension;
+    options.non_minimal_routes = a.non_minimal;
+    options.minus_dateline = a.minus_dateline;
+    const interlock::vc_promotion_routing scheme(t, parse_orders(a.orders, n, true), options);
+    std::string description = a.scheme + ", orders " + order_names(scheme.orders(), n);
+    if (a.non_minimal) description += ", non-minimal routes";
+    if (a.minus_dateline != 0)
+      description += ", - dateline before ordinate " + std::to_string(a.minus_dateline);
+    return check(scheme, a, description);
+  }
+  if (a.scheme == "t3e") {
+    interlock::allowed_routes allowed;
+    allowed.other_way = a.other_way;
+    allowed.initial_hops = a.initial_hops;
+    allowed.final_hop = a.final_hop;
+    allowed.initial_onto_dateline = a.initial_onto_dateline;
+    const interlock::direction_order_routing t3e(t, {}, t3e_tables(a), allowed);
+    std::string description = "t3e, " + a.tables + " tables";
+    if (a.other_way) description += ", other-way tags";
+    if (a.initial_hops) description += ", initial hops";
+    if (a.initial_onto_dateline) description += " (onto datelines too)";
+    if (a.final_hop) description += ", final hop";
+    return check(t3e, a, description);
+  }
+  if (a.scheme == "t3e_adaptive") {
+    const interlock::t3e_adaptive_routing adaptive(t, {}, t3e_tables(a));
+    const auto flow = a.flow == "wormhole" ? interlock::verify::adaptive_flow_control::wormhole
+                                           : interlock::verify::adaptive_flow_control::whole_packet;
+    std::printf(
+        "scheme: t3e_adaptive, %s tables, %s flow control, escape %u VCs per class + 1 "
+        "adaptive VC\n",
+        a.tables.c_str(), a.flow.c_str(), adaptive.vcs_per_class());
+    const auto r = interlock::verify::check_adaptive_deadlock_freedom(
+        adaptive, flow, checker_options(a, adaptive.vcs_per_class()));
+    const int escape = print_report(t, r.escape, a, "escape ");
+    std::printf(
+        "adaptive: %zu adaptive resources; escape hop always offered: %s; adaptive hops "
+        "profitable: %s\n",
+        r.adaptive_resources, r.escape_always_offered ? "yes" : "no",
+        r.adaptive_profitable && r.continues_as_fresh_route ? "yes" : "no");
+    if (!r.problem.empty()) std::printf("adaptive: %s\n", r.problem.c_str());
+    int status = escape != 0 || !r.problem.empty() ? 1 : 0;
+    if (flow == interlock::verify::adaptive_flow_control::wormhole)
+      status |= print_report(t, r.extended, a, "extended ");
+    std::printf("verdict: %s\n", r.deadlock_free() ? "deadlock free" : "deadlock possible");
+    return status;
+  }
+  throw bad_input{"--scheme: '" + a.scheme +
+                  "'; allowed: dor, t3e, t3e_adaptive, vc_promotion, per_dimension"};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::fputs(help_text, stdout);
+      return 0;
+    }
+  try {
+    return run(parse(argc, argv));
+  } catch (const bad_input& e) {
+    std::fprintf(stderr, "deadlock_check: %s\n", e.message.c_str());
+  } catch (const interlock::config_error& e) {
+    std::fprintf(stderr, "deadlock_check: %s\n", e.what());
+  }
+  return 2;
+}
