@@ -28,6 +28,14 @@
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/arbiters/rr_thermometer.hpp"
 
+#include "interlock/qos/dtable.hpp"
+#include "interlock/qos/dtable_config.hpp"
+#include "interlock/qos/ib_analysis.hpp"
+#include "interlock/qos/ib_vl_arbiter.hpp"
+#include "interlock/qos/queue_requests.hpp"
+#include "interlock/qos/sbt.hpp"
+#include "interlock/qos/service_maps.hpp"
+
 #include "interlock/topology/torus.hpp"
 
 #include "interlock/routing/adaptive.hpp"

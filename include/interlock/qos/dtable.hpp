@@ -1,0 +1,303 @@
+// interlock/qos/dtable.hpp: the Deficit Table (DTable) output scheduler.
+//
+// Models paper 004, Sections 4.3.3 and 5.4 (Algorithm 3, Figure 5.2). The
+// table has N entries (SL, weight), weights in flow-control credits. Each SL
+// has a deficit counter (initially 0) and the port one accumulated-weight
+// counter. When an entry is selected, accumulated weight = the entry's weight
+// + its SL's deficit counter, and the SL sends packets while the accumulated
+// weight covers the head packet, each packet subtracting its size in credits.
+// The scheduler then moves, cyclically from the entry after the current one,
+// to the next entry whose SL is active. An entry ends in one of two ways:
+//   1. its SL is inactive: the accumulated weight is discarded and the SL's
+//      deficit counter set to 0;
+//   2. the accumulated weight is below the head packet's size: it is kept in
+//      the SL's deficit counter.
+// An SL may own several queues (SCs or VLs); each time one of its entries is
+// selected it serves the next active one round robin (Section 4.3.3: SC0/VL0
+// the first time, SC1/VL1 the second), and keeps serving that queue while it
+// stays active (the next active queue of the SL otherwise).
+//
+// Choices: the deficit counter moves into the accumulated weight when an
+// entry is selected (it reads 0 while the entry is served and is written back
+// when the entry ends); Algorithm 3 subtracts SL_MTU per packet, we subtract
+// the head packet's size (Section 5.4's "one packet size"), the same when
+// packets are MTU-sized as in the thesis. A decision with no active queue is
+// no grant and changes nothing, so the selected SL's accumulated weight
+// survives an idle port; Algorithm 3 would discard it at once.
+//
+// Contract
+//   - dtable_scheduler(table, queue_sls, sl_mtu): 1..256 entries
+//     (dtable_entry{sl, weight}); sl_mtu[sl] in 1..2^20 credits for up to 32
+//     SLs; each entry's weight >= its SL's MTU (so a selected entry always
+//     sends) and <= 2^24; 1..64 queues, each of an SL of the table.
+//     config_error names the entry or field otherwise.
+//   - Requests: queue_requests with head_size[q] in credits, 1..MTU of q's
+//     SL (a precondition; a size outside is clamped into that range).
+//   - Decision protocol: arbitrate() const; commit(g, r) replays the decision
+//     and updates entry, accumulated weight and deficit counters; grant()
+//     does both; commit of no grant is a no-op.
+//   - Invariants: grant_implies_request, work_conserving; deficit counter of
+//     an SL < its MTU; over a saturated table cycle SL i sends its table
+//     weight within one MTU; phi_i = sum of SL i's weights / table total.
+//     Latency control: an active SL whose consecutive entries are at most d
+//     entries apart waits at most d - 1 other entries, i.e. at most the sum
+//     of the d - 1 largest foreign weights in credits (entry_distance()).
+//   Complexity: O(active SLs) mask work per decision, no loop over entries.
+//
+// Example (Figure 5.2)
+//   interlock::qos::dtable_scheduler d({{0, 3}, {1, 3}}, {0, 1}, {2, 2});
+//   std::array<std::uint32_t, 2> size{2, 2};
+//   interlock::qos::queue_requests sl0_only{0b01, size};
+//   d.grant(sl0_only);        // entry 0: accumulated 3 -> 1; 1 < 2 goes to the deficit
+//   d.grant(sl0_only);        // SL1 idle, entry 0 again: 1 + 3 = 4 -> 2
+//   assert(d.accumulated_weight() == 2);
+#ifndef INTERLOCK_QOS_DTABLE_HPP
+#define INTERLOCK_QOS_DTABLE_HPP
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "interlock/core/assert.hpp"
+#include "interlock/core/bits.hpp"
+#include "interlock/core/config_error.hpp"
+#include "interlock/core/grant.hpp"
+#include "interlock/core/invariants.hpp"
+#include "interlock/qos/queue_requests.hpp"
+#include "interlock/qos/service_maps.hpp"
+
+namespace interlock {
+namespace qos {
+
+struct dtable_entry {
+  std::uint8_t sl = 0;
+  std::uint32_t weight = 0;  // credits
+  friend bool operator==(const dtable_entry& a, const dtable_entry& b) noexcept {
+    return a.sl == b.sl && a.weight == b.weight;
+  }
+};
+
+class dtable_scheduler {
+ public:
+  using request_type = queue_requests;
+  static constexpr std::size_t max_entries = 256;
+  static constexpr std::size_t max_sls = 32;
+  static constexpr std::size_t max_queues = 64;
+  static constexpr std::uint32_t max_mtu = 1u << 20;
+  static constexpr std::uint32_t max_weight = 1u << 24;
+  static constexpr std::uint8_t no_sl = 0xFF;
+
+  /// What one decision does: serve `queue`; `new_entry` when it starts entry
+  /// `entry` (ending the current one), `sl_inactive` when the current entry
+  /// ended because its SL had nothing to send.
+  struct decision {
+    std::size_t queue = detail::not_found;
+    std::size_t entry = detail::not_found;
+    bool new_entry = false;
+    bool sl_inactive = false;
+    std::uint32_t size = 0;
+  };
+
+  dtable_scheduler(const std::vector<dtable_entry>& table, const qos::queue_sls& sls,
+                   const std::vector<std::uint32_t>& sl_mtu) {
+    interlock::detail::require_in_range("dtable_scheduler", "table entries", table.size(), 1,
+                                        max_entries);
+    interlock::detail::require_in_range("dtable_scheduler", "SL count (SL_MTU entries)",
+                                        sl_mtu.size(), 1, max_sls);
+    interlock::detail::require_in_range("dtable_scheduler", "queue count", sls.size(), 1,
+                                        max_queues);
+    for (std::size_t sl = 0; sl < sl_mtu.size(); ++sl) {
+      interlock::detail::require_in_range("dtable_scheduler", "SL_MTU[" + std::to_string(sl) + "]",
+                                          sl_mtu[sl], 1, max_mtu);
+      mtu_[sl] = sl_mtu[sl];
+    }
+    for (std::size_t e = 0; e < table.size(); ++e) check_entry(e, table[e]);
+    for (std::size_t q = 0; q < sls.size(); ++q) {
+      if (sls[q] >= sl_mtu.size()) {
+        throw config_error("dtable_scheduler", "SL of queue " + std::to_string(q),
+                           std::to_string(sls[q]),
+                           "an SL with an MTU, 0.." + std::to_string(sl_mtu.size() - 1));
+      }
+      sl_of_queue_[q] = sls[q];
+      queues_of_sl_[sls[q]] |= bits::bit(q);
+    }
+    size_ = static_cast<std::uint16_t>(table.size());
+    queue_count_ = static_cast<std::uint8_t>(sls.size());
+    sl_count_ = static_cast<std::uint8_t>(sl_mtu.size());
+    for (std::size_t e = 0; e < table.size(); ++e) {
+      entry_sl_[e] = table[e].sl;
+      entry_weight_[e] = table[e].weight;
+      entries_of_sl_[table[e].sl][e / 64] |= bits::bit(e % 64);
+    }
+    entry_ = static_cast<std::uint16_t>(size_ - 1);  // the first search starts at entry 0
+    rr_.fill(0xFF);
+  }
+
+  /// The decision for `r` without changing anything.
+  decision decide(const queue_requests& r) const {
+    decision d;
+    const std::uint64_t active = r.active & bits::low_mask(queue_count_);
+    INTERLOCK_ASSERT(active == r.active, "request for a queue the scheduler does not have");
+    if (active == 0) return d;
+    std::uint32_t active_sls = 0;
+    for (std::uint64_t x = active; x != 0; x &= x - 1)
+      active_sls |= std::uint32_t{1} << sl_of_queue_[bits::lowest_index(x)];
+    if (sl_ != no_sl) {
+      if (((active_sls >> sl_) & 1u) != 0) {
+        const std::size_t q = detail::next_at_or_after(active & queues_of_sl_[sl_], queue_);
+        if (q >= max_queues) return decision{};  // unreachable: the SL is active
+        const std::uint32_t size = head_size(r, q);
+        if (size <= accumulated_) {
+          d.queue = q;
+          d.entry = entry_;
+          d.size = size;
+          return d;
+        }
+      } else {
+        d.sl_inactive = true;
+      }
+    }
+    detail::entry_mask eligible{};
+    for (std::uint32_t x = active_sls; x != 0; x &= x - 1) {
+      const detail::entry_mask& m = entries_of_sl_[bits::lowest_index(x)];
+      for (std::size_t w = 0; w < eligible.size(); ++w) eligible[w] |= m[w];
+    }
+    const std::size_t e = detail::next_at_or_after(eligible, entry_ + 1u, size_);
+    INTERLOCK_ASSERT(e != detail::not_found, "an active queue whose SL has no table entry");
+    if (e >= max_entries) return decision{};
+    const std::size_t sl = entry_sl_[e];
+    d.queue = detail::next_at_or_after(active & queues_of_sl_[sl], rr_[sl] + 1u);
+    if (d.queue >= max_queues) return decision{};  // unreachable: the SL is active
+    d.entry = e;
+    d.new_entry = true;
+    d.size = head_size(r, d.queue);
+    return d;
+  }
+
+  interlock::grant arbitrate(const queue_requests& r) const {
+    const decision d = decide(r);
+    const interlock::grant g(d.queue);
+    INTERLOCK_ASSERT(invariants::grant_implies_request(r.active, g), "grant_implies_request");
+    return g;
+  }
+
+  void commit(interlock::grant g, const queue_requests& r) {
+    if (!g) return;
+    const decision d = decide(r);
+    INTERLOCK_ASSERT(d.queue == g.index(), "commit of a grant the scheduler did not decide");
+    if (d.queue != g.index()) return;
+    if (d.new_entry) {
+      if (sl_ != no_sl) deficit_[sl_] = d.sl_inactive ? 0 : accumulated_;
+      entry_ = static_cast<std::uint16_t>(d.entry);
+      sl_ = entry_sl_[d.entry];
+      accumulated_ = deficit_[sl_] + entry_weight_[d.entry];
+      deficit_[sl_] = 0;
+      rr_[sl_] = static_cast<std::uint8_t>(d.queue);
+    }
+    queue_ = static_cast<std::uint8_t>(d.queue);
+    accumulated_ -= d.size;
+  }
+
+  interlock::grant grant(const queue_requests& r) {
+    const interlock::grant g = arbitrate(r);
+    commit(g, r);
+    return g;
+  }
+
+  std::size_t size() const noexcept { return queue_count_; }
+  std::size_t entry_count() const noexcept { return size_; }
+  std::size_t sl_count() const noexcept { return sl_count_; }
+  dtable_entry entry(std::size_t e) const noexcept {
+    return e < size_ ? dtable_entry{entry_sl_[e], entry_weight_[e]} : dtable_entry{};
+  }
+  std::uint32_t mtu(std::size_t sl) const noexcept { return sl < max_sls ? mtu_[sl] : 0; }
+  /// The entry being served (entry_count() - 1 before the first decision).
+  std::size_t current_entry() const noexcept { return entry_; }
+  /// The SL being served, or no_sl before the first decision.
+  std::size_t current_sl() const noexcept { return sl_; }
+  std::uint32_t accumulated_weight() const noexcept { return accumulated_; }
+  std::uint32_t deficit_counter(std::size_t sl) const noexcept {
+    return sl < max_sls ? deficit_[sl] : 0;
+  }
+  /// Sum of the weights of SL `sl`'s entries (credits).
+  std::uint64_t sl_weight(std::size_t sl) const noexcept {
+    std::uint64_t total = 0;
+    for (std::size_t e = 0; e < size_; ++e)
+      if (entry_sl_[e] == sl) total += entry_weight_[e];
+    return total;
+  }
+  /// The largest cyclic distance between consecutive entries of SL `sl`
+  /// (entry_count() for an SL with one entry, 0 for an SL with none).
+  std::size_t entry_distance(std::size_t sl) const noexcept {
+    std::size_t first = detail::not_found, previous = 0, widest = 0;
+    for (std::size_t e = 0; e < size_; ++e) {
+      if (entry_sl_[e] != sl) continue;
+      if (first == detail::not_found) {
+        first = e;
+      } else if (e - previous > widest) {
+        widest = e - previous;
+      }
+      previous = e;
+    }
+    if (first == detail::not_found) return 0;
+    const std::size_t wrap = first + size_ - previous;
+    return wrap > widest ? wrap : widest;
+  }
+
+  friend bool operator==(const dtable_scheduler& a, const dtable_scheduler& b) noexcept {
+    return a.size_ == b.size_ && a.entry_sl_ == b.entry_sl_ && a.entry_weight_ == b.entry_weight_ &&
+           a.sl_of_queue_ == b.sl_of_queue_ && a.mtu_ == b.mtu_ && a.entry_ == b.entry_ &&
+           a.sl_ == b.sl_ && a.queue_ == b.queue_ && a.accumulated_ == b.accumulated_ &&
+           a.deficit_ == b.deficit_ && a.rr_ == b.rr_;
+  }
+  friend bool operator!=(const dtable_scheduler& a, const dtable_scheduler& b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  void check_entry(std::size_t e, const dtable_entry& entry) const {
+    const std::string field = "table[" + std::to_string(e) + "]";
+    if (entry.sl >= max_sls || mtu_[entry.sl] == 0) {
+      throw config_error("dtable_scheduler", field + ".sl", std::to_string(entry.sl),
+                         "an SL with an MTU in SL_MTU");
+    }
+    if (entry.weight < mtu_[entry.sl] || entry.weight > max_weight) {
+      throw config_error("dtable_scheduler", field + ".weight", std::to_string(entry.weight),
+                         std::to_string(mtu_[entry.sl]) + ".." + std::to_string(max_weight) +
+                             " (at least SL" + std::to_string(entry.sl) +
+                             "'s MTU, so a selected entry can send a packet)");
+    }
+  }
+
+  std::uint32_t head_size(const queue_requests& r, std::size_t q) const {
+    const std::uint32_t mtu = mtu_[sl_of_queue_[q]];
+    const std::uint32_t size = r.head_size.at(q, 0);
+    INTERLOCK_ASSERT(size >= 1 && size <= mtu, "head packet size outside 1..MTU of its SL");
+    return size < 1 ? 1 : (size > mtu ? mtu : size);
+  }
+
+  // Configuration.
+  std::array<std::uint8_t, max_entries> entry_sl_{};
+  std::array<std::uint32_t, max_entries> entry_weight_{};
+  std::array<detail::entry_mask, max_sls> entries_of_sl_{};
+  std::array<std::uint64_t, max_sls> queues_of_sl_{};
+  std::array<std::uint8_t, max_queues> sl_of_queue_{};
+  std::array<std::uint32_t, max_sls> mtu_{};
+  std::uint16_t size_ = 0;
+  std::uint8_t queue_count_ = 0;
+  std::uint8_t sl_count_ = 0;
+  // State.
+  std::uint16_t entry_ = 0;
+  std::uint8_t sl_ = no_sl;
+  std::uint8_t queue_ = 0;
+  std::uint32_t accumulated_ = 0;
+  std::array<std::uint32_t, max_sls> deficit_{};
+  std::array<std::uint8_t, max_sls> rr_{};
+};
+
+}  // namespace qos
+}  // namespace interlock
+
+#endif  // INTERLOCK_QOS_DTABLE_HPP

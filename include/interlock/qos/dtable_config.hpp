@@ -1,0 +1,258 @@
+// interlock/qos/dtable_config.hpp: the DTable configuration methodology and bandwidth correction.
+//
+// Models paper 004, Sections 4.3.3.2-4.3.3.3 and 5.4.4 (Tables 4.3-4.5). A
+// table of N entries, a general MTU (GMTU) and decoupling parameters w and k
+// give the maximum entry weight M = GMTU * w and the bandwidth pool
+// pool = N * GMTU * k (k <= w). An SL with n_i entries and MTU_i can then be
+// given any share phi_i in
+//     min_phi_i = n_i * MTU_i / pool,   max_phi_i = n_i * M / pool = n_i * w / (N * k).
+// plan_dtable() turns requested shares into a table, as Section 4.3.3.3 does:
+//   1. Tweight_i = pool * phi_i; entry weight EW_i = ceil(Tweight_i / n_i),
+//      never below MTU_i; the SL's weight sum n_i * EW_i;
+//   2. the real share R_phi_i = n_i * EW_i / sum_j n_j * EW_j;
+//   3. Dweight_i = -Round((R_phi_i - phi_i) * sum_j n_j * EW_j) (half away
+//      from zero), and F_weight_i = n_i * EW_i + Dweight_i, F_phi_i its share;
+//   4. the table: each SL's n_i entries spread evenly (dtable_layout), every
+//      entry EW_i, then apply_bandwidth_correction() adds Dweight_i one unit
+//      per entry, walking the SL's entries from the end of the table
+//      backwards, round robin, skipping an entry that would fall below MTU_i
+//      (Table 4.5). M bounds the entry weights of step 1, not the
+//      correction: Table 4.4's own correction takes 21 of SL1's entries from
+//      12 = M to 13, and we reproduce it.
+//
+// Table 4.4 prints R_phi_i - phi_i as 0.03502 and -0.01751 where exact
+// arithmetic gives 0.03508 and -0.01754: the printed column subtracts phi
+// rounded to four decimals (0.3334, 0.3333). Dweight (-43, 21, 21) and every
+// other column agree either way; the tests check both readings.
+//
+// Contract
+//   - dtable_parameters{entries N 1..256, gmtu >= 1, w >= 1, k 1..w};
+//     dtable_sl{entries n_i >= 1, mtu 1..M}; the n_i sum to N (every entry
+//     belongs to an SL). config_error names the field otherwise.
+//   - plan_dtable(): phi_i in [min_phi_i, max_phi_i] (1e-9 slack) and
+//     sum phi_i <= 1, else config_error naming the SL, its phi and the range.
+//     The plan's table feeds dtable_scheduler directly.
+//   - apply_bandwidth_correction(): config_error when an SL's entries cannot
+//     absorb its Dweight within [MTU_i, max_weight] (the scheduler's limit).
+//   Complexity: O(N * SLs) for the layout, O(N + |Dweight| ) for the correction.
+//
+// Example (Table 4.4)
+//   auto plan = interlock::qos::plan_dtable({128, 3, 4, 3}, {{64, 1}, {32, 2}, {32, 3}},
+//                                           {0.33334, 0.33333, 0.33333});
+//   // plan.pool == 1152, plan.sls[0].entry_weight == 7, plan.sls[0].dweight == -43
+//   interlock::qos::dtable_scheduler d(plan.table, {0, 1, 2}, {1, 2, 3});
+#ifndef INTERLOCK_QOS_DTABLE_CONFIG_HPP
+#define INTERLOCK_QOS_DTABLE_CONFIG_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "interlock/core/config_error.hpp"
+#include "interlock/qos/dtable.hpp"
+
+namespace interlock {
+namespace qos {
+
+struct dtable_parameters {
+  std::size_t entries = 0;  // N
+  std::uint32_t gmtu = 0;   // GMTU, credits
+  std::uint32_t w = 0;      // maximum weight decoupling parameter
+  std::uint32_t k = 0;      // bandwidth pool decoupling parameter
+};
+
+struct dtable_sl {
+  std::size_t entries = 0;  // n_i
+  std::uint32_t mtu = 0;    // MTU_i, credits
+};
+
+/// One SL's row of Table 4.4.
+struct dtable_sl_plan {
+  double min_phi = 0, max_phi = 0, phi = 0;
+  double total_weight = 0;         // Tweight_i = pool * phi_i
+  std::uint32_t entry_weight = 0;  // E.W.: ceil(Tweight_i / n_i), at least MTU_i
+  std::uint64_t weight_sum = 0;    // n_i * EW_i
+  double real_phi = 0;             // R_phi_i
+  double error = 0;                // R_phi_i - phi_i
+  std::int64_t dweight = 0;        // Dweight_i
+  std::uint64_t final_weight = 0;  // F_weight_i, as the corrected table holds it
+  double final_phi = 0;            // F_phi_i
+};
+
+struct dtable_plan {
+  std::uint32_t max_entry_weight = 0;  // M
+  std::uint64_t pool = 0;
+  std::vector<dtable_sl_plan> sls;
+  std::uint64_t weight_total = 0;  // sum of n_i * EW_i (before correction)
+  std::uint64_t final_total = 0;   // after correction
+  std::vector<dtable_entry> table;
+};
+
+namespace detail {
+
+inline void check_dtable_shape(const dtable_parameters& p, const std::vector<dtable_sl>& sls) {
+  interlock::detail::require_in_range("dtable configuration", "N", p.entries, 1,
+                                      dtable_scheduler::max_entries);
+  interlock::detail::require_in_range("dtable configuration", "GMTU", p.gmtu, 1,
+                                      dtable_scheduler::max_mtu);
+  interlock::detail::require_in_range("dtable configuration", "w", p.w, 1,
+                                      dtable_scheduler::max_weight / p.gmtu);
+  interlock::detail::require_in_range("dtable configuration", "k", p.k, 1, p.w);
+  interlock::detail::require_in_range("dtable configuration", "SL count", sls.size(), 1,
+                                      dtable_scheduler::max_sls);
+  const std::uint64_t max_weight = std::uint64_t{p.gmtu} * p.w;
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < sls.size(); ++i) {
+    const std::string sl = "SL" + std::to_string(i);
+    interlock::detail::require_in_range("dtable configuration", sl + " n_i", sls[i].entries, 1,
+                                        p.entries);
+    interlock::detail::require_in_range("dtable configuration", sl + " MTU_i", sls[i].mtu, 1,
+                                        max_weight);
+    total += sls[i].entries;
+  }
+  if (total != p.entries) {
+    throw config_error("dtable configuration", "sum of n_i", std::to_string(total),
+                       "N = " + std::to_string(p.entries) + " (every entry belongs to one SL)");
+  }
+}
+
+}  // namespace detail
+
+/// Entries n_i of each SL spread over N positions as evenly as possible:
+/// SLs with more entries first (ties by SL), each from the first free
+/// position with stride N / n_i, a taken position moving to the next free
+/// one. Reproduces Table 4.5's layout (0 1 0 2 0 1 0 2).
+inline std::vector<std::uint8_t> dtable_layout(std::size_t n, const std::vector<std::size_t>& n_i) {
+  std::vector<std::size_t> order(n_i.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return n_i[a] > n_i[b]; });
+  constexpr std::uint8_t free_slot = 0xFF;
+  std::vector<std::uint8_t> layout(n, free_slot);
+  auto next_free = [&](std::size_t from) {
+    for (std::size_t step = 0; step < n; ++step)
+      if (layout[(from + step) % n] == free_slot) return (from + step) % n;
+    return n;
+  };
+  for (std::size_t sl : order) {
+    const std::size_t start = next_free(0);
+    for (std::size_t j = 0; j < n_i[sl]; ++j) {
+      const std::size_t at = next_free(start + j * n / n_i[sl]);
+      if (at == n) {
+        throw config_error("dtable_layout", "sum of n_i", "more than " + std::to_string(n),
+                           "at most N = " + std::to_string(n));
+      }
+      layout[at] = static_cast<std::uint8_t>(sl);
+    }
+  }
+  return layout;
+}
+
+/// Adds dweight[sl] to SL sl's entries one unit at a time, from the end of
+/// the table backwards, round robin, keeping each weight in [mtu[sl], max_weight].
+/// plan_dtable() passes the scheduler's limit as max_weight, not M (Table 4.4).
+inline void apply_bandwidth_correction(std::vector<dtable_entry>& table,
+                                       const std::vector<std::int64_t>& dweight,
+                                       const std::vector<std::uint32_t>& mtu,
+                                       std::uint32_t max_weight) {
+  for (std::size_t sl = 0; sl < dweight.size(); ++sl) {
+    std::int64_t left = dweight[sl];
+    const int step = left < 0 ? -1 : 1;
+    while (left != 0) {
+      bool changed = false;
+      for (std::size_t i = table.size(); i-- > 0 && left != 0;) {
+        dtable_entry& e = table[i];
+        if (e.sl != sl) continue;
+        const std::int64_t next = std::int64_t{e.weight} + step;
+        if (next < std::int64_t{sl < mtu.size() ? mtu[sl] : 1} || next > max_weight) continue;
+        e.weight = static_cast<std::uint32_t>(next);
+        left -= step;
+        changed = true;
+      }
+      if (!changed) {
+        throw config_error(
+            "dtable bandwidth correction", "Dweight of SL" + std::to_string(sl),
+            std::to_string(dweight[sl]),
+            "a change SL" + std::to_string(sl) + "'s entries can absorb within [MTU_i, " +
+                std::to_string(max_weight) + "]; " + std::to_string(left) + " left over");
+      }
+    }
+  }
+}
+
+/// The bounds of Section 4.3.3.2 for each SL, without choosing shares.
+inline dtable_plan dtable_bounds(const dtable_parameters& p, const std::vector<dtable_sl>& sls) {
+  detail::check_dtable_shape(p, sls);
+  dtable_plan plan;
+  plan.max_entry_weight = p.gmtu * p.w;
+  plan.pool = std::uint64_t{p.entries} * p.gmtu * p.k;
+  plan.sls.resize(sls.size());
+  for (std::size_t i = 0; i < sls.size(); ++i) {
+    plan.sls[i].min_phi = double(sls[i].entries) * sls[i].mtu / double(plan.pool);
+    plan.sls[i].max_phi = double(sls[i].entries) * plan.max_entry_weight / double(plan.pool);
+  }
+  return plan;
+}
+
+/// The methodology and bandwidth correction of Sections 4.3.3.2-4.3.3.3.
+inline dtable_plan plan_dtable(const dtable_parameters& p, const std::vector<dtable_sl>& sls,
+                               const std::vector<double>& phi) {
+  dtable_plan plan = dtable_bounds(p, sls);
+  if (phi.size() != sls.size()) {
+    throw config_error("plan_dtable", "number of shares", std::to_string(phi.size()),
+                       std::to_string(sls.size()) + " (one per SL)");
+  }
+  constexpr double slack = 1e-9;
+  double phi_total = 0;
+  for (std::size_t i = 0; i < sls.size(); ++i) {
+    dtable_sl_plan& s = plan.sls[i];
+    if (!(phi[i] >= s.min_phi - slack && phi[i] <= s.max_phi + slack)) {
+      throw config_error("plan_dtable", "phi of SL" + std::to_string(i), std::to_string(phi[i]),
+                         "[min_phi, max_phi] = [" + std::to_string(s.min_phi) + ", " +
+                             std::to_string(s.max_phi) + "]");
+    }
+    phi_total += phi[i];
+    s.phi = phi[i];
+    s.total_weight = double(plan.pool) * phi[i];
+    const double per_entry = std::ceil(s.total_weight / double(sls[i].entries) - slack);
+    s.entry_weight = std::max(sls[i].mtu, static_cast<std::uint32_t>(per_entry));
+    s.weight_sum = std::uint64_t{s.entry_weight} * sls[i].entries;
+    plan.weight_total += s.weight_sum;
+  }
+  if (phi_total > 1 + slack) {
+    throw config_error("plan_dtable", "sum of phi", std::to_string(phi_total), "at most 1");
+  }
+  std::vector<std::int64_t> dweight(sls.size());
+  std::vector<std::uint32_t> mtu(sls.size());
+  for (std::size_t i = 0; i < sls.size(); ++i) {
+    dtable_sl_plan& s = plan.sls[i];
+    s.real_phi = double(s.weight_sum) / double(plan.weight_total);
+    s.error = s.real_phi - s.phi;
+    s.dweight = -std::llround(s.error * double(plan.weight_total));
+    dweight[i] = s.dweight;
+    mtu[i] = sls[i].mtu;
+  }
+  std::vector<std::size_t> n_i(sls.size());
+  for (std::size_t i = 0; i < sls.size(); ++i) n_i[i] = sls[i].entries;
+  const std::vector<std::uint8_t> layout = dtable_layout(p.entries, n_i);
+  plan.table.resize(p.entries);
+  for (std::size_t e = 0; e < p.entries; ++e)
+    plan.table[e] = dtable_entry{layout[e], plan.sls[layout[e]].entry_weight};
+  apply_bandwidth_correction(plan.table, dweight, mtu, dtable_scheduler::max_weight);
+  for (const dtable_entry& e : plan.table) {
+    plan.sls[e.sl].final_weight += e.weight;
+    plan.final_total += e.weight;
+  }
+  for (dtable_sl_plan& s : plan.sls)
+    s.final_phi = double(s.final_weight) / double(plan.final_total);
+  return plan;
+}
+
+}  // namespace qos
+}  // namespace interlock
+
+#endif  // INTERLOCK_QOS_DTABLE_CONFIG_HPP

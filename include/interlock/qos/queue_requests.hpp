@@ -1,0 +1,92 @@
+// interlock/qos/queue_requests.hpp: what an output scheduler decides over.
+//
+// Models the input of the output schedulers of paper 004 (Sections 4.3, 5.4,
+// 6.2): at each decision an output port holds up to 64 queues (VLs, or SCs
+// where several SLs share a VL), and a queue is *active* when it holds a
+// packet and the next device has credits for it (the thesis's is_active()).
+// The scheduler grants one queue; its head packet is sent whole (virtual
+// cut-through), and the next decision comes after it.
+//
+// Contract
+//   - queue_requests{active, head_size}: bit q of `active` set means queue q
+//     is active; head_size[q] is the size of queue q's head packet in the
+//     scheduler's unit (credits for sbt and dtable, bytes for
+//     ib_vl_arbiter). A queue outside head_size reads as size 0, which each
+//     scheduler documents as a precondition violation with a fallback.
+//   - detail::next_at_or_after / last_before: cyclic find-first on a mask of
+//     up to 64 bits, and on the 4-word masks of tables of up to 256 entries,
+//     so a scheduler skips inactive entries with masks, not loops.
+//
+// Example
+//   std::array<std::uint32_t, 4> sizes{2, 2, 0, 1};
+//   interlock::qos::queue_requests r{0b1011, sizes};   // queues 0, 1 and 3 active
+//   auto g = scheduler.grant(r);                        // the queue that sends next
+#ifndef INTERLOCK_QOS_QUEUE_REQUESTS_HPP
+#define INTERLOCK_QOS_QUEUE_REQUESTS_HPP
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "interlock/core/bits.hpp"
+#include "interlock/core/request_set.hpp"
+#include "interlock/core/span.hpp"
+
+namespace interlock {
+namespace qos {
+
+struct queue_requests {
+  std::uint64_t active = 0;             // bit q: queue q holds a packet it may send
+  span<const std::uint32_t> head_size;  // head_size[q]: its head packet's size
+};
+
+inline bool requested(const queue_requests& r, std::size_t q) noexcept {
+  return interlock::requested(r.active, q);
+}
+inline bool any_requested(const queue_requests& r) noexcept { return r.active != 0; }
+
+namespace detail {
+
+/// The index returned when a search finds nothing.
+inline constexpr std::size_t not_found = static_cast<std::size_t>(-1);
+
+/// The first set bit of `mask` at or after `start` (cyclically over 64 bits).
+constexpr std::size_t next_at_or_after(std::uint64_t mask, std::size_t start) noexcept {
+  if (mask == 0) return not_found;
+  const std::uint64_t upper = start < 64 ? mask & ~bits::low_mask(start) : 0;
+  return bits::lowest_index(upper != 0 ? upper : mask);
+}
+
+/// The last set bit of `mask` in the cyclic order that starts at `start`
+/// (the bit just before `start`, going backwards).
+constexpr std::size_t last_before(std::uint64_t mask, std::size_t start) noexcept {
+  if (mask == 0) return not_found;
+  const std::uint64_t lower = mask & bits::low_mask(start < 64 ? start : 64);
+  return bits::highest_index(lower != 0 ? lower : mask);
+}
+
+/// A set of up to 256 table entries.
+using entry_mask = std::array<std::uint64_t, 4>;
+
+inline bool any(const entry_mask& m) noexcept { return (m[0] | m[1] | m[2] | m[3]) != 0; }
+
+/// The first set entry at or after `start`, cyclically over `size` entries.
+inline std::size_t next_at_or_after(const entry_mask& m, std::size_t start,
+                                    std::size_t size) noexcept {
+  if (start >= size) start = 0;
+  const std::size_t words = bits::words_for(size);
+  std::size_t w = start / 64;
+  std::uint64_t x = m[w] & ~bits::low_mask(start % 64);
+  for (std::size_t step = 0; step <= words; ++step) {
+    if (x != 0) return w * 64 + bits::lowest_index(x);
+    w = w + 1 < words ? w + 1 : 0;
+    x = m[w];
+  }
+  return not_found;
+}
+
+}  // namespace detail
+}  // namespace qos
+}  // namespace interlock
+
+#endif  // INTERLOCK_QOS_QUEUE_REQUESTS_HPP

@@ -1,0 +1,169 @@
+// interlock/qos/sbt.hpp: the Simple Bandwidth Table (SBT) output scheduler.
+//
+// Models paper 004, Sections 2.3.1 and 4.3.2 (Algorithms 1 and 2). The table
+// has one entry per SL holding a weight: how many packets the SL may send in
+// one table cycle. The scheduler walks the queues (VLs or SCs) round robin
+// from the queue it served last and sends from the first active queue whose
+// SL has weight left, decrementing that weight by one packet; so an SL keeps
+// sending while it is active and has weight. When every active SL is dry, the
+// starvation exception lets a dry one send without weight (Algorithm 2 serves
+// the last active queue met in its walk), so the link is never left idle.
+// The SL's share of a saturated link is phi_i = weight_i / 100.
+//
+// One choice where the algorithm and the text differ: Algorithm 2 resets the
+// table inside the decision that finds every active entry dry and then sends
+// that packet through the exception, without decrementing, so each saturated
+// table cycle sends 101 packets and one SL gets an extra one. Section 4.3.2
+// says the weights are "restored when the total table weight is zero"; we do
+// that, at the commit that spends the last unit, so a saturated cycle is
+// exactly 100 packets and the shares are exact (tests/qos/sbt_test.cpp runs
+// Algorithm 2 as printed beside it and shows the extra packet).
+//
+// Contract
+//   - sbt_scheduler(weights, queue_sls): weights[sl] for up to 32 SLs, summing
+//     to 100 (Section 4.3.2); queue_sls[q] < weights.size() for 1..64 queues.
+//     config_error names the field otherwise.
+//   - Requests: queue_requests; head sizes are not read (SBT counts packets).
+//   - Decision protocol: arbitrate() const; commit(g) spends one unit of the
+//     SL's weight (none under the exception) and restores the table when the
+//     total reaches zero; grant() does both; commit of no grant is a no-op.
+//   - Invariants: grant_implies_request, work_conserving; a saturated table
+//     cycle sends weight_i packets of SL i; an SL with weight w > 0 that
+//     stays active waits at most 2 (100 - w) + queues packets of other SLs:
+//     the rest of the current cycle (others' weight and exception packets,
+//     one per queue at most while it is dry) and the start of the next
+//     before the walk reaches it (100 - w when every SL stays active).
+//   Complexity: O(1) per decision (masks of queues whose SL has weight left).
+//
+// Example
+//   interlock::qos::sbt_scheduler sbt({55, 45}, {0, 1});    // Table 4.1: SL0 55, SL1 45
+//   interlock::qos::queue_requests both{0b11, {}};
+//   for (int i = 0; i < 100; ++i) sbt.grant(both);           // 55 from queue 0, 45 from 1
+//   assert(sbt.remaining(0) == 55);                          // restored after the cycle
+#ifndef INTERLOCK_QOS_SBT_HPP
+#define INTERLOCK_QOS_SBT_HPP
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "interlock/core/assert.hpp"
+#include "interlock/core/bits.hpp"
+#include "interlock/core/config_error.hpp"
+#include "interlock/core/grant.hpp"
+#include "interlock/core/invariants.hpp"
+#include "interlock/qos/queue_requests.hpp"
+#include "interlock/qos/service_maps.hpp"
+
+namespace interlock {
+namespace qos {
+
+class sbt_scheduler {
+ public:
+  using request_type = queue_requests;
+  static constexpr std::size_t max_sls = 32;
+  static constexpr std::size_t max_queues = 64;
+  static constexpr std::uint32_t table_total = 100;
+
+  sbt_scheduler(const std::vector<std::uint32_t>& weights, const qos::queue_sls& sls) {
+    interlock::detail::require_in_range("sbt_scheduler", "SL count", weights.size(), 1, max_sls);
+    interlock::detail::require_in_range("sbt_scheduler", "queue count", sls.size(), 1, max_queues);
+    std::uint64_t total = 0;
+    for (std::uint32_t w : weights) total += w;
+    if (total != table_total) {
+      throw config_error("sbt_scheduler", "sum of weights", std::to_string(total),
+                         "100 (Section 4.3.2: the weights are percentages)");
+    }
+    sl_count_ = static_cast<std::uint8_t>(weights.size());
+    queue_count_ = static_cast<std::uint8_t>(sls.size());
+    for (std::size_t sl = 0; sl < weights.size(); ++sl) weight_[sl] = weights[sl];
+    for (std::size_t q = 0; q < sls.size(); ++q) {
+      if (sls[q] >= weights.size()) {
+        throw config_error("sbt_scheduler", "SL of queue " + std::to_string(q),
+                           std::to_string(sls[q]),
+                           "an SL of the table, 0.." + std::to_string(weights.size() - 1));
+      }
+      sl_of_queue_[q] = sls[q];
+      queues_of_sl_[sls[q]] |= bits::bit(q);
+    }
+    restore();
+  }
+
+  interlock::grant arbitrate(const queue_requests& r) const {
+    const std::uint64_t active = r.active & valid_mask();
+    INTERLOCK_ASSERT(active == r.active, "request for a queue the scheduler does not have");
+    if (active == 0) return interlock::grant();
+    const std::uint64_t with_weight = active & queues_with_weight_;
+    const std::size_t q = with_weight != 0 ? detail::next_at_or_after(with_weight, last_)
+                                           : detail::last_before(active, last_);
+    const interlock::grant g(q);
+    INTERLOCK_ASSERT(invariants::work_conserving(active, g), "work_conserving");
+    return g;
+  }
+
+  void commit(interlock::grant g, const queue_requests& /*r*/) { commit(g); }
+
+  /// Spends one unit of the granted queue's SL (if it has any) and restores
+  /// the table when the total reaches zero.
+  void commit(interlock::grant g) {
+    if (!g || g.index() >= queue_count_) return;
+    last_ = static_cast<std::uint8_t>(g.index());
+    const std::size_t sl = sl_of_queue_[g.index()];
+    if (remaining_[sl] == 0) return;  // the starvation exception
+    if (--remaining_[sl] == 0) queues_with_weight_ &= ~queues_of_sl_[sl];
+    if (--total_remaining_ == 0) restore();
+  }
+
+  interlock::grant grant(const queue_requests& r) {
+    const interlock::grant g = arbitrate(r);
+    commit(g);
+    return g;
+  }
+
+  std::size_t size() const noexcept { return queue_count_; }
+  std::size_t sl_count() const noexcept { return sl_count_; }
+  std::uint32_t weight(std::size_t sl) const noexcept { return sl < max_sls ? weight_[sl] : 0; }
+  /// The weight SL `sl` has left in this table cycle.
+  std::uint32_t remaining(std::size_t sl) const noexcept {
+    return sl < max_sls ? remaining_[sl] : 0;
+  }
+  /// The queue served last (where the next walk starts).
+  std::size_t last_selected() const noexcept { return last_; }
+
+  friend bool operator==(const sbt_scheduler& a, const sbt_scheduler& b) noexcept {
+    return a.weight_ == b.weight_ && a.sl_of_queue_ == b.sl_of_queue_ &&
+           a.queue_count_ == b.queue_count_ && a.remaining_ == b.remaining_ && a.last_ == b.last_;
+  }
+  friend bool operator!=(const sbt_scheduler& a, const sbt_scheduler& b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  std::uint64_t valid_mask() const noexcept { return bits::low_mask(queue_count_); }
+
+  void restore() noexcept {
+    remaining_ = weight_;
+    total_remaining_ = table_total;
+    queues_with_weight_ = 0;
+    for (std::size_t sl = 0; sl < sl_count_; ++sl)
+      if (weight_[sl] > 0) queues_with_weight_ |= queues_of_sl_[sl];
+  }
+
+  std::array<std::uint32_t, max_sls> weight_{};
+  std::array<std::uint64_t, max_sls> queues_of_sl_{};
+  std::array<std::uint8_t, max_queues> sl_of_queue_{};
+  std::uint8_t sl_count_ = 0;
+  std::uint8_t queue_count_ = 0;
+  // State.
+  std::uint8_t last_ = 0;
+  std::uint32_t total_remaining_ = 0;
+  std::uint64_t queues_with_weight_ = 0;
+  std::array<std::uint32_t, max_sls> remaining_{};
+};
+
+}  // namespace qos
+}  // namespace interlock
+
+#endif  // INTERLOCK_QOS_SBT_HPP

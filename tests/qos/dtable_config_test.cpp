@@ -1,0 +1,187 @@
+// Tests of interlock/qos/dtable_config.hpp: the DTable configuration
+// methodology and bandwidth correction of paper 004, Sections 4.3.3.2-4.3.3.3
+// (Tables 4.4 and 4.5).
+#include "support/interlock_test.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <interlock/qos/dtable.hpp>
+#include <interlock/qos/dtable_config.hpp>
+
+using interlock::qos::apply_bandwidth_correction;
+using interlock::qos::dtable_entry;
+using interlock::qos::dtable_layout;
+using interlock::qos::dtable_scheduler;
+using interlock::qos::plan_dtable;
+using namespace interlock_test;
+
+namespace {
+double round5(double x) { return std::round(x * 1e5) / 1e5; }
+}  // namespace
+
+TEST_CASE("dtable_config: Table 4.4, every column", "[dtable_config][paper]") {
+  // N = 128, GMTU = 3, w = 4, k = 3; SLs (n_i, MTU_i) = (64, 1), (32, 2), (32, 3).
+  const auto plan =
+      plan_dtable({128, 3, 4, 3}, {{64, 1}, {32, 2}, {32, 3}}, {0.33334, 0.33333, 0.33333});
+  CHECK(plan.max_entry_weight == 12);
+  CHECK(plan.pool == 1152);
+  const std::array<double, 3> min_phi{0.05556, 0.05556, 0.08333};
+  const std::array<double, 3> max_phi{0.66667, 0.33333, 0.33333};
+  // Tweight = pool * phi = 384.00768 and 383.99616; Table 4.4 prints
+  // 384.0768 and 383.9616, pool times phi cut to four decimals (0.3334,
+  // 0.3333), as in its R_phi - phi column below. EW is 7 and 12 either way.
+  const std::array<double, 3> tweight{384.00768, 383.99616, 383.99616};
+  const std::array<double, 3> printed_tweight{384.0768, 383.9616, 383.9616};
+  const std::array<double, 3> printed_phi{0.3334, 0.3333, 0.3333};
+  const std::array<std::uint32_t, 3> ew{7, 12, 12};
+  const std::array<std::uint64_t, 3> sum{448, 384, 384};
+  const std::array<double, 3> rphi{0.36842, 0.31579, 0.31579};
+  const std::array<std::int64_t, 3> dweight{-43, 21, 21};
+  for (std::size_t i = 0; i < 3; ++i) {
+    INFO("SL" << i);
+    CHECK(round5(plan.sls[i].min_phi) == Approx(min_phi[i]));
+    CHECK(round5(plan.sls[i].max_phi) == Approx(max_phi[i]));
+    CHECK(plan.sls[i].total_weight == Approx(tweight[i]).epsilon(1e-9));
+    CHECK(double(plan.pool) * printed_phi[i] == Approx(printed_tweight[i]));
+    CHECK(plan.sls[i].entry_weight == ew[i]);
+    CHECK(plan.sls[i].weight_sum == sum[i]);
+    CHECK(round5(plan.sls[i].real_phi) == Approx(rphi[i]));
+    CHECK(plan.sls[i].dweight == dweight[i]);
+    CHECK(plan.sls[i].final_weight == 405);
+    CHECK(round5(plan.sls[i].final_phi) == Approx(0.33333));
+  }
+  CHECK(plan.weight_total == 1216);
+  CHECK(plan.final_total == 1215);
+  // R_phi - phi: exact arithmetic gives 0.03508 and -0.01754; the printed
+  // 0.03502 and -0.01751 subtract phi rounded to four decimals. Both round
+  // to the same Dweight.
+  CHECK(round5(plan.sls[0].error) == Approx(0.03508));
+  CHECK(round5(plan.sls[1].error) == Approx(-0.01754));
+  CHECK(round5(plan.sls[0].real_phi - 0.3334) == Approx(0.03502));
+  CHECK(round5(plan.sls[1].real_phi - 0.3333) == Approx(-0.01751));
+  CHECK(-std::llround(0.03502 * 1216) == -43);
+  CHECK(-std::llround(-0.01751 * 1216) == 21);
+  // M = 12 bounds the entry weights of the methodology, not the correction:
+  // Table 4.4's F_weight of 405 puts 21 of SL1's 32 entries at 13.
+  std::size_t above_m = 0;
+  for (const auto& e : plan.table) above_m += e.weight > plan.max_entry_weight ? 1 : 0;
+  CHECK(above_m == 42);  // 21 of SL1's and 21 of SL2's
+  // The plan's table runs in the scheduler as is.
+  dtable_scheduler d(plan.table, {0, 1, 2}, {1, 2, 3});
+  for (std::size_t sl = 0; sl < 3; ++sl) CHECK(d.sl_weight(sl) == 405);
+}
+
+TEST_CASE("dtable_config: Table 4.5, the bandwidth correction walks each SL from the end",
+          "[dtable_config][paper]") {
+  std::vector<dtable_entry> table{{0, 4}, {1, 2}, {0, 4}, {2, 3}, {0, 4}, {1, 2}, {0, 4}, {2, 3}};
+  apply_bandwidth_correction(table, {-3, 1, 2}, {1, 1, 1}, 255);
+  const std::vector<dtable_entry> after{{0, 4}, {1, 2}, {0, 3}, {2, 4},
+                                        {0, 3}, {1, 3}, {0, 3}, {2, 4}};
+  CHECK(table == after);
+  // The layout of Table 4.5 is the even spread of 4, 2 and 2 entries.
+  CHECK(dtable_layout(8, {4, 2, 2}) == std::vector<std::uint8_t>{0, 1, 0, 2, 0, 1, 0, 2});
+}
+
+TEST_CASE("dtable_config: a correction goes round the SL's entries more than once",
+          "[dtable_config]") {
+  std::vector<dtable_entry> table{{0, 4}, {1, 2}, {0, 4}};
+  apply_bandwidth_correction(table, {3, 0}, {1, 1}, 255);
+  CHECK(table == std::vector<dtable_entry>{{0, 5}, {1, 2}, {0, 6}});
+  // Never below the MTU: entries at the MTU are skipped, then it fails.
+  std::vector<dtable_entry> low{{0, 3}, {0, 2}};
+  apply_bandwidth_correction(low, {-1}, {2}, 255);
+  CHECK(low == std::vector<dtable_entry>{{0, 2}, {0, 2}});
+  CHECK_THROWS_AS(apply_bandwidth_correction(low, {-1}, {2}, 255), interlock::config_error);
+  std::vector<dtable_entry> high{{0, 12}};
+  CHECK_THROWS_WITH(apply_bandwidth_correction(high, {1}, {1}, 12),
+                    "dtable bandwidth correction: Dweight of SL0 = 1; allowed: a change SL0's "
+                    "entries can absorb within [MTU_i, 12]; 1 left over");
+}
+
+TEST_CASE("dtable_config: errors name the SL, its value and the range", "[dtable_config][config]") {
+  CHECK_THROWS_WITH(plan_dtable({128, 3, 4, 3}, {{64, 1}, {32, 2}, {32, 3}}, {0.7, 0.2, 0.1}),
+                    "plan_dtable: phi of SL0 = 0.700000; allowed: [min_phi, max_phi] = "
+                    "[0.055556, 0.666667]");
+  CHECK_THROWS_WITH(plan_dtable({128, 3, 4, 3}, {{64, 1}, {32, 2}, {32, 3}}, {0.5, 0.3, 0.05}),
+                    "plan_dtable: phi of SL2 = 0.050000; allowed: [min_phi, max_phi] = "
+                    "[0.083333, 0.333333]");
+  CHECK_THROWS_WITH(plan_dtable({128, 3, 4, 3}, {{64, 1}, {32, 2}, {16, 3}}, {0.3, 0.3, 0.1}),
+                    "dtable configuration: sum of n_i = 112; allowed: N = 128 (every entry belongs "
+                    "to one SL)");
+  CHECK_THROWS_WITH(plan_dtable({128, 3, 2, 3}, {{128, 1}}, {0.5}),
+                    "dtable configuration: k = 3; allowed: 1..2");
+  CHECK_THROWS_AS(plan_dtable({128, 3, 4, 3}, {{64, 1}, {64, 13}}, {0.5, 0.5}),
+                  interlock::config_error);  // MTU above M = 12
+  CHECK_THROWS_AS(plan_dtable({8, 1, 4, 1}, {{4, 1}, {4, 1}}, {0.6, 0.6}),
+                  interlock::config_error);  // shares sum above 1
+  CHECK_THROWS_AS(plan_dtable({300, 1, 1, 1}, {{300, 1}}, {1.0}), interlock::config_error);
+}
+
+TEST_CASE("dtable_config: properties", "[dtable_config][property]") {
+  rc::prop("a plan within bounds gives final shares within one unit of weight of phi", [] {
+    const std::size_t sl_count = *rc::gen::inRange<std::size_t>(1, 6);
+    const std::uint32_t gmtu = *rc::gen::inRange<std::uint32_t>(1, 9);
+    const std::uint32_t k = *rc::gen::inRange<std::uint32_t>(1, 5);
+    const std::uint32_t w = k + *rc::gen::inRange<std::uint32_t>(0, 5);
+    std::vector<interlock::qos::dtable_sl> sls(sl_count);
+    std::size_t n = 0;
+    for (auto& s : sls) {
+      s.entries = *rc::gen::inRange<std::size_t>(1, 33);
+      s.mtu = *rc::gen::inRange<std::uint32_t>(1, gmtu + 1);
+      n += s.entries;
+    }
+    const auto bounds = interlock::qos::dtable_bounds({n, gmtu, w, k}, sls);
+    // Shares: each SL's minimum, the rest spread within each SL's headroom.
+    double spare = 1.0;
+    for (const auto& s : bounds.sls) spare -= s.min_phi;
+    RC_PRE(spare >= 0.0);
+    // Shares summing to 1 (as the methodology assumes): minimums, then the
+    // spare spread at random within each SL's headroom, then the rest.
+    std::vector<double> phi(sl_count);
+    for (std::size_t i = 0; i < sl_count; ++i) phi[i] = bounds.sls[i].min_phi;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (std::size_t i = 0; i < sl_count; ++i) {
+        const double room = std::min(spare, bounds.sls[i].max_phi - phi[i]);
+        const double extra = pass == 0 ? room * *rc::gen::inRange(0, 101) / 100.0 : room;
+        phi[i] += extra;
+        spare -= extra;
+      }
+    }
+    RC_PRE(spare <= 1e-12);
+    interlock::qos::dtable_plan plan;
+    try {
+      plan = plan_dtable({n, gmtu, w, k}, sls, phi);
+    } catch (const interlock::config_error& e) {
+      // Only the correction may refuse (entries already at M); say so.
+      RC_ASSERT(std::string(e.what()).find("bandwidth correction") != std::string::npos);
+      RC_DISCARD("correction cannot fit within M");
+    }
+    std::uint64_t total = 0;
+    for (const auto& e : plan.table) {
+      RC_ASSERT(e.weight >= sls[e.sl].mtu);
+      // The correction adds at most phi_i * N / n_i + 1 <= w / k + 1 per entry.
+      RC_ASSERT(e.weight <= plan.max_entry_weight + w / k + 1);
+      total += e.weight;
+    }
+    RC_ASSERT(total == plan.final_total);
+    // The correction moves each SL to round(phi_i * total before) units, so
+    // the final share is within (SLs + 1) / 2 units of phi_i of the final total.
+    for (std::size_t i = 0; i < sl_count; ++i) {
+      RC_ASSERT(std::abs(plan.sls[i].final_phi - phi[i]) <=
+                double(sl_count + 1) / 2.0 / double(plan.final_total) + 1e-12);
+    }
+    std::vector<std::uint8_t> queues(sl_count);
+    std::vector<std::uint32_t> mtu(sl_count);
+    for (std::size_t i = 0; i < sl_count; ++i) {
+      queues[i] = static_cast<std::uint8_t>(i);
+      mtu[i] = sls[i].mtu;
+    }
+    dtable_scheduler d(plan.table, queues, mtu);
+    for (std::size_t i = 0; i < sl_count; ++i)
+      RC_ASSERT(d.sl_weight(i) == plan.sls[i].final_weight);
+  });
+}
