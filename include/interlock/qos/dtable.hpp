@@ -131,6 +131,7 @@ class dtable_scheduler {
       entry_weight_[e] = table[e].weight;
       entries_of_sl_[table[e].sl][e / 64] |= bits::bit(e % 64);
     }
+    for (std::size_t q = 0; q < sls.size(); ++q) entries_of_queue_[q] = entries_of_sl_[sls[q]];
     entry_ = static_cast<std::uint16_t>(size_ - 1);  // the first search starts at entry 0
     rr_.fill(0xFF);
   }
@@ -141,13 +142,11 @@ class dtable_scheduler {
     const std::uint64_t active = r.active & bits::low_mask(queue_count_);
     INTERLOCK_ASSERT(active == r.active, "request for a queue the scheduler does not have");
     if (active == 0) return d;
-    std::uint32_t active_sls = 0;
-    for (std::uint64_t x = active; x != 0; x &= x - 1)
-      active_sls |= std::uint32_t{1} << sl_of_queue_[bits::lowest_index(x)];
     if (sl_ != no_sl) {
-      if (((active_sls >> sl_) & 1u) != 0) {
-        const std::size_t q = detail::next_at_or_after(active & queues_of_sl_[sl_], queue_);
-        if (q >= max_queues) return decision{};  // unreachable: the SL is active
+      const std::uint64_t own = active & queues_of_sl_[sl_];
+      if (own != 0) {
+        const std::size_t q = detail::next_at_or_after(own, queue_);
+        if (q >= max_queues) return decision{};  // unreachable: own != 0
         const std::uint32_t size = head_size(r, q);
         if (size <= accumulated_) {
           d.queue = q;
@@ -159,10 +158,13 @@ class dtable_scheduler {
         d.sl_inactive = true;
       }
     }
+    // The next entry whose SL is active: the union of the active queues'
+    // entry masks, then a cyclic find-first from the entry after this one.
     detail::entry_mask eligible{};
-    for (std::uint32_t x = active_sls; x != 0; x &= x - 1) {
-      const detail::entry_mask& m = entries_of_sl_[bits::lowest_index(x)];
-      for (std::size_t w = 0; w < eligible.size(); ++w) eligible[w] |= m[w];
+    const std::size_t words = bits::words_for(size_);
+    for (std::uint64_t x = active; x != 0; x &= x - 1) {
+      const detail::entry_mask& m = entries_of_queue_[bits::lowest_index(x)];
+      for (std::size_t w = 0; w < words; ++w) eligible[w] |= m[w];
     }
     const std::size_t e = detail::next_at_or_after(eligible, entry_ + 1u, size_);
     INTERLOCK_ASSERT(e != detail::not_found, "an active queue whose SL has no table entry");
@@ -187,23 +189,14 @@ class dtable_scheduler {
     if (!g) return;
     const decision d = decide(r);
     INTERLOCK_ASSERT(d.queue == g.index(), "commit of a grant the scheduler did not decide");
-    if (d.queue != g.index()) return;
-    if (d.new_entry) {
-      if (sl_ != no_sl) deficit_[sl_] = d.sl_inactive ? 0 : accumulated_;
-      entry_ = static_cast<std::uint16_t>(d.entry);
-      sl_ = entry_sl_[d.entry];
-      accumulated_ = deficit_[sl_] + entry_weight_[d.entry];
-      deficit_[sl_] = 0;
-      rr_[sl_] = static_cast<std::uint8_t>(d.queue);
-    }
-    queue_ = static_cast<std::uint8_t>(d.queue);
-    accumulated_ -= d.size;
+    if (d.queue == g.index()) apply(d);
   }
 
+  /// arbitrate and commit with one decision.
   interlock::grant grant(const queue_requests& r) {
-    const interlock::grant g = arbitrate(r);
-    commit(g, r);
-    return g;
+    const decision d = decide(r);
+    if (d.queue != detail::not_found) apply(d);
+    return interlock::grant(d.queue);
   }
 
   std::size_t size() const noexcept { return queue_count_; }
@@ -257,6 +250,19 @@ class dtable_scheduler {
   }
 
  private:
+  void apply(const decision& d) noexcept {
+    if (d.new_entry) {
+      if (sl_ != no_sl) deficit_[sl_] = d.sl_inactive ? 0 : accumulated_;
+      entry_ = static_cast<std::uint16_t>(d.entry);
+      sl_ = entry_sl_[d.entry];
+      accumulated_ = deficit_[sl_] + entry_weight_[d.entry];
+      deficit_[sl_] = 0;
+      rr_[sl_] = static_cast<std::uint8_t>(d.queue);
+    }
+    queue_ = static_cast<std::uint8_t>(d.queue);
+    accumulated_ -= d.size;
+  }
+
   void check_entry(std::size_t e, const dtable_entry& entry) const {
     const std::string field = "table[" + std::to_string(e) + "]";
     if (entry.sl >= max_sls || mtu_[entry.sl] == 0) {
@@ -282,6 +288,7 @@ class dtable_scheduler {
   std::array<std::uint8_t, max_entries> entry_sl_{};
   std::array<std::uint32_t, max_entries> entry_weight_{};
   std::array<detail::entry_mask, max_sls> entries_of_sl_{};
+  std::array<detail::entry_mask, max_queues> entries_of_queue_{};
   std::array<std::uint64_t, max_sls> queues_of_sl_{};
   std::array<std::uint8_t, max_queues> sl_of_queue_{};
   std::array<std::uint32_t, max_sls> mtu_{};

@@ -146,22 +146,14 @@ class ib_vl_arbiter {
     if (!g) return;
     const decision d = decide(r);
     INTERLOCK_ASSERT(d.vl == g.index(), "commit of a grant the arbiter did not decide");
-    if (d.vl != g.index()) return;
-    if (d.from == table::high) {
-      high_.spend(d);
-      const std::uint64_t bytes = std::uint64_t{high_bytes_} + d.size;
-      high_bytes_ = bytes > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<std::uint32_t>(bytes);
-    } else {
-      low_.spend(d);
-      high_bytes_ = 0;
-      in_low_turn_ = turn_ == low_priority_turn::whole_entry && low_.remaining_ > 0;
-    }
+    if (d.vl == g.index()) apply(d);
   }
 
+  /// arbitrate and commit with one decision.
   interlock::grant grant(const queue_requests& r) {
-    const interlock::grant g = arbitrate(r);
-    commit(g, r);
-    return g;
+    const decision d = decide(r);
+    if (d.from != table::none) apply(d);
+    return interlock::grant(d.vl);
   }
 
   std::size_t size() const noexcept { return ib::data_vls; }
@@ -263,6 +255,18 @@ class ib_vl_arbiter {
              a.remaining_ == b.remaining_;
     }
   };
+
+  void apply(const decision& d) noexcept {
+    if (d.from == table::high) {
+      high_.spend(d);
+      const std::uint64_t bytes = std::uint64_t{high_bytes_} + d.size;
+      high_bytes_ = bytes > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<std::uint32_t>(bytes);
+    } else {
+      low_.spend(d);
+      high_bytes_ = 0;
+      in_low_turn_ = turn_ == low_priority_turn::whole_entry && low_.remaining_ > 0;
+    }
+  }
 
   bool limit_reached() const noexcept {
     if (limit_ == ib::unlimited) return false;
