@@ -114,15 +114,8 @@ class dtable_scheduler {
       mtu_[sl] = sl_mtu[sl];
     }
     for (std::size_t e = 0; e < table.size(); ++e) check_entry(e, table[e]);
-    for (std::size_t q = 0; q < sls.size(); ++q) {
-      if (sls[q] >= sl_mtu.size()) {
-        throw config_error("dtable_scheduler", "SL of queue " + std::to_string(q),
-                           std::to_string(sls[q]),
-                           "an SL with an MTU, 0.." + std::to_string(sl_mtu.size() - 1));
-      }
-      sl_of_queue_[q] = sls[q];
-      queues_of_sl_[sls[q]] |= bits::bit(q);
-    }
+    detail::map_queues(sls, sl_mtu.size(), "dtable_scheduler", "an SL with an MTU", sl_of_queue_,
+                       queues_of_sl_);
     size_ = static_cast<std::uint16_t>(table.size());
     queue_count_ = static_cast<std::uint8_t>(sls.size());
     sl_count_ = static_cast<std::uint8_t>(sl_mtu.size());

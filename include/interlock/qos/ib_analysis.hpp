@@ -143,9 +143,6 @@ inline ib_analysis analyze_vl_arbitration(const ib_vl_arbitration_config& config
   detail::saturated_table low{&config.low};
   detail::analysis_recorder rec;
   const std::int64_t units = ib::weight_units(options.packet_bytes);
-  const bool limited = config.limit_of_high_priority != ib::unlimited;
-  const std::uint64_t limit_bytes =
-      std::uint64_t{config.limit_of_high_priority} * ib::limit_unit_bytes;
   bool low_has_entries = false;
   for (const auto& e : config.low) low_has_entries = low_has_entries || e.weight > 0;
   std::size_t high_entries = 0;
@@ -172,7 +169,8 @@ inline ib_analysis analyze_vl_arbitration(const ib_vl_arbitration_config& config
     high.next_entry();
     bool first_packet = true;
     while (high.remaining > 0) {
-      if (limited && low_has_entries && high_bytes > 0 && high_bytes >= limit_bytes) low_turn();
+      if (low_has_entries && ib::limit_reached(config.limit_of_high_priority, high_bytes))
+        low_turn();
       if (first_packet) rec.select(high.vl());  // the entry starts with its first packet
       first_packet = false;
       ++rec.packets[high.vl()];

@@ -98,6 +98,13 @@ inline constexpr std::uint32_t limit_unit_bytes = 4096;
 inline constexpr std::uint8_t unlimited = 255;
 /// The largest packet: a 4096-byte MTU payload and at most 126 bytes of headers.
 inline constexpr std::uint32_t max_packet_bytes = 4096 + 126;
+/// True when `high_bytes` of high-priority traffic give the low-priority
+/// table its opportunity: at least one packet and limit * 4096 bytes (never
+/// for limit 255).
+constexpr bool limit_reached(std::uint8_t limit, std::uint64_t high_bytes) noexcept {
+  return limit != unlimited && high_bytes > 0 &&
+         high_bytes >= std::uint64_t{limit} * limit_unit_bytes;
+}
 /// A packet's size in 64-byte weight units, rounded up.
 constexpr std::uint32_t weight_units(std::uint32_t bytes) noexcept {
   return (bytes + weight_unit_bytes - 1) / weight_unit_bytes;
@@ -268,11 +275,7 @@ class ib_vl_arbiter {
     }
   }
 
-  bool limit_reached() const noexcept {
-    if (limit_ == ib::unlimited) return false;
-    const std::uint32_t limit_bytes = std::uint32_t{limit_} * ib::limit_unit_bytes;
-    return high_bytes_ > 0 && high_bytes_ >= limit_bytes;
-  }
+  bool limit_reached() const noexcept { return ib::limit_reached(limit_, high_bytes_); }
 
   weighted_table high_;
   weighted_table low_;

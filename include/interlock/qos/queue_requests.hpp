@@ -13,6 +13,7 @@
 //     scheduler's unit (credits for sbt and dtable, bytes for
 //     ib_vl_arbiter). A queue outside head_size reads as size 0, which each
 //     scheduler documents as a precondition violation with a fallback.
+//   - detail::map_queues: the one check of a scheduler's queue-to-SL map.
 //   - detail::next_at_or_after / last_before: cyclic find-first on a mask of
 //     up to 64 bits, and on the 4-word masks of tables of up to 256 entries,
 //     so a scheduler skips inactive entries with masks, not loops.
@@ -27,8 +28,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "interlock/core/bits.hpp"
+#include "interlock/core/config_error.hpp"
 #include "interlock/core/request_set.hpp"
 #include "interlock/core/span.hpp"
 
@@ -63,6 +67,22 @@ constexpr std::size_t last_before(std::uint64_t mask, std::size_t start) noexcep
   if (mask == 0) return not_found;
   const std::uint64_t lower = mask & bits::low_mask(start < 64 ? start : 64);
   return bits::highest_index(lower != 0 ? lower : mask);
+}
+
+/// Records each queue's SL (sls[q]) and each SL's queues as a mask, once at
+/// construction; config_error "<component>: SL of queue q = s; allowed:
+/// <what>, 0..sl_count-1" for an SL at or above sl_count.
+template <class SlOfQueue, class QueuesOfSl>
+void map_queues(const std::vector<std::uint8_t>& sls, std::size_t sl_count, const char* component,
+                const char* what, SlOfQueue& sl_of_queue, QueuesOfSl& queues_of_sl) {
+  for (std::size_t q = 0; q < sls.size(); ++q) {
+    if (sls[q] >= sl_count) {
+      throw config_error(component, "SL of queue " + std::to_string(q), std::to_string(sls[q]),
+                         std::string(what) + ", 0.." + std::to_string(sl_count - 1));
+    }
+    sl_of_queue[q] = sls[q];
+    queues_of_sl[sls[q]] |= bits::bit(q);
+  }
 }
 
 /// A set of up to 256 table entries.

@@ -79,15 +79,8 @@ class sbt_scheduler {
     sl_count_ = static_cast<std::uint8_t>(weights.size());
     queue_count_ = static_cast<std::uint8_t>(sls.size());
     for (std::size_t sl = 0; sl < weights.size(); ++sl) weight_[sl] = weights[sl];
-    for (std::size_t q = 0; q < sls.size(); ++q) {
-      if (sls[q] >= weights.size()) {
-        throw config_error("sbt_scheduler", "SL of queue " + std::to_string(q),
-                           std::to_string(sls[q]),
-                           "an SL of the table, 0.." + std::to_string(weights.size() - 1));
-      }
-      sl_of_queue_[q] = sls[q];
-      queues_of_sl_[sls[q]] |= bits::bit(q);
-    }
+    detail::map_queues(sls, weights.size(), "sbt_scheduler", "an SL of the table", sl_of_queue_,
+                       queues_of_sl_);
     restore();
   }
 
