@@ -42,16 +42,10 @@ std::vector<std::pair<interlock::node_id, typename Scheme::state>> record_decisi
     const Scheme& scheme) {
   std::vector<std::pair<interlock::node_id, typename Scheme::state>> out;
   rng r(2026);
-  auto random = [&r] { return r.next(); };
   while (out.size() < decisions) {
     const auto src = static_cast<interlock::node_id>(r.next() % torus().node_count());
     const auto dst = static_cast<interlock::node_id>(r.next() % torus().node_count());
-    typename Scheme::state s;
-    if constexpr (std::is_same_v<Scheme, interlock::direction_order_routing> ||
-                  std::is_same_v<Scheme, interlock::t3e_adaptive_routing>)
-      s = scheme.start(src, dst, interlock::traffic_class::request);
-    else
-      s = scheme.start_random(src, dst, interlock::traffic_class::request, random);
+    typename Scheme::state s = scheme.start(src, dst, interlock::traffic_class::request, r);
     interlock::node_id at = src;
     while (!scheme.arrived(at, s) && out.size() < decisions) {
       out.emplace_back(at, s);

@@ -18,23 +18,16 @@
 #include <string>
 #include <vector>
 
+#include <interlock/core/random.hpp>
+
 namespace interlock_bench {
 
-/// splitmix64: small, fast, and the same sequence on every platform.
-class rng {
+/// interlock's splitmix64: the same sequence on every platform.
+class rng : public interlock::splitmix64 {
  public:
-  explicit rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-  }
+  explicit rng(std::uint64_t seed) : interlock::splitmix64(seed) {}
   /// True with probability p.
-  bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
-
- private:
-  std::uint64_t state_;
+  bool chance(double p) { return interlock::uniform_unit(*this) < p; }
 };
 
 /// `count` request vectors of n bits, `words` words each, flattened.

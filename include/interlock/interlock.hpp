@@ -14,6 +14,7 @@
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
 #include "interlock/core/priority_requests.hpp"
+#include "interlock/core/random.hpp"
 #include "interlock/core/request_set.hpp"
 #include "interlock/core/span.hpp"
 #include "interlock/core/version.hpp"

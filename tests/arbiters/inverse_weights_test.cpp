@@ -3,6 +3,7 @@
 #include "support/interlock_test.hpp"
 
 #include <interlock/arbiters/inverse_weights.hpp>
+#include <interlock/traffic/loads.hpp>
 
 #include <cmath>
 #include <vector>

@@ -15,7 +15,7 @@ TEST_CASE("dimension_order_routing: a route over the dateline", "[dimension_orde
   torus_topology t({8, 8, 8});
   dimension_order_routing dor(t);
   const auto r = record(dor, t.node({7, 0, 0}),
-                        dor.start(t.node({7, 0, 0}), t.node({1, 2, 0}), traffic_class::request));
+                        dor.start_with(t.node({7, 0, 0}), t.node({1, 2, 0}), traffic_class::request));
   REQUIRE(r.arrived);
   REQUIRE(r.hops.size() == 4);
   CHECK(r.hops[0].second == hop{0, +1, 0, 1});  // the wrap link: VC1
@@ -24,7 +24,7 @@ TEST_CASE("dimension_order_routing: a route over the dateline", "[dimension_orde
   CHECK(r.hops[3].second == hop{1, +1, 0, 0});
   const auto response =
       record(dor, t.node({7, 0, 0}),
-             dor.start(t.node({7, 0, 0}), t.node({1, 2, 0}), traffic_class::response));
+             dor.start_with(t.node({7, 0, 0}), t.node({1, 2, 0}), traffic_class::response));
   CHECK(response.hops[0].second.vc == 3);  // VC2/VC3 for responses
   CHECK(response.hops[2].second.vc == 2);
 }
@@ -45,11 +45,16 @@ TEST_CASE("dimension_order_routing: Anton 2's six orders", "[dimension_order]") 
       });
   CHECK(total == Approx(1.0));
   CHECK(first_dims == std::vector<unsigned>{0, 0, 1, 1, 2, 2});
-  unsigned calls = 0;
-  auto counter = [&calls] { return calls++; };
-  const auto s = anton.start_random(0, t.node({1, 1, 1}), traffic_class::request, counter);
-  CHECK(calls == 1);
-  CHECK(s.order[0] == 0);
+  // start() draws the order with exactly one uniform_below over the six.
+  interlock::splitmix64 rng(7), copy(7);
+  const auto s = anton.start(0, t.node({1, 1, 1}), traffic_class::request, rng);
+  const auto expected = anton.orders()[interlock::uniform_below(copy, 6)];
+  CHECK(rng == copy);
+  for (std::size_t i = 0; i < 3; ++i) CHECK(s.order[i] == expected[i]);
+  // One order: nothing is drawn.
+  interlock::splitmix64 untouched(7);
+  dimension_order_routing(t).start(0, t.node({1, 1, 1}), traffic_class::request, untouched);
+  CHECK(untouched == interlock::splitmix64(7));
   CHECK_THROWS_WITH(dimension_order_routing(t, {{0, 0, 1}}),
                     "dimension_order_routing: dimension order = [0,0,1]; allowed: a permutation of "
                     "the 3 dimensions");

@@ -24,7 +24,7 @@ TEST_CASE(
   // XYZ, slice 1: X from 6 to 1 crosses (6 -> 7 -> 0 -> 1), Y from 0 to 2 does
   // not, Z from 1 to 7 crosses going - (1 -> 0 -> 7).
   const auto src = t.node({6, 0, 1}), dst = t.node({1, 2, 7});
-  const auto r = record(anton, src, anton.start(src, dst, traffic_class::request, 0, 1));
+  const auto r = record(anton, src, anton.start_with(src, dst, traffic_class::request, 0, 1));
   REQUIRE(r.arrived);
   std::vector<unsigned> vcs;
   for (const auto& [from, h] : r.hops) {
@@ -39,7 +39,7 @@ TEST_CASE(
   CHECK(baseline.vcs_per_class() == 6);
   std::vector<unsigned> base_vcs;
   for (const auto& [from, h] :
-       record(baseline, src, baseline.start(src, dst, traffic_class::request)).hops)
+       record(baseline, src, baseline.start_with(src, dst, traffic_class::request)).hops)
     base_vcs.push_back(h.vc);
   CHECK(base_vcs == std::vector<unsigned>{0, 1, 1, 2, 2, 4, 5});  // 2j, 2j+1 after the dateline
 }
@@ -130,12 +130,12 @@ TEST_CASE("vc_promotion_options: the long way round, and a - dateline elsewhere"
   apart.minus_dateline = 4;
   const vc_promotion_routing shifted(t, {}, apart);
   const auto a = t.node({5, 0}), b = t.node({2, 0});
-  auto r = record(shifted, a, shifted.start(a, b, traffic_class::request));
+  auto r = record(shifted, a, shifted.start_with(a, b, traffic_class::request));
   std::vector<unsigned> vcs;
   for (const auto& [from, h] : r.hops) vcs.push_back(h.vc);
   CHECK(vcs == std::vector<unsigned>{0, 1, 1});  // 5->4, 4->3 (dateline), 3->2
   const auto c = t.node({1, 0}), d = t.node({7, 0});
-  r = record(shifted, c, shifted.start(c, d, traffic_class::request));
+  r = record(shifted, c, shifted.start_with(c, d, traffic_class::request));
   vcs.clear();
   for (const auto& [from, h] : r.hops) vcs.push_back(h.vc);
   CHECK(vcs == std::vector<unsigned>{0, 0});  // 1->0, 0->7: no dateline here now

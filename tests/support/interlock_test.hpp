@@ -15,6 +15,7 @@
 #include <utility>
 
 #include <interlock/core/grant.hpp>
+#include <interlock/core/random.hpp>
 
 namespace interlock {
 inline std::string to_string(grant g) {
@@ -26,22 +27,14 @@ inline void showValue(grant g, std::ostream& os) { os << to_string(g); }
 
 namespace interlock_test {
 
-/// splitmix64: for long random schedules inside a property, seeded by a
-/// value RapidCheck draws (so a failure still reproduces from its seed).
-class splitmix {
+/// interlock's splitmix64, for long random schedules inside a property,
+/// seeded by a value RapidCheck draws (so a failure still reproduces from
+/// its seed).
+class splitmix : public interlock::splitmix64 {
  public:
-  explicit splitmix(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n) (n > 0; the tiny modulo bias does not matter here).
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-
- private:
-  std::uint64_t state_;
+  explicit splitmix(std::uint64_t seed = 0) : interlock::splitmix64(seed) {}
+  /// Uniform in [0, n), n > 0.
+  std::uint64_t below(std::uint64_t n) { return interlock::uniform_below(*this, n); }
 };
 
 /// Calls f(std::integral_constant<std::size_t, n>{}) for a run-time n in

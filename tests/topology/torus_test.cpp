@@ -4,6 +4,7 @@
 #include "support/routing_checks.hpp"
 
 #include <interlock/arbiters/age_tuning.hpp>
+#include <interlock/routing/route.hpp>
 #include <interlock/topology/torus.hpp>
 
 #include <queue>
@@ -120,4 +121,34 @@ TEST_CASE("torus_topology: configuration errors", "[topology][config]") {
                     "torus_topology: wrap flags = 1; allowed: one per dimension, 2");
   CHECK_THROWS_AS(torus_topology({4}, {}, 0), interlock::config_error);
   CHECK_THROWS_AS(torus_topology({65535, 65535, 65535}), interlock::config_error);
+}
+
+TEST_CASE("torus_topology: a router's ports", "[torus][ports]") {
+  const torus_topology t({4, 4, 4}, {}, 2);
+  CHECK(t.ports() == 13);  // 2 n slices + 1
+  CHECK(t.local_port() == 12);
+  CHECK(t.port_of(0, +1, 0) == 0);
+  CHECK(t.port_of(0, -1, 0) == 1);
+  CHECK(t.port_of(2, -1, 0) == 5);
+  CHECK(t.port_of(1, +1, 1) == 8);
+  interlock::hop h{2, -1, 1, 3};
+  CHECK(t.port_of(h) == 11);
+  // port_info inverts port_of, and every direction has its own port.
+  std::vector<bool> seen(t.ports(), false);
+  for (unsigned slice = 0; slice < 2; ++slice)
+    for (unsigned d = 0; d < 3; ++d)
+      for (int sign : {+1, -1}) {
+        const std::size_t p = t.port_of(d, sign, slice);
+        REQUIRE(p < t.local_port());
+        CHECK_FALSE(seen[p]);
+        seen[p] = true;
+        const interlock::port_ref r = t.port_info(p);
+        CHECK_FALSE(r.local);
+        CHECK(r.dimension == d);
+        CHECK(r.sign == sign);
+        CHECK(r.slice == slice);
+      }
+  CHECK(t.port_info(t.local_port()).local);
+  CHECK_THROWS_AS(t.port_of(3, +1, 0), interlock::contract_violation);
+  CHECK_THROWS_AS(t.port_info(13), interlock::contract_violation);
 }

@@ -321,7 +321,7 @@ std::string indirect_problem(const interlock::t3e_adaptive_routing& a,
   const node_id dst = d.route.destination;
   if (w == v || t.distance(v, w) + t.distance(w, dst) != t.distance(v, dst))
     return "w is not beyond v on a minimal path";
-  auto s = a.start(w, dst, d.route.cls);
+  auto s = a.start_with(w, dst, d.route.cls);
   const hop h = a.next(w, s);
   if (!(cdg_resource{t.channel({w, h.dimension, h.sign, h.slice}), h.vc} == d.to))
     return "`to` is not the escape hop from w";
@@ -337,8 +337,8 @@ struct broken_adaptive : interlock::t3e_adaptive_routing {
     if (what == flaw::no_escape) {
       std::rotate(out, out + 1, out + n);  // the escape hop is no longer first
     } else {
-      out[n++] = hop{0, +1, 0, adaptive_vc()};
-      out[n++] = hop{0, -1, 0, adaptive_vc()};  // one of the two takes the packet away
+      out[n++] = hop{0, +1, 0, adaptive_vc(), true};
+      out[n++] = hop{0, -1, 0, adaptive_vc(), true};  // one of the two takes the packet away
     }
     return n;
   }
@@ -460,7 +460,8 @@ struct broken_routing {
 }  // namespace
 
 TEST_CASE("a routing scheme of the user's own", "[deadlock][custom]") {
-  static_assert(interlock::is_routing_scheme_v<clockwise_routing>);
+  static_assert(interlock::is_routing_function_v<clockwise_routing>);
+  static_assert(!interlock::is_routing_scheme_v<clockwise_routing>);
   static_assert(interlock::verify::detail::memoizable_v<clockwise_routing::state>);
   const torus_topology t({5, 5});
   const cdg_report safe = check_deadlock_freedom(clockwise_routing{t, true});

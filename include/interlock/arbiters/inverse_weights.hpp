@@ -3,7 +3,7 @@
 // Models paper 001 (Towles et al., ISCA'14), Sections 3.1-3.3.
 //   - Equality of service (Section 3.1): an arbiter input's load gamma_{i,n}
 //     under traffic pattern n is the expected number of packets per unit
-//     time that enter the arbiter at input i; arbiter_input_loads sums it
+//     time that enter the arbiter at input i; traffic/loads.hpp sums it
 //     from a traffic matrix and the routes a routing function takes.
 //   - Quantization (Section 3.3): m_{i,n} = nint(beta / gamma_{i,n}), with M
 //     bits: m_{i,n} < 2^M. weights_from_loads chooses beta for a given M;
@@ -169,52 +169,6 @@ inline quantized_weights weights_for_accuracy(const load_matrix& loads, double m
   }
   throw config_error("inverse weights", "accuracy", std::to_string(max_relative_error),
                      "reachable with at most " + std::to_string(max_bits) + " weight bits");
-}
-
-/// One hop of a route: the input of an arbiter that the packet passes.
-struct arbiter_input {
-  std::size_t arbiter;
-  std::size_t input;
-};
-
-/// Section 3.1: the load each arbiter input sees. traffic[n][s][d] is the
-/// expected number of packets per unit time from source s to destination d
-/// under pattern n; route(s, d) returns the arbiter inputs the route passes
-/// (any range of arbiter_input). Returns loads[a][i][n] for `arbiters`
-/// arbiters of `inputs` inputs each.
-template <class Route>
-std::vector<load_matrix> arbiter_input_loads(
-    const std::vector<std::vector<std::vector<double>>>& traffic, std::size_t arbiters,
-    std::size_t inputs, Route&& route) {
-  const std::size_t patterns = traffic.size();
-  if (patterns == 0)
-    throw config_error("arbiter_input_loads", "traffic patterns", "0", "at least 1");
-  std::vector<load_matrix> loads(arbiters, load_matrix(inputs, std::vector<double>(patterns, 0.0)));
-  for (std::size_t n = 0; n < patterns; ++n) {
-    for (std::size_t s = 0; s < traffic[n].size(); ++s) {
-      for (std::size_t d = 0; d < traffic[n][s].size(); ++d) {
-        const double rate = traffic[n][s][d];
-        if (!std::isfinite(rate) || rate < 0) {
-          throw config_error("arbiter_input_loads",
-                             "traffic[" + std::to_string(n) + "][" + std::to_string(s) + "][" +
-                                 std::to_string(d) + "]",
-                             std::to_string(rate), "a finite number >= 0");
-        }
-        if (rate == 0) continue;
-        for (const arbiter_input& hop : route(s, d)) {
-          if (hop.arbiter >= arbiters || hop.input >= inputs) {
-            throw config_error(
-                "arbiter_input_loads",
-                "hop of route " + std::to_string(s) + " -> " + std::to_string(d),
-                "arbiter " + std::to_string(hop.arbiter) + " input " + std::to_string(hop.input),
-                "arbiter < " + std::to_string(arbiters) + ", input < " + std::to_string(inputs));
-          }
-          loads[hop.arbiter][hop.input][n] += rate;
-        }
-      }
-    }
-  }
-  return loads;
 }
 
 }  // namespace interlock

@@ -21,17 +21,19 @@
 //   - VCs: the escape's 2 per class for each of the 2 classes (0..3), then
 //     the adaptive VC, shared by both classes: adaptive_vc() == 4.
 //   - candidates(at, state, out) writes the escape hop first, then the
-//     adaptive hops, into a caller's array of at most 1 + 2n hops, and
-//     returns the count; no allocation.
+//     adaptive hops (hop::adaptive set), into a caller's array of at most
+//     1 + 2n hops (max_route_candidates), and returns the count; no
+//     allocation.
 //   - follow(at, state, taken) updates the state for the hop the router
 //     chose among the candidates.
-//   - The routing-scheme interface (next, for_each_start) is that of the
-//     escape network, so the deadlock checker can test it directly.
+//   - vcs_per_channel() is 5: both classes' escape VCs and the adaptive VC.
+//   - start, next and for_each_start are the escape network's, so the
+//     deadlock checker can test it directly.
 //
 // Example
 //   interlock::t3e_adaptive_routing ar(torus);
 //   interlock::hop c[1 + 2 * interlock::max_dimensions];
-//   auto s = ar.start(src, dst, interlock::traffic_class::request);
+//   auto s = ar.start(src, dst, interlock::traffic_class::request, rng);
 //   std::size_t n = ar.candidates(src, s, c);        // c[0]: escape, c[1..]: adaptive
 #ifndef INTERLOCK_ROUTING_ADAPTIVE_HPP
 #define INTERLOCK_ROUTING_ADAPTIVE_HPP
@@ -65,9 +67,17 @@ class t3e_adaptive_routing {
   unsigned vcs_per_class() const noexcept { return escape_.vcs_per_class(); }
   /// The adaptive VC's number, after both classes' escape VCs.
   unsigned adaptive_vc() const noexcept { return traffic_classes * escape_.vcs_per_class(); }
+  /// Both classes' escape VCs and the adaptive VC.
+  unsigned vcs_per_channel() const noexcept { return adaptive_vc() + 1; }
 
-  state start(node_id source, node_id destination, traffic_class c) const {
-    return escape_.start(source, destination, c);
+  template <class Random>
+  state start(node_id source, node_id destination, traffic_class c, Random& rng) const {
+    return escape_.start(source, destination, c, rng);
+  }
+  /// The escape route with a given tag (direction_order_routing::start_with).
+  state start_with(node_id source, node_id destination, traffic_class c,
+                   const route_tag& tag = {}) const {
+    return escape_.start_with(source, destination, c, tag);
   }
   template <class F>
   void for_each_start(node_id source, node_id destination, traffic_class c, F&& f) const {
@@ -89,22 +99,27 @@ class t3e_adaptive_routing {
       const std::size_t a = t.ordinate(at, d), b = s.target_ordinates[d];
       if (a == b) continue;
       const int minimal = t.minimal_direction(d, a, b);
-      out[count++] = hop{d, minimal, 0, adaptive_vc()};
+      out[count++] = hop{d, minimal, 0, adaptive_vc(), true};
       if (t.wraps(d) && 2 * t.hops(d, a, b, +1) == t.radix(d))  // both ways are minimal
-        out[count++] = hop{d, -minimal, 0, adaptive_vc()};
+        out[count++] = hop{d, -minimal, 0, adaptive_vc(), true};
     }
     return count;
   }
 
-  /// The state after taking `taken` (one of the candidates) from `at`.
-  state follow(node_id at, const state& s, const hop& taken) const {
-    state next_state = s;
-    if (taken.vc != adaptive_vc()) {
-      escape_.next(at, next_state);
-      return next_state;
+  /// Advances the state past `taken` (one of the candidates) from `at`:
+  /// along the escape route, or, after an adaptive hop, onto the escape
+  /// route from the node it reaches (minimal tag, no initial or final hop).
+  void follow(node_id at, state& s, const hop& taken) const {
+    if (!taken.adaptive) {
+      const hop h = escape_.next(at, s);
+      INTERLOCK_ASSERT(h == taken, "follow() of a hop that is not a candidate");
+      static_cast<void>(h);
+      return;
     }
-    const node_id reached = topology().neighbor(at, taken.dimension, taken.sign);
-    return escape_.start(reached, s.destination, static_cast<traffic_class>(s.cls));
+    node_id reached = topology().neighbor(at, taken.dimension, taken.sign);
+    INTERLOCK_ASSERT(reached != no_node, "follow() of an adaptive hop off a mesh edge");
+    if (reached == no_node) reached = at;
+    s = escape_.start_with(reached, s.destination, static_cast<traffic_class>(s.cls));
   }
 
  private:

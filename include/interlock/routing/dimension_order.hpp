@@ -16,8 +16,9 @@
 // Contract
 //   - orders: any non-empty set of permutations of the dimensions (default:
 //     the identity, XYZ); each packet uses one, each with equal
-//     probability. for_each_start enumerates them; start() picks one by
-//     index, start_random by a caller's generator.
+//     probability. for_each_start enumerates them; start() draws one from
+//     the caller's generator (nothing when there is one order);
+//     start_with() takes it by index.
 //   - Routes are minimal and follow their order; next() is O(n) in the worst
 //     case (skipping finished dimensions), O(1) per hop on average.
 //   - config_error for an order that is not a permutation of the dimensions.
@@ -25,7 +26,7 @@
 // Example
 //   interlock::torus_topology t({8, 8, 8});
 //   interlock::dimension_order_routing dor(t);                 // XYZ
-//   auto s = dor.start(t.node({7, 0, 0}), t.node({1, 2, 0}), interlock::traffic_class::request);
+//   auto s = dor.start_with(t.node({7, 0, 0}), t.node({1, 2, 0}), interlock::traffic_class::request);
 //   interlock::hop h = dor.next(t.node({7, 0, 0}), s);         // +X over the wrap link: VC1
 #ifndef INTERLOCK_ROUTING_DIMENSION_ORDER_HPP
 #define INTERLOCK_ROUTING_DIMENSION_ORDER_HPP
@@ -110,7 +111,7 @@ struct dimension_order_options {
   bool datelines = true;
 };
 
-class dimension_order_routing {
+class dimension_order_routing : public detail::oblivious_route<dimension_order_routing> {
  public:
   struct state : detail::ordered_route {
     std::uint8_t vc = 0;      // within the class: 0 before the dateline, 1 after
@@ -128,25 +129,29 @@ class dimension_order_routing {
   const torus_topology& topology() const noexcept { return topology_; }
   /// Two VCs per class (VC0 before the dateline, VC1 after), one without datelines.
   unsigned vcs_per_class() const noexcept { return options_.datelines ? 2 : 1; }
+  unsigned vcs_per_channel() const noexcept { return traffic_classes * vcs_per_class(); }
   const std::vector<dimension_order>& orders() const noexcept { return orders_; }
 
-  /// The route from source to destination using orders()[order_index].
-  state start(node_id, node_id destination, traffic_class c, std::size_t order_index = 0) const {
+  /// The route from source to destination with an order drawn uniformly
+  /// from orders() (nothing is drawn when there is one).
+  template <class Random>
+  state start(node_id source, node_id destination, traffic_class c, Random& rng) const {
+    return start_with(source, destination, c,
+                      static_cast<std::size_t>(uniform_below(rng, orders_.size())));
+  }
+  /// The route using orders()[order_index] (an index out of range is a
+  /// contract violation and otherwise taken modulo the number of orders).
+  state start_with(node_id, node_id destination, traffic_class c,
+                   std::size_t order_index = 0) const {
     INTERLOCK_ASSERT(order_index < orders_.size(), "order index out of range");
     state s;
     s.begin(topology_, destination, orders_[order_index % orders_.size()], c);
     return s;
   }
-  /// A route with an order drawn from `random` (any callable returning
-  /// uniformly distributed unsigned integers).
-  template <class Random>
-  state start_random(node_id source, node_id destination, traffic_class c, Random&& random) const {
-    return start(source, destination, c, static_cast<std::size_t>(random()) % orders_.size());
-  }
   template <class F>
   void for_each_start(node_id source, node_id destination, traffic_class c, F&& f) const {
     const double p = 1.0 / static_cast<double>(orders_.size());
-    for (std::size_t i = 0; i < orders_.size(); ++i) f(start(source, destination, c, i), p);
+    for (std::size_t i = 0; i < orders_.size(); ++i) f(start_with(source, destination, c, i), p);
   }
 
   bool arrived(node_id at, const state& s) const noexcept { return at == s.destination; }

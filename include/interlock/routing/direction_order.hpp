@@ -42,14 +42,21 @@
 //     when route tags may go the other way (every dimension) or a final hop
 //     is allowed (its dimension), no route at all that passes a dateline may
 //     (vc_routes::every_route).
-//   - config_error for an order that is not every direction once, an initial
-//     hop onto a dateline node or off a mesh edge, a final hop whose far-side
-//     neighbour does not exist.
+//   - config_error for an order that is not every direction once.
+//   - start(source, destination, c, rng) draws one of the route tags that
+//     for_each_start enumerates for this pair (the allowed ones that work
+//     from source to destination), each with equal probability; it never
+//     throws. start_with(source, destination, c, tag) takes a given tag;
+//     check_tag throws config_error for a tag that does not work (an initial
+//     hop onto a dateline node or off a mesh edge, a final hop whose
+//     far-side neighbour does not exist), and start_with given such a tag is
+//     a contract violation that falls back to the minimal tag without
+//     initial or final hop.
 //
 // Example
 //   interlock::torus_topology t({8, 8, 8});
 //   interlock::direction_order_routing t3e(t);                   // time-of-crossing tables
-//   auto s = t3e.start(a, b, interlock::traffic_class::request); // minimal tag
+//   auto s = t3e.start_with(a, b, interlock::traffic_class::request); // minimal tag
 #ifndef INTERLOCK_ROUTING_DIRECTION_ORDER_HPP
 #define INTERLOCK_ROUTING_DIRECTION_ORDER_HPP
 
@@ -102,7 +109,7 @@ struct allowed_routes {
   bool initial_onto_dateline = false;
 };
 
-class direction_order_routing {
+class direction_order_routing : public detail::oblivious_route<direction_order_routing> {
  public:
   struct state {
     node_id destination = 0;
@@ -149,14 +156,64 @@ class direction_order_routing {
 
   const torus_topology& topology() const noexcept { return topology_; }
   unsigned vcs_per_class() const noexcept { return 2; }
+  unsigned vcs_per_channel() const noexcept { return traffic_classes * 2; }
   const std::vector<direction>& order() const noexcept { return order_; }
   const ring_vc_assignment& table(std::size_t dimension) const { return tables_.at(dimension); }
 
-  /// The route from source to destination with the given tag. Throws
-  /// config_error for an initial hop onto a dateline or off a mesh, or a
-  /// final hop without a far-side neighbour.
-  state start(node_id source, node_id destination, traffic_class c,
-              const route_tag& tag = {}) const {
+  /// The route with a tag drawn uniformly from those for_each_start gives
+  /// (nothing is drawn when only the minimal tag is allowed).
+  template <class Random>
+  state start(node_id source, node_id destination, traffic_class c, Random& rng) const {
+    if (!allowed_.other_way && !allowed_.initial_hops && !allowed_.final_hop)
+      return make_state(source, destination, c, route_tag{});
+    std::size_t count = 0;
+    for_each_usable_tag(source, destination, [&](const route_tag&) { ++count; });
+    std::size_t pick = static_cast<std::size_t>(uniform_below(rng, count));
+    route_tag chosen;
+    for_each_usable_tag(source, destination, [&](const route_tag& tag) {
+      if (pick-- == 0) chosen = tag;
+    });
+    return make_state(source, destination, c, chosen);
+  }
+
+  /// The route with the given tag. A tag that does not work from source to
+  /// destination (check_tag) is a contract violation; the route then takes
+  /// the minimal tag without initial or final hop.
+  state start_with(node_id source, node_id destination, traffic_class c,
+                   const route_tag& tag = {}) const {
+    const bool ok = usable(source, destination, tag);
+    INTERLOCK_ASSERT(ok, "a route tag that does not work from source to destination");
+    return make_state(source, destination, c, ok ? tag : route_tag{});
+  }
+
+  /// Throws config_error unless `tag` works from source to destination: an
+  /// initial hop among the first n directions that stays in the network and
+  /// does not land on a dateline node, a final hop into a destination with a
+  /// neighbour on the far side of the final direction.
+  void check_tag(node_id source, node_id destination, const route_tag& tag) const {
+    const torus_topology& t = topology_;
+    if (tag.final_hop && t.neighbor(destination, final_.dimension, -final_.sign) == no_node) {
+      throw config_error("direction_order_routing", "final hop",
+                         "into node " + std::to_string(destination),
+                         "a destination with a neighbour on the far side of the final direction");
+    }
+    if (tag.initial >= 0) {
+      detail::require_in_range("direction_order_routing", "initial hop direction",
+                               static_cast<std::size_t>(tag.initial), 0, t.dimensions() - 1);
+      const direction dir = order_[static_cast<std::size_t>(tag.initial)];
+      if (t.neighbor(source, dir.dimension, dir.sign) == no_node ||
+          (lands_on_dateline(source, dir) && !allowed_.initial_onto_dateline)) {
+        throw config_error("direction_order_routing", "initial hop",
+                           "from node " + std::to_string(source) + " in direction " + name(dir),
+                           "a hop that stays in the network and does not land on a dateline node");
+      }
+    }
+  }
+
+ private:
+  // The state of a tag that works (usable()); no check, no exception.
+  state make_state(node_id source, node_id destination, traffic_class c,
+                   const route_tag& tag) const {
     const torus_topology& t = topology_;
     state s;
     s.destination = destination;
@@ -164,25 +221,13 @@ class direction_order_routing {
     s.cls = static_cast<std::uint8_t>(c);
     if (tag.final_hop) {  // end at the neighbour the final hop comes from
       s.target = t.neighbor(destination, final_.dimension, -final_.sign);
-      if (s.target == no_node) {
-        throw config_error("direction_order_routing", "final hop",
-                           "into node " + std::to_string(destination),
-                           "a destination with a neighbour on the far side of the final direction");
-      }
       s.final_hop = true;
     }
     s.target_ordinates = t.coordinates_of(s.target);
     node_id from = source;
     if (tag.initial >= 0) {
-      detail::require_in_range("direction_order_routing", "initial hop direction",
-                               static_cast<std::size_t>(tag.initial), 0, t.dimensions() - 1);
       const direction dir = order_[static_cast<std::size_t>(tag.initial)];
       from = t.neighbor(source, dir.dimension, dir.sign);
-      if (from == no_node || (lands_on_dateline(source, dir) && !allowed_.initial_onto_dateline)) {
-        throw config_error("direction_order_routing", "initial hop",
-                           "from node " + std::to_string(source) + " in direction " + name(dir),
-                           "a hop that stays in the network and does not land on a dateline node");
-      }
       s.initial = static_cast<std::int8_t>(tag.initial);
     }
     for (unsigned d = 0; d < t.dimensions(); ++d) {
@@ -194,13 +239,15 @@ class direction_order_routing {
     return s;
   }
 
+ public:
   template <class F>
   void for_each_start(node_id source, node_id destination, traffic_class c, F&& f) const {
     std::size_t count = 0;  // first count the usable tags, then give each its share
     for_each_usable_tag(source, destination, [&](const route_tag&) { ++count; });
     const double p = 1.0 / static_cast<double>(count);
-    for_each_usable_tag(source, destination,
-                        [&](const route_tag& tag) { f(start(source, destination, c, tag), p); });
+    for_each_usable_tag(source, destination, [&](const route_tag& tag) {
+      f(make_state(source, destination, c, tag), p);
+    });
   }
 
   bool arrived(node_id at, const state& s) const noexcept {
@@ -290,10 +337,14 @@ class direction_order_routing {
       }
     }
   }
+
+ public:
+  /// True when `tag` works from source to destination (check_tag would not throw).
   bool usable(node_id source, node_id destination, const route_tag& tag) const {
     const torus_topology& t = topology_;
     if (tag.final_hop && t.neighbor(destination, final_.dimension, -final_.sign) == no_node)
       return false;
+    if (tag.initial >= static_cast<int>(t.dimensions())) return false;
     if (tag.initial >= 0) {
       const direction dir = order_[static_cast<std::size_t>(tag.initial)];
       if (t.neighbor(source, dir.dimension, dir.sign) == no_node) return false;
@@ -301,6 +352,8 @@ class direction_order_routing {
     }
     return true;
   }
+
+ private:
   static std::string name(direction d) {
     return std::string(d.sign > 0 ? "+" : "-") + std::to_string(d.dimension);
   }

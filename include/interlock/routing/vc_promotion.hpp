@@ -28,8 +28,10 @@
 //   config_error for an order that is not a permutation of the dimensions;
 //   for_each_start enumerates every order and slice (and, with
 //   non_minimal_routes, every choice of rings to go the long way round),
-//   each with equal probability; start_random draws order and slice from a
-//   caller's generator. minus_dateline is taken modulo each ring's radix.
+//   each with equal probability; start() draws one of them with one draw
+//   from the caller's generator (none when there is one); start_with()
+//   takes order and slice by index. minus_dateline is taken modulo each
+//   ring's radix.
 //
 // Example
 //   interlock::torus_topology t({8, 8, 8}, {}, 2);             // two slices
@@ -64,7 +66,7 @@ struct vc_promotion_options {
   std::size_t minus_dateline = 0;
 };
 
-class vc_promotion_routing {
+class vc_promotion_routing : public detail::oblivious_route<vc_promotion_routing> {
  public:
   struct state : detail::ordered_route {
     std::uint8_t vc = 0;  // within the class
@@ -96,10 +98,27 @@ class vc_promotion_routing {
   vc_scheme scheme() const noexcept { return scheme_; }
   const vc_promotion_options& options() const noexcept { return options_; }
   unsigned vcs_per_class() const noexcept { return vcs_; }
+  unsigned vcs_per_channel() const noexcept { return traffic_classes * vcs_; }
   const std::vector<dimension_order>& orders() const noexcept { return orders_; }
 
-  state start(node_id, node_id destination, traffic_class c, std::size_t order_index = 0,
-              unsigned slice = 0) const {
+  /// The route with order, slice (and, with non_minimal_routes, the rings
+  /// it goes the long way round) drawn uniformly: each route for_each_start
+  /// gives has the same probability.
+  template <class Random>
+  state start(node_id source, node_id destination, traffic_class c, Random& rng) const {
+    const std::size_t slices = topology_.slices();
+    std::size_t choice = static_cast<std::size_t>(uniform_below(rng, route_count()));
+    const std::size_t order = choice % orders_.size();
+    choice /= orders_.size();
+    const auto slice = static_cast<unsigned>(choice % slices);
+    state s = start_with(source, destination, c, order, slice);
+    s.other_way = static_cast<std::uint8_t>(choice / slices);
+    return s;
+  }
+  /// The minimal route with orders()[order_index] on `slice` (out of range:
+  /// a contract violation, otherwise taken modulo).
+  state start_with(node_id, node_id destination, traffic_class c, std::size_t order_index = 0,
+                   unsigned slice = 0) const {
     INTERLOCK_ASSERT(order_index < orders_.size() && slice < topology_.slices(),
                      "route choice out of range");
     state s;
@@ -107,22 +126,14 @@ class vc_promotion_routing {
     s.slice = static_cast<std::uint8_t>(slice % topology_.slices());
     return s;
   }
-  template <class Random>
-  state start_random(node_id source, node_id destination, traffic_class c, Random&& random) const {
-    const std::size_t order = static_cast<std::size_t>(random()) % orders_.size();
-    const auto slice =
-        static_cast<unsigned>(static_cast<std::size_t>(random()) % topology_.slices());
-    return start(source, destination, c, order, slice);
-  }
   template <class F>
   void for_each_start(node_id source, node_id destination, traffic_class c, F&& f) const {
-    const std::size_t ways =
-        options_.non_minimal_routes ? (std::size_t{1} << topology_.dimensions()) : 1;
-    const double p = 1.0 / static_cast<double>(orders_.size() * topology_.slices() * ways);
+    const std::size_t ways = long_way_choices();
+    const double p = 1.0 / static_cast<double>(route_count());
     for (std::size_t i = 0; i < orders_.size(); ++i)
       for (unsigned slice = 0; slice < topology_.slices(); ++slice)
         for (std::size_t w = 0; w < ways; ++w) {
-          state s = start(source, destination, c, i, slice);
+          state s = start_with(source, destination, c, i, slice);
           s.other_way = static_cast<std::uint8_t>(w);
           f(s, p);
         }
@@ -159,6 +170,12 @@ class vc_promotion_routing {
   }
 
  private:
+  std::size_t long_way_choices() const noexcept {
+    return options_.non_minimal_routes ? (std::size_t{1} << topology_.dimensions()) : 1;
+  }
+  std::size_t route_count() const noexcept {
+    return orders_.size() * topology_.slices() * long_way_choices();
+  }
   bool crosses_dateline(unsigned d, std::size_t x, int sign) const noexcept {
     if (sign > 0 || options_.minus_dateline == 0) return topology_.is_wrap_hop_from(d, x, sign);
     return topology_.wraps(d) && x == options_.minus_dateline % topology_.radix(d);

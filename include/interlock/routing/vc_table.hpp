@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "interlock/core/config_error.hpp"
+#include "interlock/core/random.hpp"
 
 namespace interlock {
 
@@ -310,13 +311,7 @@ inline ring_vc_assignment optimize_vc_assignment(std::size_t ring_size, std::siz
     a.flip(s, entry);
   };
 
-  std::uint64_t state = options.seed;
-  auto next = [&state] {  // splitmix64
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-  };
+  splitmix64 next(options.seed);
   const std::size_t iterations =
       options.iterations != 0 ? options.iterations : 4000 * free_slots.size();
   double current = cost();

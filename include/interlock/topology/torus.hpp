@@ -22,6 +22,16 @@
 //   ordinate, (k^2 - 1)/(4k) for an odd one, and (k + 1)/3 for a line over
 //   distinct pairs: paper 000's Eq. 4-7 are these, summed over dimensions.
 //
+//   Ports: a router has ports() = 2 n slices + 1 ports, numbered by the
+//   topology so that arbiter inputs, channel loads, inverse weights and a
+//   router agree: port slice * 2n + 2d + (sign < 0) for each (dimension d,
+//   sign, slice), then local_port() = 2 n slices, the injection/ejection
+//   port. Output port p sends on the channel in p's direction; input port p
+//   receives the channel that travels in p's direction (a packet moving +X
+//   arrives on input +X, from the -X neighbour). port_of(dimension, sign,
+//   slice) and port_of(hop) number a direction; port_info(p) inverts it. On
+//   a mesh the ports off an edge exist and carry nothing.
+//
 //   Validation: config_error for no or more than 8 dimensions, a radix below
 //   2 or above 65535, wrap flags of another length, 0 or more than 8
 //   slices, or more than 2^32 - 1 nodes.
@@ -53,6 +63,19 @@ inline constexpr std::size_t max_dimensions = 8;
 
 /// Coordinates of a node, dimension 0 first; entries past n are 0.
 using coordinates = std::array<std::uint16_t, max_dimensions>;
+
+/// A router port: a direction (dimension, sign, slice), or the local
+/// injection/ejection port.
+struct port_ref {
+  unsigned dimension = 0;
+  int sign = +1;
+  unsigned slice = 0;
+  bool local = false;
+  friend bool operator==(const port_ref& a, const port_ref& b) {
+    return a.local == b.local &&
+           (a.local || (a.dimension == b.dimension && a.sign == b.sign && a.slice == b.slice));
+  }
+};
 
 /// One directed link: from `node` along `dimension` in direction `sign`.
 struct channel_ref {
@@ -177,6 +200,38 @@ class torus_topology {
     if (id >= channel_count()) return false;
     const channel_ref c = channel_info(id);
     return neighbor(c.node, c.dimension, c.sign) != no_node;
+  }
+
+  // ---- a router's ports ------------------------------------------------------
+  /// Ports per router: one per (dimension, sign, slice), and the local port.
+  std::size_t ports() const noexcept { return 2 * dimensions() * slices_ + 1; }
+  /// The injection/ejection port, after every direction.
+  std::size_t local_port() const noexcept { return 2 * dimensions() * slices_; }
+  /// The port of direction (dimension, sign) on `slice` (a dimension or
+  /// slice out of range is a contract violation and gives local_port()).
+  std::size_t port_of(std::size_t dimension, int sign, std::size_t slice = 0) const {
+    INTERLOCK_ASSERT(dimension < dimensions() && slice < slices_, "port of a missing direction");
+    if (dimension >= dimensions() || slice >= slices_) return local_port();
+    return (slice * dimensions() + dimension) * 2 + (sign < 0 ? 1u : 0u);
+  }
+  /// The port of a hop, or of anything with dimension, sign and slice.
+  template <class Hop>
+  std::size_t port_of(const Hop& h) const {
+    return port_of(h.dimension, h.sign, h.slice);
+  }
+  /// The direction of port p, or local for local_port() (and, as a contract
+  /// violation, for p >= ports()).
+  port_ref port_info(std::size_t p) const {
+    INTERLOCK_ASSERT(p < ports(), "port out of range");
+    port_ref r;
+    if (p >= local_port()) {
+      r.local = true;
+      return r;
+    }
+    r.sign = (p & 1u) != 0 ? -1 : +1;
+    r.dimension = static_cast<unsigned>((p / 2) % dimensions());
+    r.slice = static_cast<unsigned>(p / 2 / dimensions());
+    return r;
   }
 
   // ---- distances -----------------------------------------------------------

@@ -12,26 +12,33 @@
 //     k/8 when 4 divides k (paper 000, Eq. 8); for other even k the channels
 //     carry k/8 on average (the k/2 ties cannot be spread evenly); on a mesh
 //     the bisection channels carry k/4 (Eq. 9). Tests check all three.
-//   - router_arbiter_loads gives each router arbiter the per-input loads of
-//     paper 001, Section 3.1, one pattern per traffic pattern given, ready
-//     for weights_from_loads: arbiter a < channel_count() arbitrates for
-//     channel a (its output), arbiter channel_count() + v for node v's
-//     ejection port; input slice*2n + 2d + (sign < 0) is the channel the
-//     packet arrived on (dimension d, direction sign), input slices*2n is
-//     injection. Result: [arbiter][input][pattern].
+//   - Section 3.1's arbiter loads have their one home here.
+//     arbiter_input_loads(traffic, arbiters, inputs, route) sums them for any
+//     network: traffic[n][s][d] is the rate from s to d under pattern n,
+//     route(s, d) lists the arbiter inputs the route passes (Figure 5's
+//     two-arbiter example). router_arbiter_loads(scheme, c, patterns...) does
+//     it for a torus under a routing function, numbering arbiters and inputs
+//     by the topology's ports (torus_topology::port_of), exactly as a router
+//     built on the same topology does: arbiter node * ports() + p is node's
+//     output port p (p = local_port(): its ejection port), and its input q is
+//     the port the packet came in on (local_port(): injection). Result:
+//     [arbiter][input][pattern], ready for weights_from_loads.
 //   A route that does not arrive is a contract violation (a broken scheme);
 //   it is otherwise counted up to where it stopped. Loads are offline sums:
 //   they allocate; their cost is flows x routes per flow x hops.
 //
 // Example
-//   auto loads = interlock::channel_loads(dor, interlock::uniform_random{});
+//   auto loads = interlock::channel_loads(dor, interlock::traffic::uniform_random{});
 #ifndef INTERLOCK_TRAFFIC_LOADS_HPP
 #define INTERLOCK_TRAFFIC_LOADS_HPP
 
+#include <cmath>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "interlock/core/assert.hpp"
+#include "interlock/core/config_error.hpp"
 #include "interlock/routing/route.hpp"
 #include "interlock/topology/torus.hpp"
 
@@ -39,7 +46,7 @@ namespace interlock {
 
 template <class Scheme, class Pattern, class F>
 void for_each_hop_load(const Scheme& scheme, const Pattern& pattern, traffic_class c, F&& f) {
-  static_assert(require_routing_scheme<Scheme>(), "for_each_hop_load needs a routing scheme");
+  static_assert(require_routing_function<Scheme>(), "for_each_hop_load needs a routing function");
   pattern.for_each_flow(scheme.topology(), [&](node_id source, node_id destination, double rate) {
     scheme.for_each_start(source, destination, c, [&](const typename Scheme::state& s, double p) {
       const bool arrived =
@@ -61,28 +68,84 @@ std::vector<double> channel_loads(const Scheme& scheme, const Pattern& pattern,
   return load;
 }
 
+/// Arbiter loads: loads[arbiter][input][pattern].
+using arbiter_loads = std::vector<std::vector<std::vector<double>>>;
+
+/// One hop of a route: the input of an arbiter that the packet passes.
+struct arbiter_input {
+  std::size_t arbiter;
+  std::size_t input;
+};
+
+/// Section 3.1 for any network: the load each arbiter input sees.
+/// traffic[n][s][d] is the expected number of packets per unit time from
+/// source s to destination d under pattern n; route(s, d) returns the
+/// arbiter inputs the route passes (any range of arbiter_input). Returns
+/// loads[a][i][n] for `arbiters` arbiters of `inputs` inputs each;
+/// config_error for no pattern, a negative or non-finite rate, or a hop
+/// outside the arbiters.
+template <class Route>
+arbiter_loads arbiter_input_loads(const std::vector<std::vector<std::vector<double>>>& traffic,
+                                  std::size_t arbiters, std::size_t inputs, Route&& route) {
+  const std::size_t patterns = traffic.size();
+  if (patterns == 0)
+    throw config_error("arbiter_input_loads", "traffic patterns", "0", "at least 1");
+  arbiter_loads loads(arbiters, std::vector<std::vector<double>>(
+                                    inputs, std::vector<double>(patterns, 0.0)));
+  for (std::size_t n = 0; n < patterns; ++n) {
+    for (std::size_t s = 0; s < traffic[n].size(); ++s) {
+      for (std::size_t d = 0; d < traffic[n][s].size(); ++d) {
+        const double rate = traffic[n][s][d];
+        if (!std::isfinite(rate) || rate < 0) {
+          throw config_error("arbiter_input_loads",
+                             "traffic[" + std::to_string(n) + "][" + std::to_string(s) + "][" +
+                                 std::to_string(d) + "]",
+                             std::to_string(rate), "a finite number >= 0");
+        }
+        if (rate == 0) continue;
+        for (const arbiter_input& hop : route(s, d)) {
+          if (hop.arbiter >= arbiters || hop.input >= inputs) {
+            throw config_error(
+                "arbiter_input_loads",
+                "hop of route " + std::to_string(s) + " -> " + std::to_string(d),
+                "arbiter " + std::to_string(hop.arbiter) + " input " + std::to_string(hop.input),
+                "arbiter < " + std::to_string(arbiters) + ", input < " + std::to_string(inputs));
+          }
+          loads[hop.arbiter][hop.input][n] += rate;
+        }
+      }
+    }
+  }
+  return loads;
+}
+
+/// The arbiter of `node`'s output port `port` in router_arbiter_loads.
+inline std::size_t router_arbiter(const torus_topology& t, node_id node, std::size_t port) {
+  return static_cast<std::size_t>(node) * t.ports() + port;
+}
+
+/// Section 3.1 on a torus: every router output's per-input loads under each
+/// pattern, numbered by the topology's ports (see the contract above).
 template <class Scheme, class... Patterns>
-std::vector<std::vector<std::vector<double>>> router_arbiter_loads(const Scheme& scheme,
-                                                                   traffic_class c,
-                                                                   const Patterns&... patterns) {
+arbiter_loads router_arbiter_loads(const Scheme& scheme, traffic_class c,
+                                   const Patterns&... patterns) {
+  static_assert(require_routing_function<Scheme>(), "router_arbiter_loads needs a routing function");
   const torus_topology& t = scheme.topology();
-  const std::size_t channels = static_cast<std::size_t>(t.channel_count());
-  const std::size_t inputs = t.slices() * 2 * t.dimensions() + 1;
-  const std::size_t injection = inputs - 1;
-  std::vector<std::vector<std::vector<double>>> loads(
-      channels + t.node_count(),
-      std::vector<std::vector<double>>(inputs, std::vector<double>(sizeof...(Patterns), 0.0)));
+  const std::size_t ports = t.ports();
+  arbiter_loads loads(
+      static_cast<std::size_t>(t.node_count()) * ports,
+      std::vector<std::vector<double>>(ports, std::vector<double>(sizeof...(Patterns), 0.0)));
   std::size_t n = 0;
   auto one_pattern = [&](const auto& pattern) {
     pattern.for_each_flow(t, [&](node_id source, node_id destination, double rate) {
       scheme.for_each_start(source, destination, c, [&](const typename Scheme::state& s, double p) {
-        std::size_t input = injection;
+        std::size_t input = t.local_port();
         walk(scheme, source, s, [&](node_id from, const hop& h) {
-          loads[static_cast<std::size_t>(t.channel({from, h.dimension, h.sign, h.slice}))][input]
-               [n] += rate * p;
-          input = h.slice * 2 * t.dimensions() + 2 * h.dimension + (h.sign < 0 ? 1u : 0u);
+          const std::size_t output = t.port_of(h);
+          loads[router_arbiter(t, from, output)][input][n] += rate * p;
+          input = output;  // arrives on the input of the direction it travels
         });
-        loads[channels + destination][input][n] += rate * p;  // the ejection port
+        loads[router_arbiter(t, destination, t.local_port())][input][n] += rate * p;
       });
     });
     ++n;

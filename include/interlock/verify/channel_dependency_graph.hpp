@@ -57,7 +57,7 @@
 //         join the direct ones in the extended graph, which must be acyclic.
 //   The checker relies on, and verifies route by route, that after an
 //   adaptive hop the packet continues as a fresh route from where it is
-//   (follow(at, s, adaptive hop) routes like start(reached, destination)).
+//   (follow(at, s, adaptive hop) routes like start_with(reached, destination)).
 //
 // Example
 //   interlock::torus_topology t({8, 8, 8}, {}, 2);
@@ -695,7 +695,7 @@ void record_cycle(const Graph& g, unsigned vcs, cdg_report& report) {
 /// looks for a cycle. See the contract at the top of this header.
 template <class Scheme>
 cdg_report check_deadlock_freedom(const Scheme& scheme, const cdg_options& options = {}) {
-  static_assert(require_routing_scheme<Scheme>(), "check_deadlock_freedom needs a routing scheme");
+  static_assert(require_routing_function<Scheme>(), "check_deadlock_freedom needs a routing function");
   const unsigned per_class = scheme.vcs_per_class();
   detail::check_options("check_deadlock_freedom", options, per_class);
   channel_dependency_graph g(scheme.topology(), traffic_classes * per_class);
@@ -747,7 +747,7 @@ cdg_report check_deadlock_freedom(const Scheme& scheme, const cdg_options& optio
 template <class Scheme>
 std::vector<cdg_resource> route_resources(const Scheme& scheme, const enumerated_route& route,
                                           unsigned vc_limit = 0) {
-  static_assert(require_routing_scheme<Scheme>(), "route_resources needs a routing scheme");
+  static_assert(require_routing_function<Scheme>(), "route_resources needs a routing function");
   const torus_topology& t = scheme.topology();
   std::vector<cdg_resource> resources;
   std::size_t choice = 0;
@@ -834,8 +834,10 @@ void check_adaptive_offers(const Adaptive& a, const cdg_options& options, adapti
                 adaptive_used[static_cast<std::size_t>(
                     t.channel({at, h.dimension, h.sign, h.slice}))] = true;
                 if (w == destination) continue;
-                hops_of(w, a.follow(at, s, h), cls, after_follow);
-                hops_of(w, a.start(w, destination, cls), cls, after_start);
+                state followed = s;
+                a.follow(at, followed, h);
+                hops_of(w, followed, cls, after_follow);
+                hops_of(w, a.start_with(w, destination, cls), cls, after_start);
                 if (after_follow != after_start)
                   fail(report.continues_as_fresh_route, route,
                        "after the adaptive hop from " + describe_node(t, at) +
@@ -883,7 +885,7 @@ void extended_dependencies(const Adaptive& a, const cdg_options& options,
         std::vector<std::uint64_t>& r = reachable[w];
         r.clear();
         if (w == destination) continue;
-        state s = a.start(w, destination, cls);
+        state s = a.start_with(w, destination, cls);
         const std::size_t count = a.candidates(w, s, candidates.data());
         r.push_back(limited(w, a.next(w, s), cls));
         for (std::size_t i = 1; i < count; ++i) {
