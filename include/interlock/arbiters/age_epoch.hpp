@@ -53,6 +53,8 @@
 //   - An `oldest` set that is not a non-empty subset of the requests is a
 //     contract violation; the arbiter then uses the requests that are in it,
 //     or all requests. Request bits at or above N are ignored (also one).
+//   - request_builder<age_epoch_arbiter<N>>(clock) makes the request from a
+//     candidate_view's age fields (core/candidates.hpp).
 //   Complexity: arbitrate is O(1); age_heads::oldest is O(N/8) vector steps.
 //
 // Example
@@ -79,6 +81,7 @@
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
+#include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
@@ -358,6 +361,37 @@ class age_epoch_arbiter {
   round_robin_arbiter<N> age_rr_;
   std::uint64_t select_;
   unsigned counter_ = 0;
+};
+
+/// Requests from a candidate_view: the view's age fields become the heads
+/// of the staging buffers (Procedure 1's stored fields), and Procedure 2
+/// picks the oldest against the chip's age clock, whose inhibit flag the
+/// request carries. The clock must outlive the builder.
+template <std::size_t N>
+class request_builder<age_epoch_arbiter<N>> {
+ public:
+  explicit request_builder(const age_clock& clock,
+                           saturation_rule rule = saturation_rule::corrected) noexcept
+      : clock_(&clock), rule_(rule) {}
+  request_builder(const age_epoch_arbiter<N>&, const age_clock& clock,
+                  saturation_rule rule = saturation_rule::corrected) noexcept
+      : request_builder(clock, rule) {}
+
+  age_requests operator()(const candidate_view& v) {
+    INTERLOCK_ASSERT((v.requests & ~bits::low_mask(N)) == 0, "candidate at or above N");
+    const std::uint64_t req = v.requests & bits::low_mask(N);
+    for (std::uint64_t x = req; x != 0; x &= x - 1) {
+      const std::size_t i = bits::lowest_index(x);
+      heads_.set(i, age_field::from_bits(v.age.at(i, 0)));
+    }
+    return heads_.requests(req, *clock_, rule_);
+  }
+  const age_heads<N>& heads() const noexcept { return heads_; }
+
+ private:
+  const age_clock* clock_;
+  saturation_rule rule_;
+  age_heads<N> heads_;
 };
 
 }  // namespace interlock

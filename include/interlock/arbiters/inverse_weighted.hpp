@@ -48,6 +48,8 @@
 //   - Bad input: a label >= N, or a label whose load was 0 in the exact
 //     model, is a contract violation; the fallback uses the input's largest
 //     weight. Request bits at or above K are ignored (also one).
+//   - request_builder<...> of either model takes a candidate_view's mask and
+//     pattern labels (core/candidates.hpp).
 //   Complexity: hardware O(1) per decision and commit (O(K) once every 2^12
 //   window slides); exact O(popcount).
 //
@@ -70,6 +72,7 @@
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
+#include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/span.hpp"
@@ -296,6 +299,33 @@ class inverse_weighted_exact {
   std::array<double, K> largest_{};
   std::array<double, K> acc_{};
   round_robin_arbiter<K> rr_;
+};
+
+namespace detail {
+/// The mask and the pattern labels of a candidate_view.
+template <std::size_t K>
+class pattern_request_builder {
+ public:
+  pattern_requests operator()(const candidate_view& v) const {
+    INTERLOCK_ASSERT((v.requests & ~bits::low_mask(K)) == 0, "candidate at or above K");
+    return pattern_requests{v.requests & bits::low_mask(K), v.pattern};
+  }
+};
+}  // namespace detail
+
+/// Requests from a candidate_view: the mask and each candidate's pattern label.
+template <std::size_t K, std::size_t N, unsigned M>
+class request_builder<inverse_weighted_arbiter<K, N, M>>
+    : public detail::pattern_request_builder<K> {
+ public:
+  request_builder() = default;
+  explicit request_builder(const inverse_weighted_arbiter<K, N, M>&) noexcept {}
+};
+template <std::size_t K, std::size_t N>
+class request_builder<inverse_weighted_exact<K, N>> : public detail::pattern_request_builder<K> {
+ public:
+  request_builder() = default;
+  explicit request_builder(const inverse_weighted_exact<K, N>&) noexcept {}
 };
 
 }  // namespace interlock

@@ -29,6 +29,8 @@
 //     among requesters at the highest requesting level, round_robin_order.
 //   - Bad input: request bits at or above N are a precondition violation and
 //     otherwise ignored; a requester in several levels requests at the highest.
+//   - request_builder<priority_arbiter<N, P>> makes the bit planes from a
+//     candidate_view's priority field (core/candidates.hpp).
 //
 // Example
 //   interlock::priority_arbiter<4, 2> arb;
@@ -45,6 +47,7 @@
 #include "interlock/arbiters/rr_thermometer.hpp"
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
+#include "interlock/core/candidates.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
 #include "interlock/core/priority_requests.hpp"
@@ -115,6 +118,27 @@ class dynamic_priority_arbiter
     INTERLOCK_ASSERT(invariants::work_conserving(requests, g), "work_conserving");
     INTERLOCK_ASSERT(invariants::priority_respected(requests, g), "priority_respected");
     return g;
+  }
+};
+
+/// Requests from a candidate_view: each requesting candidate at the level
+/// its `priority` field gives (a level >= P is a contract violation and
+/// counts as P-1; bits at or above N likewise, dropped). O(requesters).
+template <std::size_t N, std::size_t P>
+class request_builder<priority_arbiter<N, P>> {
+ public:
+  request_builder() = default;
+  explicit request_builder(const priority_arbiter<N, P>&) noexcept {}
+  priority_requests<P> operator()(const candidate_view& v) const {
+    INTERLOCK_ASSERT((v.requests & ~bits::low_mask(N)) == 0, "candidate at or above N");
+    priority_requests<P> r;
+    for (std::uint64_t x = v.requests & bits::low_mask(N); x != 0; x &= x - 1) {
+      const std::size_t i = bits::lowest_index(x);
+      const std::size_t level = v.priority.at(i, 0);
+      INTERLOCK_ASSERT(level < P, "priority level out of range");
+      r.levels[level < P ? level : P - 1] |= bits::bit(i);
+    }
+    return r;
   }
 };
 

@@ -21,6 +21,8 @@
 //   - Bad input: request bits at or above N are a precondition violation and
 //     are otherwise ignored; a request_view of another size reads only the
 //     arbiter's N bits.
+//   - request_builder<round_robin_arbiter<N>> takes the mask of a
+//     candidate_view (core/candidates.hpp).
 //   Complexity: O(1) for N <= 64, O(N / 64) words otherwise; no allocation.
 //
 // Example
@@ -38,6 +40,7 @@
 #include "interlock/arbiters/rr_thermometer.hpp"
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
+#include "interlock/core/candidates.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
 #include "interlock/core/request_set.hpp"
@@ -105,6 +108,19 @@ class dynamic_round_robin_arbiter
     INTERLOCK_ASSERT(invariants::grant_implies_request(requests, g), "grant_implies_request");
     INTERLOCK_ASSERT(invariants::work_conserving(requests, g), "work_conserving");
     return g;
+  }
+};
+
+/// Requests from a candidate_view: the mask (bits at or above N are a
+/// contract violation and are dropped).
+template <std::size_t N>
+class request_builder<round_robin_arbiter<N>> {
+ public:
+  request_builder() = default;
+  explicit request_builder(const round_robin_arbiter<N>&) noexcept {}
+  std::uint64_t operator()(const candidate_view& v) const {
+    INTERLOCK_ASSERT((v.requests & ~bits::low_mask(N)) == 0, "candidate at or above N");
+    return v.requests & bits::low_mask(N);
   }
 };
 

@@ -62,6 +62,7 @@
 
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
+#include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
@@ -82,6 +83,8 @@ struct dtable_entry {
 class dtable_scheduler {
  public:
   using request_type = queue_requests;
+  /// Head sizes and weights are in flow-control credits.
+  static constexpr size_unit head_size_unit = size_unit::credits;
   static constexpr std::size_t max_entries = 256;
   static constexpr std::size_t max_sls = 32;
   static constexpr std::size_t max_queues = 64;
@@ -132,8 +135,8 @@ class dtable_scheduler {
   /// The decision for `r` without changing anything.
   decision decide(const queue_requests& r) const {
     decision d;
-    const std::uint64_t active = r.active & bits::low_mask(queue_count_);
-    INTERLOCK_ASSERT(active == r.active, "request for a queue the scheduler does not have");
+    const std::uint64_t active = r.requests & bits::low_mask(queue_count_);
+    INTERLOCK_ASSERT(active == r.requests, "request for a queue the scheduler does not have");
     if (active == 0) return d;
     if (sl_ != no_sl) {
       const std::uint64_t own = active & queues_of_sl_[sl_];
@@ -174,7 +177,7 @@ class dtable_scheduler {
   interlock::grant arbitrate(const queue_requests& r) const {
     const decision d = decide(r);
     const interlock::grant g(d.queue);
-    INTERLOCK_ASSERT(invariants::grant_implies_request(r.active, g), "grant_implies_request");
+    INTERLOCK_ASSERT(invariants::grant_implies_request(r.requests, g), "grant_implies_request");
     return g;
   }
 
@@ -298,6 +301,16 @@ class dtable_scheduler {
 };
 
 }  // namespace qos
+
+/// Requests from a candidate_view: head sizes in credits, `credits_per_flit`
+/// per flit of the view (default 1: a flit is a credit).
+template <>
+class request_builder<qos::dtable_scheduler> : public qos::detail::sized_request_builder {
+ public:
+  explicit request_builder(const qos::dtable_scheduler& s, std::uint32_t credits_per_flit = 1)
+      : sized_request_builder(s.size(), credits_per_flit, "request_builder<dtable_scheduler>") {}
+};
+
 }  // namespace interlock
 
 #endif  // INTERLOCK_QOS_DTABLE_HPP

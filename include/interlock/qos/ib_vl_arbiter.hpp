@@ -64,6 +64,7 @@
 
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
+#include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
@@ -114,6 +115,8 @@ constexpr std::uint32_t weight_units(std::uint32_t bytes) noexcept {
 class ib_vl_arbiter {
  public:
   using request_type = queue_requests;
+  /// Head sizes are in bytes; weights in 64-byte units.
+  static constexpr size_unit head_size_unit = size_unit::bytes;
   enum class table : std::uint8_t { none, high, low };
 
   struct decision {
@@ -132,8 +135,8 @@ class ib_vl_arbiter {
 
   decision decide(const queue_requests& r) const {
     decision d;
-    const std::uint64_t active = r.active & bits::low_mask(ib::data_vls);
-    INTERLOCK_ASSERT(active == r.active, "request for VL15 or above");
+    const std::uint64_t active = r.requests & bits::low_mask(ib::data_vls);
+    INTERLOCK_ASSERT(active == r.requests, "request for VL15 or above");
     if (active == 0) return d;
     if (in_low_turn_ && low_.continues(active)) return low_.serve(active, r, table::low);
     const bool high_ready = high_.any_eligible(active);
@@ -145,7 +148,7 @@ class ib_vl_arbiter {
 
   interlock::grant arbitrate(const queue_requests& r) const {
     const interlock::grant g(decide(r).vl);
-    INTERLOCK_ASSERT(invariants::grant_implies_request(r.active, g), "grant_implies_request");
+    INTERLOCK_ASSERT(invariants::grant_implies_request(r.requests, g), "grant_implies_request");
     return g;
   }
 
@@ -286,6 +289,17 @@ class ib_vl_arbiter {
 };
 
 }  // namespace qos
+
+/// Requests from a candidate_view: head sizes in bytes, `bytes_per_flit`
+/// per flit of the view (default 64, InfiniBand's credit).
+template <>
+class request_builder<qos::ib_vl_arbiter> : public qos::detail::sized_request_builder {
+ public:
+  explicit request_builder(const qos::ib_vl_arbiter& a,
+                           std::uint32_t bytes_per_flit = qos::ib::weight_unit_bytes)
+      : sized_request_builder(a.size(), bytes_per_flit, "request_builder<ib_vl_arbiter>") {}
+};
+
 }  // namespace interlock
 
 #endif  // INTERLOCK_QOS_IB_VL_ARBITER_HPP

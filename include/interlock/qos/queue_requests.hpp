@@ -8,11 +8,15 @@
 // cut-through), and the next decision comes after it.
 //
 // Contract
-//   - queue_requests{active, head_size}: bit q of `active` set means queue q
-//     is active; head_size[q] is the size of queue q's head packet in the
-//     scheduler's unit (credits for sbt and dtable, bytes for
-//     ib_vl_arbiter). A queue outside head_size reads as size 0, which each
+//   - queue_requests{requests, head_size}: bit q of `requests` set means
+//     queue q is active; head_size[q] is the size of queue q's head packet
+//     in the scheduler's head_size_unit (credits for dtable, bytes for
+//     ib_vl_arbiter; sbt counts packets and reads no size). The mask has
+//     the name it has in every request type of interlock. A queue outside head_size reads as size 0, which each
 //     scheduler documents as a precondition violation with a fallback.
+//   - Every scheduler declares head_size_unit, the unit it reads head sizes
+//     in, and has a request_builder that makes queue_requests from a
+//     candidate_view (core/candidates.hpp), converting the view's flits.
 //   - detail::map_queues: the one check of a scheduler's queue-to-SL map.
 //   - detail::next_at_or_after / last_before: cyclic find-first on a mask of
 //     up to 64 bits, and on the 4-word masks of tables of up to 256 entries,
@@ -32,6 +36,7 @@
 #include <vector>
 
 #include "interlock/core/bits.hpp"
+#include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/request_set.hpp"
 #include "interlock/core/span.hpp"
@@ -40,14 +45,14 @@ namespace interlock {
 namespace qos {
 
 struct queue_requests {
-  std::uint64_t active = 0;             // bit q: queue q holds a packet it may send
-  span<const std::uint32_t> head_size;  // head_size[q]: its head packet's size
+  std::uint64_t requests = 0;           // bit q: queue q is active (a packet it may send)
+  span<const std::uint32_t> head_size;  // head_size[q]: its head packet's size, in head_size_unit
 };
 
 inline bool requested(const queue_requests& r, std::size_t q) noexcept {
-  return interlock::requested(r.active, q);
+  return interlock::requested(r.requests, q);
 }
-inline bool any_requested(const queue_requests& r) noexcept { return r.active != 0; }
+inline bool any_requested(const queue_requests& r) noexcept { return r.requests != 0; }
 
 namespace detail {
 
@@ -104,6 +109,37 @@ inline std::size_t next_at_or_after(const entry_mask& m, std::size_t start,
   }
   return not_found;
 }
+
+/// A queue_requests from a candidate_view: the mask (cut to the scheduler's
+/// `queues`) and each requesting queue's head size in flits times
+/// `units_per_flit` (saturating at 2^32 - 1). With 1 unit per flit the
+/// view's sizes are passed through without a copy. config_error for 0
+/// units per flit.
+class sized_request_builder {
+ public:
+  sized_request_builder(std::size_t queues, std::uint32_t units_per_flit, const char* component)
+      : mask_(bits::low_mask(queues < 64 ? queues : 64)), per_flit_(units_per_flit) {
+    if (units_per_flit == 0)
+      throw config_error(component, "units per flit", "0", "at least 1");
+  }
+  queue_requests operator()(const candidate_view& v) {
+    INTERLOCK_ASSERT((v.requests & ~mask_) == 0, "candidate for a queue the scheduler does not have");
+    const std::uint64_t req = v.requests & mask_;
+    if (per_flit_ == 1) return queue_requests{req, v.flits};
+    for (std::uint64_t x = req; x != 0; x &= x - 1) {
+      const std::size_t q = bits::lowest_index(x);
+      const std::uint64_t units = std::uint64_t{v.flits.at(q, 0)} * per_flit_;
+      size_[q] = units > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<std::uint32_t>(units);
+    }
+    return queue_requests{req, size_};
+  }
+  std::uint32_t units_per_flit() const noexcept { return per_flit_; }
+
+ private:
+  std::uint64_t mask_;
+  std::uint32_t per_flit_;
+  std::array<std::uint32_t, 64> size_{};
+};
 
 }  // namespace detail
 }  // namespace qos

@@ -51,6 +51,7 @@
 
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
+#include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
@@ -63,6 +64,8 @@ namespace qos {
 class sbt_scheduler {
  public:
   using request_type = queue_requests;
+  /// SBT counts packets: it reads no head size.
+  static constexpr size_unit head_size_unit = size_unit::packets;
   static constexpr std::size_t max_sls = 32;
   static constexpr std::size_t max_queues = 64;
   static constexpr std::uint32_t table_total = 100;
@@ -85,8 +88,8 @@ class sbt_scheduler {
   }
 
   interlock::grant arbitrate(const queue_requests& r) const {
-    const std::uint64_t active = r.active & valid_mask();
-    INTERLOCK_ASSERT(active == r.active, "request for a queue the scheduler does not have");
+    const std::uint64_t active = r.requests & valid_mask();
+    INTERLOCK_ASSERT(active == r.requests, "request for a queue the scheduler does not have");
     if (active == 0) return interlock::grant();
     const std::uint64_t with_weight = active & queues_with_weight_;
     const std::size_t q = with_weight != 0 ? detail::next_at_or_after(with_weight, last_)
@@ -157,6 +160,22 @@ class sbt_scheduler {
 };
 
 }  // namespace qos
+
+/// Requests from a candidate_view: the mask of active queues (SBT reads no size).
+template <>
+class request_builder<qos::sbt_scheduler> {
+ public:
+  explicit request_builder(const qos::sbt_scheduler& s) noexcept
+      : mask_(bits::low_mask(s.size())) {}
+  qos::queue_requests operator()(const candidate_view& v) const {
+    INTERLOCK_ASSERT((v.requests & ~mask_) == 0, "candidate for a queue the scheduler does not have");
+    return qos::queue_requests{v.requests & mask_, {}};
+  }
+
+ private:
+  std::uint64_t mask_;
+};
+
 }  // namespace interlock
 
 #endif  // INTERLOCK_QOS_SBT_HPP
