@@ -10,6 +10,7 @@
 #include "interlock/core/arbiter_traits.hpp"
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
+#include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
@@ -28,6 +29,11 @@
 #include "interlock/arbiters/priority.hpp"
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/arbiters/rr_thermometer.hpp"
+
+#include "interlock/allocators/islip.hpp"
+#include "interlock/allocators/request_matrix.hpp"
+#include "interlock/allocators/separable.hpp"
+#include "interlock/allocators/wavefront.hpp"
 
 #include "interlock/qos/dtable.hpp"
 #include "interlock/qos/dtable_config.hpp"
