@@ -33,6 +33,12 @@
 // accumulator(i) returns the (M+1)-bit value Figure 6 holds, and a test
 // replays Figure 6's SystemVerilog, transcribed, against it.
 //
+// Configuration and state: the weights are an inverse_weight_table
+// (exact_weight_table for the exact model), validated once, immutable and
+// shared (std::shared_ptr<const>) by every arbiter that uses them; an
+// arbiter holds that pointer and its own accumulators, priority bits and
+// round-robin state (8K + 32 bytes for the hardware model).
+//
 // Contract
 //   - request_type is pattern_requests: the requesting inputs and, per input,
 //     the pattern label of its packet (0..N-1). commit(g, requests) reads the
@@ -64,6 +70,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -102,26 +109,23 @@ void check_shape(std::size_t inputs, std::size_t patterns, const char* component
 }
 }  // namespace detail
 
-/// Section 3.3 and Figure 6: the hardware model.
+/// Section 3.3's inverse weights m[i][n] of one arbiter, as software
+/// programs them: validated once, immutable, shared by every arbiter that
+/// uses them (every router's arbiter for the same output direction, under a
+/// symmetric pattern).
 template <std::size_t K, std::size_t N = 2, unsigned M = 8>
-class inverse_weighted_arbiter {
-  static_assert(K >= 1 && K <= 64, "inverse_weighted_arbiter<K, N, M>: K must be 1..64 inputs");
-  static_assert(N >= 1 && N <= 256, "inverse_weighted_arbiter<K, N, M>: N must be 1..256 patterns");
-  static_assert(M >= 1 && M <= 31, "inverse_weighted_arbiter<K, N, M>: M must be 1..31 bits");
+class inverse_weight_table {
+  static_assert(K >= 1 && K <= 64, "inverse_weight_table<K, N, M>: K must be 1..64 inputs");
+  static_assert(N >= 1 && N <= 256, "inverse_weight_table<K, N, M>: N must be 1..256 patterns");
+  static_assert(M >= 1 && M <= 31, "inverse_weight_table<K, N, M>: M must be 1..31 bits");
 
  public:
-  using request_type = pattern_requests;
-  static constexpr std::uint64_t valid_mask = bits::low_mask(K);
-  static constexpr std::uint32_t window = std::uint32_t{1} << M;  // 2^M: half the window
-
   /// Weights from weights_from_loads (its M must be this M).
-  explicit inverse_weighted_arbiter(const quantized_weights& q)
-      : inverse_weighted_arbiter(q.weights) {
+  explicit inverse_weight_table(const quantized_weights& q) : inverse_weight_table(q.weights) {
     detail::require_in_range("inverse_weighted_arbiter", "M of the weights", q.bits, M, M);
   }
   /// Inverse weights m[i][n], each 0..2^M - 1.
-  explicit inverse_weighted_arbiter(
-      const std::vector<std::vector<std::uint32_t>>& inverse_weights) {
+  explicit inverse_weight_table(const std::vector<std::vector<std::uint32_t>>& inverse_weights) {
     detail::check_shape<K, N>(inverse_weights.size(),
                               inverse_weights.empty() ? 0 : inverse_weights[0].size(),
                               "inverse_weighted_arbiter");
@@ -131,11 +135,52 @@ class inverse_weighted_arbiter {
         detail::require_in_range(
             "inverse_weighted_arbiter",
             "weight of input " + std::to_string(i) + ", pattern " + std::to_string(n),
-            inverse_weights[i][n], 0, window - 1);
+            inverse_weights[i][n], 0, (std::uint32_t{1} << M) - 1);
         weights_[i][n] = inverse_weights[i][n];
         if (inverse_weights[i][n] > largest_[i]) largest_[i] = inverse_weights[i][n];
       }
     }
+  }
+  std::uint32_t weight(std::size_t i, std::size_t n) const noexcept {
+    return weights_[i % K][n % N];
+  }
+  /// Input i's largest weight: what a packet with a bad label is charged.
+  std::uint32_t largest(std::size_t i) const noexcept { return largest_[i % K]; }
+
+  friend bool operator==(const inverse_weight_table& a, const inverse_weight_table& b) noexcept {
+    return a.weights_ == b.weights_;
+  }
+
+ private:
+  std::array<std::array<std::uint32_t, N>, K> weights_{};
+  std::array<std::uint32_t, K> largest_{};
+};
+
+/// Section 3.3 and Figure 6: the hardware model.
+template <std::size_t K, std::size_t N = 2, unsigned M = 8>
+class inverse_weighted_arbiter {
+  static_assert(K >= 1 && K <= 64, "inverse_weighted_arbiter<K, N, M>: K must be 1..64 inputs");
+  static_assert(N >= 1 && N <= 256, "inverse_weighted_arbiter<K, N, M>: N must be 1..256 patterns");
+  static_assert(M >= 1 && M <= 31, "inverse_weighted_arbiter<K, N, M>: M must be 1..31 bits");
+
+ public:
+  using request_type = pattern_requests;
+  using table_type = inverse_weight_table<K, N, M>;
+  static constexpr std::uint64_t valid_mask = bits::low_mask(K);
+  static constexpr std::uint32_t window = std::uint32_t{1} << M;  // 2^M: half the window
+
+  /// Weights from weights_from_loads (its M must be this M), a table of its own.
+  explicit inverse_weighted_arbiter(const quantized_weights& q)
+      : inverse_weighted_arbiter(std::make_shared<const table_type>(q)) {}
+  /// Inverse weights m[i][n], each 0..2^M - 1, a table of its own.
+  explicit inverse_weighted_arbiter(
+      const std::vector<std::vector<std::uint32_t>>& inverse_weights)
+      : inverse_weighted_arbiter(std::make_shared<const table_type>(inverse_weights)) {}
+  /// An arbiter over a shared weight table.
+  explicit inverse_weighted_arbiter(std::shared_ptr<const table_type> weights)
+      : weights_(std::move(weights)) {
+    if (!weights_)
+      throw config_error("inverse_weighted_arbiter", "weights", "null", "an inverse_weight_table");
   }
 
   static constexpr std::size_t size() noexcept { return K; }
@@ -180,14 +225,18 @@ class inverse_weighted_arbiter {
   /// The priority bits: input i is high priority when its accumulator's MSB is 0.
   std::uint64_t priority() const noexcept { return high_; }
   std::uint32_t weight(std::size_t i, std::size_t n) const noexcept {
-    return weights_[i % K][n % N];
+    return weights_->weight(i, n);
   }
+  /// The shared weights.
+  const table_type& weights() const noexcept { return *weights_; }
+  const std::shared_ptr<const table_type>& shared_weights() const noexcept { return weights_; }
   /// The round-robin state that breaks ties (Figure 8's rr_therm).
   const priority_arbiter<K, 2>& tie_breaker() const noexcept { return priority_; }
 
   friend bool operator==(const inverse_weighted_arbiter& a,
                          const inverse_weighted_arbiter& b) noexcept {
-    if (!(a.priority_ == b.priority_) || a.high_ != b.high_ || a.weights_ != b.weights_)
+    if (!(a.priority_ == b.priority_) || a.high_ != b.high_ ||
+        !(a.weights_ == b.weights_ || *a.weights_ == *b.weights_))
       return false;
     for (std::size_t i = 0; i < K; ++i)
       if (a.accumulator(i) != b.accumulator(i)) return false;
@@ -215,15 +264,43 @@ class inverse_weighted_arbiter {
 
   std::uint32_t weight_of(std::size_t i, std::size_t n) const {
     INTERLOCK_ASSERT(n < N, "pattern label out of range");
-    return n < N ? weights_[i][n] : largest_[i];
+    return n < N ? weights_->weight(i, n) : weights_->largest(i);
   }
 
-  std::array<std::array<std::uint32_t, N>, K> weights_{};
-  std::array<std::uint32_t, K> largest_{};
+  std::shared_ptr<const table_type> weights_;
   std::array<std::uint64_t, K> raw_{};  // base_ + accumulator, or below base_ when zeroed
   std::uint64_t base_ = 0;              // the window's low end, in raw units
   std::uint64_t high_ = valid_mask;     // NOT MSB of each accumulator
   priority_arbiter<K, 2> priority_;
+};
+
+/// Eq. 3's weights 1 / gamma_{i,n} of one arbiter, validated once and shared.
+template <std::size_t K, std::size_t N = 2>
+class exact_weight_table {
+  static_assert(K >= 1 && K <= 64, "exact_weight_table<K, N>: K must be 1..64 inputs");
+  static_assert(N >= 1 && N <= 256, "exact_weight_table<K, N>: N must be 1..256 patterns");
+
+ public:
+  /// loads[i][n] = gamma_{i,n}; validated as weights_from_loads does.
+  explicit exact_weight_table(const load_matrix& loads, std::uint64_t idle_inputs = 0) {
+    detail::check_loads(loads, idle_inputs);
+    detail::check_shape<K, N>(loads.size(), loads[0].size(), "inverse_weighted_exact");
+    for (std::size_t i = 0; i < K; ++i)
+      for (std::size_t n = 0; n < N; ++n) {
+        const double g = loads[i][n];
+        weights_[i][n] = g > 0 ? 1.0 / g : 0.0;
+        if (weights_[i][n] > largest_[i]) largest_[i] = weights_[i][n];
+      }
+  }
+  double weight(std::size_t i, std::size_t n) const noexcept { return weights_[i % K][n % N]; }
+  double largest(std::size_t i) const noexcept { return largest_[i % K]; }
+  friend bool operator==(const exact_weight_table& a, const exact_weight_table& b) noexcept {
+    return a.weights_ == b.weights_;
+  }
+
+ private:
+  std::array<std::array<double, N>, K> weights_{};
+  std::array<double, K> largest_{};
 };
 
 /// Eq. 3 in double precision: the model the hardware approximates.
@@ -234,18 +311,17 @@ class inverse_weighted_exact {
 
  public:
   using request_type = pattern_requests;
+  using table_type = exact_weight_table<K, N>;
   static constexpr std::uint64_t valid_mask = bits::low_mask(K);
 
-  /// loads[i][n] = gamma_{i,n}; validated as weights_from_loads does.
-  explicit inverse_weighted_exact(const load_matrix& loads, std::uint64_t idle_inputs = 0) {
-    detail::check_loads(loads, idle_inputs);
-    detail::check_shape<K, N>(loads.size(), loads[0].size(), "inverse_weighted_exact");
-    for (std::size_t i = 0; i < K; ++i)
-      for (std::size_t n = 0; n < N; ++n) {
-        const double g = loads[i][n];
-        weights_[i][n] = g > 0 ? 1.0 / g : 0.0;
-        if (weights_[i][n] > largest_[i]) largest_[i] = weights_[i][n];
-      }
+  /// loads[i][n] = gamma_{i,n}; validated as weights_from_loads does; a table of its own.
+  explicit inverse_weighted_exact(const load_matrix& loads, std::uint64_t idle_inputs = 0)
+      : inverse_weighted_exact(std::make_shared<const table_type>(loads, idle_inputs)) {}
+  /// An arbiter over a shared weight table.
+  explicit inverse_weighted_exact(std::shared_ptr<const table_type> weights)
+      : weights_(std::move(weights)) {
+    if (!weights_)
+      throw config_error("inverse_weighted_exact", "weights", "null", "an exact_weight_table");
   }
 
   static constexpr std::size_t size() noexcept { return K; }
@@ -271,8 +347,9 @@ class inverse_weighted_exact {
     if (!g || g.index() >= K) return;
     const std::size_t i = g.index();
     const std::size_t n = r.pattern.at(i, 0);
-    INTERLOCK_ASSERT(n < N && weights_[i][n] > 0, "a pattern that never arrives at this input");
-    acc_[i] += n < N && weights_[i][n] > 0 ? weights_[i][n] : largest_[i];
+    const double w = n < N ? weights_->weight(i, n) : 0.0;
+    INTERLOCK_ASSERT(n < N && w > 0, "a pattern that never arrives at this input");
+    acc_[i] += n < N && w > 0 ? w : weights_->largest(i);
     rr_.commit(g);
   }
 
@@ -283,11 +360,13 @@ class inverse_weighted_exact {
   }
 
   double accumulator(std::size_t i) const noexcept { return acc_[i % K]; }
-  double weight(std::size_t i, std::size_t n) const noexcept { return weights_[i % K][n % N]; }
+  double weight(std::size_t i, std::size_t n) const noexcept { return weights_->weight(i, n); }
+  const table_type& weights() const noexcept { return *weights_; }
 
   friend bool operator==(const inverse_weighted_exact& a,
                          const inverse_weighted_exact& b) noexcept {
-    return a.acc_ == b.acc_ && a.rr_ == b.rr_ && a.weights_ == b.weights_;
+    return a.acc_ == b.acc_ && a.rr_ == b.rr_ &&
+           (a.weights_ == b.weights_ || *a.weights_ == *b.weights_);
   }
   friend bool operator!=(const inverse_weighted_exact& a,
                          const inverse_weighted_exact& b) noexcept {
@@ -295,8 +374,7 @@ class inverse_weighted_exact {
   }
 
  private:
-  std::array<std::array<double, N>, K> weights_{};
-  std::array<double, K> largest_{};
+  std::shared_ptr<const table_type> weights_;
   std::array<double, K> acc_{};
   round_robin_arbiter<K> rr_;
 };

@@ -25,12 +25,24 @@
 // no grant and changes nothing, so the selected SL's accumulated weight
 // survives an idle port; Algorithm 3 would discard it at once.
 //
+// Configuration and state. The table a fabric manager programs is a
+// deficit_table: immutable, validated once, shared (std::shared_ptr<const>)
+// by every port that uses it. A scheduler is that pointer and a small
+// comparable state per port (dtable_state: current entry, SL and queue,
+// accumulated weight, a deficit counter and a round-robin position per SL):
+// 56 bytes for dtable_scheduler (up to 16 SLs, InfiniBand's), 104 for
+// basic_dtable_scheduler<32> (Omni-Path's 32 SLs), whatever the table size.
+// Two schedulers are equal when their tables are equal and their states are.
+//
 // Contract
-//   - dtable_scheduler(table, queue_sls, sl_mtu): 1..256 entries
-//     (dtable_entry{sl, weight}); sl_mtu[sl] in 1..2^20 credits for up to 32
-//     SLs; each entry's weight >= its SL's MTU (so a selected entry always
-//     sends) and <= 2^24; 1..64 queues, each of an SL of the table.
+//   - deficit_table(table, queue_sls, sl_mtu): 1..256 entries
+//     (dtable_entry{sl, weight}); sl_mtu[sl] in 1..65535 credits for up to
+//     32 SLs; each entry's weight >= its SL's MTU (so a selected entry
+//     always sends) and <= 2^24; 1..64 queues, each of an SL of the table.
 //     config_error names the entry or field otherwise.
+//   - basic_dtable_scheduler<S>(shared table): config_error when the table
+//     has more than S SLs. dtable_scheduler(table, queue_sls, sl_mtu) builds
+//     a table of its own.
 //   - Requests: queue_requests with head_size[q] in credits, 1..MTU of q's
 //     SL (a precondition; a size outside is clamped into that range).
 //   - Decision protocol: arbitrate() const; commit(g, r) replays the decision
@@ -57,6 +69,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,31 +93,18 @@ struct dtable_entry {
   }
 };
 
-class dtable_scheduler {
+/// The Deficit Table as a fabric manager programs it: entries, each queue's
+/// SL and each SL's MTU. Immutable once built; validated here.
+class deficit_table {
  public:
-  using request_type = queue_requests;
-  /// Head sizes and weights are in flow-control credits.
-  static constexpr size_unit head_size_unit = size_unit::credits;
   static constexpr std::size_t max_entries = 256;
   static constexpr std::size_t max_sls = 32;
   static constexpr std::size_t max_queues = 64;
-  static constexpr std::uint32_t max_mtu = 1u << 20;
+  static constexpr std::uint32_t max_mtu = 0xFFFF;
   static constexpr std::uint32_t max_weight = 1u << 24;
-  static constexpr std::uint8_t no_sl = 0xFF;
 
-  /// What one decision does: serve `queue`; `new_entry` when it starts entry
-  /// `entry` (ending the current one), `sl_inactive` when the current entry
-  /// ended because its SL had nothing to send.
-  struct decision {
-    std::size_t queue = detail::not_found;
-    std::size_t entry = detail::not_found;
-    bool new_entry = false;
-    bool sl_inactive = false;
-    std::uint32_t size = 0;
-  };
-
-  dtable_scheduler(const std::vector<dtable_entry>& table, const qos::queue_sls& sls,
-                   const std::vector<std::uint32_t>& sl_mtu) {
+  deficit_table(const std::vector<dtable_entry>& table, const qos::queue_sls& sls,
+                const std::vector<std::uint32_t>& sl_mtu) {
     interlock::detail::require_in_range("dtable_scheduler", "table entries", table.size(), 1,
                                         max_entries);
     interlock::detail::require_in_range("dtable_scheduler", "SL count (SL_MTU entries)",
@@ -128,25 +128,165 @@ class dtable_scheduler {
       entries_of_sl_[table[e].sl][e / 64] |= bits::bit(e % 64);
     }
     for (std::size_t q = 0; q < sls.size(); ++q) entries_of_queue_[q] = entries_of_sl_[sls[q]];
-    entry_ = static_cast<std::uint16_t>(size_ - 1);  // the first search starts at entry 0
-    rr_.fill(0xFF);
+  }
+
+  std::size_t entry_count() const noexcept { return size_; }
+  std::size_t queue_count() const noexcept { return queue_count_; }
+  std::size_t sl_count() const noexcept { return sl_count_; }
+  dtable_entry entry(std::size_t e) const noexcept {
+    return e < size_ ? dtable_entry{entry_sl_[e], entry_weight_[e]} : dtable_entry{};
+  }
+  std::uint8_t entry_sl(std::size_t e) const noexcept { return entry_sl_[e % max_entries]; }
+  std::uint32_t entry_weight(std::size_t e) const noexcept {
+    return entry_weight_[e % max_entries];
+  }
+  std::uint32_t mtu(std::size_t sl) const noexcept { return sl < max_sls ? mtu_[sl] : 0; }
+  std::uint8_t sl_of_queue(std::size_t q) const noexcept { return sl_of_queue_[q % max_queues]; }
+  std::uint64_t queues_of_sl(std::size_t sl) const noexcept {
+    return sl < max_sls ? queues_of_sl_[sl] : 0;
+  }
+  const detail::entry_mask& entries_of_queue(std::size_t q) const noexcept {
+    return entries_of_queue_[q % max_queues];
+  }
+  /// Sum of the weights of SL `sl`'s entries (credits).
+  std::uint64_t sl_weight(std::size_t sl) const noexcept {
+    std::uint64_t total = 0;
+    for (std::size_t e = 0; e < size_; ++e)
+      if (entry_sl_[e] == sl) total += entry_weight_[e];
+    return total;
+  }
+  /// The largest cyclic distance between consecutive entries of SL `sl`
+  /// (entry_count() for an SL with one entry, 0 for an SL with none).
+  std::size_t entry_distance(std::size_t sl) const noexcept {
+    std::size_t first = detail::not_found, previous = 0, widest = 0;
+    for (std::size_t e = 0; e < size_; ++e) {
+      if (entry_sl_[e] != sl) continue;
+      if (first == detail::not_found) {
+        first = e;
+      } else if (e - previous > widest) {
+        widest = e - previous;
+      }
+      previous = e;
+    }
+    if (first == detail::not_found) return 0;
+    const std::size_t wrap = first + size_ - previous;
+    return wrap > widest ? wrap : widest;
+  }
+
+  friend bool operator==(const deficit_table& a, const deficit_table& b) noexcept {
+    return a.size_ == b.size_ && a.entry_sl_ == b.entry_sl_ && a.entry_weight_ == b.entry_weight_ &&
+           a.queue_count_ == b.queue_count_ && a.sl_of_queue_ == b.sl_of_queue_ &&
+           a.sl_count_ == b.sl_count_ && a.mtu_ == b.mtu_;
+  }
+  friend bool operator!=(const deficit_table& a, const deficit_table& b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  void check_entry(std::size_t e, const dtable_entry& entry) const {
+    const std::string field = "table[" + std::to_string(e) + "]";
+    if (entry.sl >= max_sls || mtu_[entry.sl] == 0) {
+      throw config_error("dtable_scheduler", field + ".sl", std::to_string(entry.sl),
+                         "an SL with an MTU in SL_MTU");
+    }
+    if (entry.weight < mtu_[entry.sl] || entry.weight > max_weight) {
+      throw config_error("dtable_scheduler", field + ".weight", std::to_string(entry.weight),
+                         std::to_string(mtu_[entry.sl]) + ".." + std::to_string(max_weight) +
+                             " (at least SL" + std::to_string(entry.sl) +
+                             "'s MTU, so a selected entry can send a packet)");
+    }
+  }
+
+  std::array<std::uint8_t, max_entries> entry_sl_{};
+  std::array<std::uint32_t, max_entries> entry_weight_{};
+  std::array<detail::entry_mask, max_sls> entries_of_sl_{};
+  std::array<detail::entry_mask, max_queues> entries_of_queue_{};
+  std::array<std::uint64_t, max_sls> queues_of_sl_{};
+  std::array<std::uint8_t, max_queues> sl_of_queue_{};
+  std::array<std::uint32_t, max_sls> mtu_{};
+  std::uint16_t size_ = 0;
+  std::uint8_t queue_count_ = 0;
+  std::uint8_t sl_count_ = 0;
+};
+
+/// One port's DTable state, for tables of up to S SLs.
+template <std::size_t S>
+struct dtable_state {
+  static constexpr std::uint8_t no_sl = 0xFF;
+  std::uint16_t entry = 0;                // the entry being served
+  std::uint8_t sl = no_sl;                // its SL, or no_sl before the first decision
+  std::uint8_t queue = 0;                 // the queue being served
+  std::uint32_t accumulated = 0;          // accumulated weight, credits
+  std::array<std::uint16_t, S> deficit{}; // per SL, < its MTU
+  std::array<std::uint8_t, S> rr{};       // per SL: the queue its last entry started with
+
+  friend bool operator==(const dtable_state& a, const dtable_state& b) noexcept {
+    return a.entry == b.entry && a.sl == b.sl && a.queue == b.queue &&
+           a.accumulated == b.accumulated && a.deficit == b.deficit && a.rr == b.rr;
+  }
+  friend bool operator!=(const dtable_state& a, const dtable_state& b) noexcept {
+    return !(a == b);
+  }
+};
+
+template <std::size_t S = 16>
+class basic_dtable_scheduler {
+  static_assert(S >= 1 && S <= deficit_table::max_sls,
+                "basic_dtable_scheduler<S>: S must be 1..32 SLs");
+
+ public:
+  using request_type = queue_requests;
+  using state_type = dtable_state<S>;
+  /// Head sizes and weights are in flow-control credits.
+  static constexpr size_unit head_size_unit = size_unit::credits;
+  static constexpr std::size_t max_entries = deficit_table::max_entries;
+  static constexpr std::size_t max_sls = S;
+  static constexpr std::size_t max_queues = deficit_table::max_queues;
+  static constexpr std::uint32_t max_mtu = deficit_table::max_mtu;
+  static constexpr std::uint32_t max_weight = deficit_table::max_weight;
+  static constexpr std::uint8_t no_sl = state_type::no_sl;
+
+  /// What one decision does: serve `queue`; `new_entry` when it starts entry
+  /// `entry` (ending the current one), `sl_inactive` when the current entry
+  /// ended because its SL had nothing to send.
+  struct decision {
+    std::size_t queue = detail::not_found;
+    std::size_t entry = detail::not_found;
+    bool new_entry = false;
+    bool sl_inactive = false;
+    std::uint32_t size = 0;
+  };
+
+  /// A scheduler with a table of its own.
+  basic_dtable_scheduler(const std::vector<dtable_entry>& table, const qos::queue_sls& sls,
+                         const std::vector<std::uint32_t>& sl_mtu)
+      : basic_dtable_scheduler(std::make_shared<const deficit_table>(table, sls, sl_mtu)) {}
+  /// A port's scheduler over a shared table.
+  explicit basic_dtable_scheduler(std::shared_ptr<const deficit_table> table)
+      : table_(std::move(table)) {
+    if (!table_) throw config_error("dtable_scheduler", "table", "null", "a deficit_table");
+    interlock::detail::require_in_range("dtable_scheduler", "SL count of the table",
+                                        table_->sl_count(), 1, S);
+    state_.entry = static_cast<std::uint16_t>(table_->entry_count() - 1);  // first search: entry 0
+    state_.rr.fill(0xFF);
   }
 
   /// The decision for `r` without changing anything.
   decision decide(const queue_requests& r) const {
+    const deficit_table& t = *table_;
     decision d;
-    const std::uint64_t active = r.requests & bits::low_mask(queue_count_);
+    const std::uint64_t active = r.requests & bits::low_mask(t.queue_count());
     INTERLOCK_ASSERT(active == r.requests, "request for a queue the scheduler does not have");
     if (active == 0) return d;
-    if (sl_ != no_sl) {
-      const std::uint64_t own = active & queues_of_sl_[sl_];
+    if (state_.sl != no_sl) {
+      const std::uint64_t own = active & t.queues_of_sl(state_.sl);
       if (own != 0) {
-        const std::size_t q = detail::next_at_or_after(own, queue_);
+        const std::size_t q = detail::next_at_or_after(own, state_.queue);
         if (q >= max_queues) return decision{};  // unreachable: own != 0
         const std::uint32_t size = head_size(r, q);
-        if (size <= accumulated_) {
+        if (size <= state_.accumulated) {
           d.queue = q;
-          d.entry = entry_;
+          d.entry = state_.entry;
           d.size = size;
           return d;
         }
@@ -157,16 +297,16 @@ class dtable_scheduler {
     // The next entry whose SL is active: the union of the active queues'
     // entry masks, then a cyclic find-first from the entry after this one.
     detail::entry_mask eligible{};
-    const std::size_t words = bits::words_for(size_);
+    const std::size_t words = bits::words_for(t.entry_count());
     for (std::uint64_t x = active; x != 0; x &= x - 1) {
-      const detail::entry_mask& m = entries_of_queue_[bits::lowest_index(x)];
+      const detail::entry_mask& m = t.entries_of_queue(bits::lowest_index(x));
       for (std::size_t w = 0; w < words; ++w) eligible[w] |= m[w];
     }
-    const std::size_t e = detail::next_at_or_after(eligible, entry_ + 1u, size_);
+    const std::size_t e = detail::next_at_or_after(eligible, state_.entry + 1u, t.entry_count());
     INTERLOCK_ASSERT(e != detail::not_found, "an active queue whose SL has no table entry");
     if (e >= max_entries) return decision{};
-    const std::size_t sl = entry_sl_[e];
-    d.queue = detail::next_at_or_after(active & queues_of_sl_[sl], rr_[sl] + 1u);
+    const std::size_t sl = t.entry_sl(e);
+    d.queue = detail::next_at_or_after(active & t.queues_of_sl(sl), state_.rr[sl] + 1u);
     if (d.queue >= max_queues) return decision{};  // unreachable: the SL is active
     d.entry = e;
     d.new_entry = true;
@@ -195,119 +335,73 @@ class dtable_scheduler {
     return interlock::grant(d.queue);
   }
 
-  std::size_t size() const noexcept { return queue_count_; }
-  std::size_t entry_count() const noexcept { return size_; }
-  std::size_t sl_count() const noexcept { return sl_count_; }
-  dtable_entry entry(std::size_t e) const noexcept {
-    return e < size_ ? dtable_entry{entry_sl_[e], entry_weight_[e]} : dtable_entry{};
-  }
-  std::uint32_t mtu(std::size_t sl) const noexcept { return sl < max_sls ? mtu_[sl] : 0; }
-  /// The entry being served (entry_count() - 1 before the first decision).
-  std::size_t current_entry() const noexcept { return entry_; }
-  /// The SL being served, or no_sl before the first decision.
-  std::size_t current_sl() const noexcept { return sl_; }
-  std::uint32_t accumulated_weight() const noexcept { return accumulated_; }
-  std::uint32_t deficit_counter(std::size_t sl) const noexcept {
-    return sl < max_sls ? deficit_[sl] : 0;
-  }
-  /// Sum of the weights of SL `sl`'s entries (credits).
-  std::uint64_t sl_weight(std::size_t sl) const noexcept {
-    std::uint64_t total = 0;
-    for (std::size_t e = 0; e < size_; ++e)
-      if (entry_sl_[e] == sl) total += entry_weight_[e];
-    return total;
-  }
-  /// The largest cyclic distance between consecutive entries of SL `sl`
-  /// (entry_count() for an SL with one entry, 0 for an SL with none).
-  std::size_t entry_distance(std::size_t sl) const noexcept {
-    std::size_t first = detail::not_found, previous = 0, widest = 0;
-    for (std::size_t e = 0; e < size_; ++e) {
-      if (entry_sl_[e] != sl) continue;
-      if (first == detail::not_found) {
-        first = e;
-      } else if (e - previous > widest) {
-        widest = e - previous;
-      }
-      previous = e;
-    }
-    if (first == detail::not_found) return 0;
-    const std::size_t wrap = first + size_ - previous;
-    return wrap > widest ? wrap : widest;
-  }
+  /// The shared table, and this port's state.
+  const deficit_table& table() const noexcept { return *table_; }
+  const std::shared_ptr<const deficit_table>& shared_table() const noexcept { return table_; }
+  const state_type& state() const noexcept { return state_; }
 
-  friend bool operator==(const dtable_scheduler& a, const dtable_scheduler& b) noexcept {
-    return a.size_ == b.size_ && a.entry_sl_ == b.entry_sl_ && a.entry_weight_ == b.entry_weight_ &&
-           a.sl_of_queue_ == b.sl_of_queue_ && a.mtu_ == b.mtu_ && a.entry_ == b.entry_ &&
-           a.sl_ == b.sl_ && a.queue_ == b.queue_ && a.accumulated_ == b.accumulated_ &&
-           a.deficit_ == b.deficit_ && a.rr_ == b.rr_;
+  std::size_t size() const noexcept { return table_->queue_count(); }
+  std::size_t entry_count() const noexcept { return table_->entry_count(); }
+  std::size_t sl_count() const noexcept { return table_->sl_count(); }
+  dtable_entry entry(std::size_t e) const noexcept { return table_->entry(e); }
+  std::uint32_t mtu(std::size_t sl) const noexcept { return table_->mtu(sl); }
+  /// The entry being served (entry_count() - 1 before the first decision).
+  std::size_t current_entry() const noexcept { return state_.entry; }
+  /// The SL being served, or no_sl before the first decision.
+  std::size_t current_sl() const noexcept { return state_.sl; }
+  std::uint32_t accumulated_weight() const noexcept { return state_.accumulated; }
+  std::uint32_t deficit_counter(std::size_t sl) const noexcept {
+    return sl < S ? state_.deficit[sl] : 0;
   }
-  friend bool operator!=(const dtable_scheduler& a, const dtable_scheduler& b) noexcept {
+  std::uint64_t sl_weight(std::size_t sl) const noexcept { return table_->sl_weight(sl); }
+  std::size_t entry_distance(std::size_t sl) const noexcept { return table_->entry_distance(sl); }
+
+  friend bool operator==(const basic_dtable_scheduler& a, const basic_dtable_scheduler& b) noexcept {
+    return (a.table_ == b.table_ || *a.table_ == *b.table_) && a.state_ == b.state_;
+  }
+  friend bool operator!=(const basic_dtable_scheduler& a, const basic_dtable_scheduler& b) noexcept {
     return !(a == b);
   }
 
  private:
   void apply(const decision& d) noexcept {
     if (d.new_entry) {
-      if (sl_ != no_sl) deficit_[sl_] = d.sl_inactive ? 0 : accumulated_;
-      entry_ = static_cast<std::uint16_t>(d.entry);
-      sl_ = entry_sl_[d.entry];
-      accumulated_ = deficit_[sl_] + entry_weight_[d.entry];
-      deficit_[sl_] = 0;
-      rr_[sl_] = static_cast<std::uint8_t>(d.queue);
+      if (state_.sl != no_sl)
+        state_.deficit[state_.sl] =
+            static_cast<std::uint16_t>(d.sl_inactive ? 0 : state_.accumulated);
+      state_.entry = static_cast<std::uint16_t>(d.entry);
+      state_.sl = table_->entry_sl(d.entry);
+      state_.accumulated = state_.deficit[state_.sl] + table_->entry_weight(d.entry);
+      state_.deficit[state_.sl] = 0;
+      state_.rr[state_.sl] = static_cast<std::uint8_t>(d.queue);
     }
-    queue_ = static_cast<std::uint8_t>(d.queue);
-    accumulated_ -= d.size;
-  }
-
-  void check_entry(std::size_t e, const dtable_entry& entry) const {
-    const std::string field = "table[" + std::to_string(e) + "]";
-    if (entry.sl >= max_sls || mtu_[entry.sl] == 0) {
-      throw config_error("dtable_scheduler", field + ".sl", std::to_string(entry.sl),
-                         "an SL with an MTU in SL_MTU");
-    }
-    if (entry.weight < mtu_[entry.sl] || entry.weight > max_weight) {
-      throw config_error("dtable_scheduler", field + ".weight", std::to_string(entry.weight),
-                         std::to_string(mtu_[entry.sl]) + ".." + std::to_string(max_weight) +
-                             " (at least SL" + std::to_string(entry.sl) +
-                             "'s MTU, so a selected entry can send a packet)");
-    }
+    state_.queue = static_cast<std::uint8_t>(d.queue);
+    state_.accumulated -= d.size;
   }
 
   std::uint32_t head_size(const queue_requests& r, std::size_t q) const {
-    const std::uint32_t mtu = mtu_[sl_of_queue_[q]];
+    const std::uint32_t mtu = table_->mtu(table_->sl_of_queue(q));
     const std::uint32_t size = r.head_size.at(q, 0);
     INTERLOCK_ASSERT(size >= 1 && size <= mtu, "head packet size outside 1..MTU of its SL");
     return size < 1 ? 1 : (size > mtu ? mtu : size);
   }
 
-  // Configuration.
-  std::array<std::uint8_t, max_entries> entry_sl_{};
-  std::array<std::uint32_t, max_entries> entry_weight_{};
-  std::array<detail::entry_mask, max_sls> entries_of_sl_{};
-  std::array<detail::entry_mask, max_queues> entries_of_queue_{};
-  std::array<std::uint64_t, max_sls> queues_of_sl_{};
-  std::array<std::uint8_t, max_queues> sl_of_queue_{};
-  std::array<std::uint32_t, max_sls> mtu_{};
-  std::uint16_t size_ = 0;
-  std::uint8_t queue_count_ = 0;
-  std::uint8_t sl_count_ = 0;
-  // State.
-  std::uint16_t entry_ = 0;
-  std::uint8_t sl_ = no_sl;
-  std::uint8_t queue_ = 0;
-  std::uint32_t accumulated_ = 0;
-  std::array<std::uint32_t, max_sls> deficit_{};
-  std::array<std::uint8_t, max_sls> rr_{};
+  std::shared_ptr<const deficit_table> table_;
+  state_type state_;
 };
+
+/// Up to 16 SLs (InfiniBand): a 56-byte state per port.
+using dtable_scheduler = basic_dtable_scheduler<16>;
 
 }  // namespace qos
 
 /// Requests from a candidate_view: head sizes in credits, `credits_per_flit`
 /// per flit of the view (default 1: a flit is a credit).
-template <>
-class request_builder<qos::dtable_scheduler> : public qos::detail::sized_request_builder {
+template <std::size_t S>
+class request_builder<qos::basic_dtable_scheduler<S>> : public qos::detail::sized_request_builder {
  public:
-  explicit request_builder(const qos::dtable_scheduler& s, std::uint32_t credits_per_flit = 1)
+  explicit request_builder(const qos::basic_dtable_scheduler<S>& s,
+                           std::uint32_t credits_per_flit = 1)
       : sized_request_builder(s.size(), credits_per_flit, "request_builder<dtable_scheduler>") {}
 };
 

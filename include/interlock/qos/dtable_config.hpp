@@ -96,14 +96,14 @@ namespace detail {
 
 inline void check_dtable_shape(const dtable_parameters& p, const std::vector<dtable_sl>& sls) {
   interlock::detail::require_in_range("dtable configuration", "N", p.entries, 1,
-                                      dtable_scheduler::max_entries);
+                                      deficit_table::max_entries);
   interlock::detail::require_in_range("dtable configuration", "GMTU", p.gmtu, 1,
-                                      dtable_scheduler::max_mtu);
+                                      deficit_table::max_mtu);
   interlock::detail::require_in_range("dtable configuration", "w", p.w, 1,
-                                      dtable_scheduler::max_weight / p.gmtu);
+                                      deficit_table::max_weight / p.gmtu);
   interlock::detail::require_in_range("dtable configuration", "k", p.k, 1, p.w);
   interlock::detail::require_in_range("dtable configuration", "SL count", sls.size(), 1,
-                                      dtable_scheduler::max_sls);
+                                      deficit_table::max_sls);
   const std::uint64_t max_weight = std::uint64_t{p.gmtu} * p.w;
   std::size_t total = 0;
   for (std::size_t i = 0; i < sls.size(); ++i) {
@@ -242,7 +242,7 @@ inline dtable_plan plan_dtable(const dtable_parameters& p, const std::vector<dta
   plan.table.resize(p.entries);
   for (std::size_t e = 0; e < p.entries; ++e)
     plan.table[e] = dtable_entry{layout[e], plan.sls[layout[e]].entry_weight};
-  apply_bandwidth_correction(plan.table, dweight, mtu, dtable_scheduler::max_weight);
+  apply_bandwidth_correction(plan.table, dweight, mtu, deficit_table::max_weight);
   for (const dtable_entry& e : plan.table) {
     plan.sls[e.sl].final_weight += e.weight;
     plan.final_total += e.weight;

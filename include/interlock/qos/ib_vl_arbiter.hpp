@@ -29,8 +29,14 @@
 //     Algorithm 4): the low-priority turn serves its whole entry.
 // Figure 6.1's walk-through is reproduced under both in tests/qos.
 //
+// Configuration and state: the tables are a vl_arbitration_tables,
+// immutable, validated once and shared (std::shared_ptr<const>) by every
+// port that uses them; an arbiter is that pointer and a 16-byte ib_vl_state
+// per port (each table's entry and weight left, the byte counter).
+//
 // Contract
-//   - ib_vl_arbiter(config): config_error when a table has more than 64
+//   - ib_vl_arbiter(config) (tables of its own) or ib_vl_arbiter(shared
+//     vl_arbitration_tables); vl_arbitration_tables(config): config_error when a table has more than 64
 //     entries, an entry's VL is above 14 (VL15 is management, outside VL
 //     arbitration), or a weight above 255. LimitOfHighPriority is a uint8_t,
 //     so every value is valid.
@@ -59,6 +65,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -112,9 +119,96 @@ constexpr std::uint32_t weight_units(std::uint32_t bytes) noexcept {
 }
 }  // namespace ib
 
+/// The two VLArbitration tables and LimitOfHighPriority as a subnet manager
+/// programs them, validated once; immutable and shared by every port that
+/// uses them.
+class vl_arbitration_tables {
+ public:
+  /// One table's entries, indexed for mask searches.
+  struct table {
+    std::array<std::uint8_t, ib::max_table_entries> vl{};
+    std::array<std::uint8_t, ib::max_table_entries> weight{};
+    std::array<std::uint64_t, ib::data_vls> entries_of_vl{};  // entries with weight > 0
+    std::uint64_t vls_with_entries = 0;
+    std::uint8_t size = 0;
+
+    friend bool operator==(const table& a, const table& b) noexcept {
+      return a.size == b.size && a.vl == b.vl && a.weight == b.weight;
+    }
+  };
+
+  explicit vl_arbitration_tables(const ib_vl_arbitration_config& config)
+      : limit_(config.limit_of_high_priority), turn_(config.turn) {
+    configure(high_, config.high, "high-priority table");
+    configure(low_, config.low, "low-priority table");
+  }
+
+  const table& high() const noexcept { return high_; }
+  const table& low() const noexcept { return low_; }
+  std::uint8_t limit_of_high_priority() const noexcept { return limit_; }
+  low_priority_turn turn() const noexcept { return turn_; }
+
+  friend bool operator==(const vl_arbitration_tables& a, const vl_arbitration_tables& b) noexcept {
+    return a.high_ == b.high_ && a.low_ == b.low_ && a.limit_ == b.limit_ && a.turn_ == b.turn_;
+  }
+  friend bool operator!=(const vl_arbitration_tables& a, const vl_arbitration_tables& b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  static void configure(table& t, const std::vector<ib_vl_arbitration_entry>& entries,
+                        const char* name) {
+    if (entries.size() > ib::max_table_entries) {
+      throw config_error("ib_vl_arbiter", std::string(name) + " entries",
+                         std::to_string(entries.size()), "at most 64");
+    }
+    t.size = static_cast<std::uint8_t>(entries.size());
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+      if (entries[e].vl >= ib::data_vls) {
+        throw config_error("ib_vl_arbiter", std::string(name) + "[" + std::to_string(e) + "].vl",
+                           std::to_string(entries[e].vl),
+                           "0..14 (VL15 is management traffic, outside VL arbitration)");
+      }
+      t.vl[e] = entries[e].vl;
+      t.weight[e] = entries[e].weight;
+      if (entries[e].weight > 0) {
+        t.entries_of_vl[entries[e].vl] |= bits::bit(e);
+        t.vls_with_entries |= bits::bit(entries[e].vl);
+      }
+    }
+  }
+
+  table high_;
+  table low_;
+  std::uint8_t limit_;
+  low_priority_turn turn_;
+};
+
+/// One port's VL arbitration state: each table's current entry and the
+/// weight left in it, the high-priority byte counter, and whether a
+/// whole-entry low-priority turn is under way. 16 bytes.
+struct ib_vl_state {
+  std::int32_t high_remaining = 0;  // 64-byte units; <= 0: the entry has ended
+  std::int32_t low_remaining = 0;
+  std::uint32_t high_bytes = 0;  // high-priority bytes since the low table last sent
+  std::uint8_t high_entry = ib::max_table_entries - 1;  // the first search starts at entry 0
+  std::uint8_t low_entry = ib::max_table_entries - 1;
+  bool in_low_turn = false;
+
+  friend bool operator==(const ib_vl_state& a, const ib_vl_state& b) noexcept {
+    return a.high_remaining == b.high_remaining && a.low_remaining == b.low_remaining &&
+           a.high_bytes == b.high_bytes && a.high_entry == b.high_entry &&
+           a.low_entry == b.low_entry && a.in_low_turn == b.in_low_turn;
+  }
+  friend bool operator!=(const ib_vl_state& a, const ib_vl_state& b) noexcept {
+    return !(a == b);
+  }
+};
+
 class ib_vl_arbiter {
  public:
   using request_type = queue_requests;
+  using state_type = ib_vl_state;
   /// Head sizes are in bytes; weights in 64-byte units.
   static constexpr size_unit head_size_unit = size_unit::bytes;
   enum class table : std::uint8_t { none, high, low };
@@ -127,10 +221,15 @@ class ib_vl_arbiter {
     std::uint32_t size = 0;  // bytes
   };
 
+  /// An arbiter with tables of its own.
   explicit ib_vl_arbiter(const ib_vl_arbitration_config& config)
-      : limit_(config.limit_of_high_priority), turn_(config.turn) {
-    high_.configure(config.high, "high-priority table");
-    low_.configure(config.low, "low-priority table");
+      : ib_vl_arbiter(std::make_shared<const vl_arbitration_tables>(config)) {}
+  /// A port's arbiter over shared tables.
+  explicit ib_vl_arbiter(std::shared_ptr<const vl_arbitration_tables> tables)
+      : tables_(std::move(tables)) {
+    if (!tables_) throw config_error("ib_vl_arbiter", "tables", "null", "vl_arbitration_tables");
+    state_.high_entry = start_entry(tables_->high());
+    state_.low_entry = start_entry(tables_->low());
   }
 
   decision decide(const queue_requests& r) const {
@@ -138,11 +237,15 @@ class ib_vl_arbiter {
     const std::uint64_t active = r.requests & bits::low_mask(ib::data_vls);
     INTERLOCK_ASSERT(active == r.requests, "request for VL15 or above");
     if (active == 0) return d;
-    if (in_low_turn_ && low_.continues(active)) return low_.serve(active, r, table::low);
-    const bool high_ready = high_.any_eligible(active);
-    const bool low_ready = low_.any_eligible(active);
-    if (low_ready && (!high_ready || limit_reached())) return low_.serve(active, r, table::low);
-    if (high_ready) return high_.serve(active, r, table::high);
+    const vl_arbitration_tables& t = *tables_;
+    if (state_.in_low_turn && continues(t.low(), state_.low_entry, state_.low_remaining, active))
+      return serve(t.low(), state_.low_entry, state_.low_remaining, active, r, table::low);
+    const bool high_ready = (active & t.high().vls_with_entries) != 0;
+    const bool low_ready = (active & t.low().vls_with_entries) != 0;
+    if (low_ready && (!high_ready || limit_reached()))
+      return serve(t.low(), state_.low_entry, state_.low_remaining, active, r, table::low);
+    if (high_ready)
+      return serve(t.high(), state_.high_entry, state_.high_remaining, active, r, table::high);
     return d;
   }
 
@@ -166,126 +269,99 @@ class ib_vl_arbiter {
     return interlock::grant(d.vl);
   }
 
+  /// The shared tables, and this port's state.
+  const vl_arbitration_tables& tables() const noexcept { return *tables_; }
+  const std::shared_ptr<const vl_arbitration_tables>& shared_tables() const noexcept {
+    return tables_;
+  }
+  const state_type& state() const noexcept { return state_; }
+
   std::size_t size() const noexcept { return ib::data_vls; }
-  std::uint8_t limit_of_high_priority() const noexcept { return limit_; }
-  low_priority_turn turn() const noexcept { return turn_; }
+  std::uint8_t limit_of_high_priority() const noexcept { return tables_->limit_of_high_priority(); }
+  low_priority_turn turn() const noexcept { return tables_->turn(); }
   /// High-priority bytes sent since the low-priority table last sent.
-  std::uint32_t high_priority_bytes() const noexcept { return high_bytes_; }
+  std::uint32_t high_priority_bytes() const noexcept { return state_.high_bytes; }
   /// Sets the byte counter (to start from a state such as Figure 6.1's).
-  void set_high_priority_bytes(std::uint32_t bytes) noexcept { high_bytes_ = bytes; }
+  void set_high_priority_bytes(std::uint32_t bytes) noexcept { state_.high_bytes = bytes; }
   std::size_t current_entry(table t) const noexcept {
-    return t == table::low ? low_.entry_ : high_.entry_;
+    return t == table::low ? state_.low_entry : state_.high_entry;
   }
   /// Weight left in the table's current entry, in 64-byte units (<= 0: ended).
   std::int32_t remaining_weight(table t) const noexcept {
-    return t == table::low ? low_.remaining_ : high_.remaining_;
+    return t == table::low ? state_.low_remaining : state_.high_remaining;
   }
 
   friend bool operator==(const ib_vl_arbiter& a, const ib_vl_arbiter& b) noexcept {
-    return a.high_ == b.high_ && a.low_ == b.low_ && a.limit_ == b.limit_ && a.turn_ == b.turn_ &&
-           a.high_bytes_ == b.high_bytes_ && a.in_low_turn_ == b.in_low_turn_;
+    return (a.tables_ == b.tables_ || *a.tables_ == *b.tables_) && a.state_ == b.state_;
   }
   friend bool operator!=(const ib_vl_arbiter& a, const ib_vl_arbiter& b) noexcept {
     return !(a == b);
   }
 
  private:
-  /// One arbitration table and its position.
-  struct weighted_table {
-    std::array<std::uint8_t, ib::max_table_entries> vl{};
-    std::array<std::uint8_t, ib::max_table_entries> weight{};
-    std::array<std::uint64_t, ib::data_vls> entries_of_vl{};  // entries with weight > 0
-    std::uint64_t vls_with_entries = 0;
-    std::uint8_t size = 0;
-    std::uint8_t entry_ = ib::max_table_entries - 1;  // the first search starts at entry 0
-    std::int32_t remaining_ = 0;
+  using weighted_table = vl_arbitration_tables::table;
 
-    void configure(const std::vector<ib_vl_arbitration_entry>& entries, const char* name) {
-      if (entries.size() > ib::max_table_entries) {
-        throw config_error("ib_vl_arbiter", std::string(name) + " entries",
-                           std::to_string(entries.size()), "at most 64");
-      }
-      size = static_cast<std::uint8_t>(entries.size());
-      entry_ = static_cast<std::uint8_t>(size == 0 ? 0 : size - 1);
-      for (std::size_t e = 0; e < entries.size(); ++e) {
-        if (entries[e].vl >= ib::data_vls) {
-          throw config_error("ib_vl_arbiter", std::string(name) + "[" + std::to_string(e) + "].vl",
-                             std::to_string(entries[e].vl),
-                             "0..14 (VL15 is management traffic, outside VL arbitration)");
-        }
-        vl[e] = entries[e].vl;
-        weight[e] = entries[e].weight;
-        if (entries[e].weight > 0) {
-          entries_of_vl[entries[e].vl] |= bits::bit(e);
-          vls_with_entries |= bits::bit(entries[e].vl);
-        }
-      }
+  static std::uint8_t start_entry(const weighted_table& t) noexcept {
+    return static_cast<std::uint8_t>(t.size == 0 ? 0 : t.size - 1);
+  }
+  static bool continues(const weighted_table& t, std::uint8_t entry, std::int32_t remaining,
+                        std::uint64_t active) noexcept {
+    return remaining > 0 && ((active >> t.vl[entry]) & 1u) != 0;
+  }
+  static std::uint64_t eligible(const weighted_table& t, std::uint64_t active) noexcept {
+    std::uint64_t entries = 0;
+    for (std::uint64_t x = active & t.vls_with_entries; x != 0; x &= x - 1)
+      entries |= t.entries_of_vl[bits::lowest_index(x)];
+    return entries;
+  }
+  static decision serve(const weighted_table& t, std::uint8_t entry, std::int32_t remaining,
+                        std::uint64_t active, const queue_requests& r, table from) {
+    decision d;
+    d.from = from;
+    if (continues(t, entry, remaining, active)) {
+      d.entry = entry;
+    } else {
+      d.entry = detail::next_at_or_after(eligible(t, active), entry + 1u < t.size ? entry + 1u : 0);
+      d.new_entry = true;
+      if (d.entry >= ib::max_table_entries) return decision{};  // unreachable: eligible
     }
-
-    bool any_eligible(std::uint64_t active) const noexcept {
-      return (active & vls_with_entries) != 0;
+    d.vl = t.vl[d.entry];
+    const std::uint32_t size_bytes = r.head_size.at(d.vl, 0);
+    INTERLOCK_ASSERT(size_bytes >= 1 && size_bytes <= ib::max_packet_bytes,
+                     "head packet size outside 1..4222 bytes");
+    d.size = size_bytes < 1
+                 ? 1
+                 : (size_bytes > ib::max_packet_bytes ? ib::max_packet_bytes : size_bytes);
+    return d;
+  }
+  static void spend(const weighted_table& t, const decision& d, std::uint8_t& entry,
+                    std::int32_t& remaining) noexcept {
+    if (d.new_entry) {
+      entry = static_cast<std::uint8_t>(d.entry);
+      remaining = t.weight[d.entry];
     }
-    bool continues(std::uint64_t active) const noexcept {
-      return remaining_ > 0 && ((active >> vl[entry_]) & 1u) != 0;
-    }
-    std::uint64_t eligible(std::uint64_t active) const noexcept {
-      std::uint64_t entries = 0;
-      for (std::uint64_t x = active & vls_with_entries; x != 0; x &= x - 1)
-        entries |= entries_of_vl[bits::lowest_index(x)];
-      return entries;
-    }
-    decision serve(std::uint64_t active, const queue_requests& r, table from) const {
-      decision d;
-      d.from = from;
-      if (continues(active)) {
-        d.entry = entry_;
-      } else {
-        d.entry = detail::next_at_or_after(eligible(active), entry_ + 1u < size ? entry_ + 1u : 0);
-        d.new_entry = true;
-        if (d.entry >= ib::max_table_entries) return decision{};  // unreachable: eligible
-      }
-      d.vl = vl[d.entry];
-      const std::uint32_t size_bytes = r.head_size.at(d.vl, 0);
-      INTERLOCK_ASSERT(size_bytes >= 1 && size_bytes <= ib::max_packet_bytes,
-                       "head packet size outside 1..4222 bytes");
-      d.size = size_bytes < 1
-                   ? 1
-                   : (size_bytes > ib::max_packet_bytes ? ib::max_packet_bytes : size_bytes);
-      return d;
-    }
-    void spend(const decision& d) noexcept {
-      if (d.new_entry) {
-        entry_ = static_cast<std::uint8_t>(d.entry);
-        remaining_ = weight[d.entry];
-      }
-      remaining_ -= static_cast<std::int32_t>(ib::weight_units(d.size));
-    }
-    friend bool operator==(const weighted_table& a, const weighted_table& b) noexcept {
-      return a.vl == b.vl && a.weight == b.weight && a.size == b.size && a.entry_ == b.entry_ &&
-             a.remaining_ == b.remaining_;
-    }
-  };
+    remaining -= static_cast<std::int32_t>(ib::weight_units(d.size));
+  }
 
   void apply(const decision& d) noexcept {
     if (d.from == table::high) {
-      high_.spend(d);
-      const std::uint64_t bytes = std::uint64_t{high_bytes_} + d.size;
-      high_bytes_ = bytes > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<std::uint32_t>(bytes);
+      spend(tables_->high(), d, state_.high_entry, state_.high_remaining);
+      const std::uint64_t bytes = std::uint64_t{state_.high_bytes} + d.size;
+      state_.high_bytes = bytes > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<std::uint32_t>(bytes);
     } else {
-      low_.spend(d);
-      high_bytes_ = 0;
-      in_low_turn_ = turn_ == low_priority_turn::whole_entry && low_.remaining_ > 0;
+      spend(tables_->low(), d, state_.low_entry, state_.low_remaining);
+      state_.high_bytes = 0;
+      state_.in_low_turn =
+          tables_->turn() == low_priority_turn::whole_entry && state_.low_remaining > 0;
     }
   }
 
-  bool limit_reached() const noexcept { return ib::limit_reached(limit_, high_bytes_); }
+  bool limit_reached() const noexcept {
+    return ib::limit_reached(tables_->limit_of_high_priority(), state_.high_bytes);
+  }
 
-  weighted_table high_;
-  weighted_table low_;
-  std::uint8_t limit_;
-  low_priority_turn turn_;
-  std::uint32_t high_bytes_ = 0;
-  bool in_low_turn_ = false;
+  std::shared_ptr<const vl_arbitration_tables> tables_;
+  state_type state_;
 };
 
 }  // namespace qos

@@ -19,8 +19,14 @@
 // exactly 100 packets and the shares are exact (tests/qos/sbt_test.cpp runs
 // Algorithm 2 as printed beside it and shows the extra packet).
 //
+// Configuration and state: the table is a bandwidth_table, immutable,
+// validated once and shared (std::shared_ptr<const>) by every port that uses
+// it; a scheduler is that pointer and a 48-byte sbt_state per port (weight
+// left per SL, the queue served last).
+//
 // Contract
-//   - sbt_scheduler(weights, queue_sls): weights[sl] for up to 32 SLs, summing
+//   - sbt_scheduler(weights, queue_sls) (a table of its own), or
+//     sbt_scheduler(shared bandwidth_table): weights[sl] for up to 32 SLs, summing
 //     to 100 (Section 4.3.2); queue_sls[q] < weights.size() for 1..64 queues.
 //     config_error names the field otherwise.
 //   - Requests: queue_requests; head sizes are not read (SBT counts packets).
@@ -46,6 +52,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,16 +68,15 @@
 namespace interlock {
 namespace qos {
 
-class sbt_scheduler {
+/// The Simple Bandwidth Table as a fabric manager programs it: a weight per
+/// SL (summing to 100) and each queue's SL. Immutable once built.
+class bandwidth_table {
  public:
-  using request_type = queue_requests;
-  /// SBT counts packets: it reads no head size.
-  static constexpr size_unit head_size_unit = size_unit::packets;
   static constexpr std::size_t max_sls = 32;
   static constexpr std::size_t max_queues = 64;
   static constexpr std::uint32_t table_total = 100;
 
-  sbt_scheduler(const std::vector<std::uint32_t>& weights, const qos::queue_sls& sls) {
+  bandwidth_table(const std::vector<std::uint32_t>& weights, const qos::queue_sls& sls) {
     interlock::detail::require_in_range("sbt_scheduler", "SL count", weights.size(), 1, max_sls);
     interlock::detail::require_in_range("sbt_scheduler", "queue count", sls.size(), 1, max_queues);
     std::uint64_t total = 0;
@@ -81,9 +87,72 @@ class sbt_scheduler {
     }
     sl_count_ = static_cast<std::uint8_t>(weights.size());
     queue_count_ = static_cast<std::uint8_t>(sls.size());
-    for (std::size_t sl = 0; sl < weights.size(); ++sl) weight_[sl] = weights[sl];
+    for (std::size_t sl = 0; sl < weights.size(); ++sl)
+      weight_[sl] = static_cast<std::uint8_t>(weights[sl]);
     detail::map_queues(sls, weights.size(), "sbt_scheduler", "an SL of the table", sl_of_queue_,
                        queues_of_sl_);
+    for (std::size_t sl = 0; sl < sl_count_; ++sl)
+      if (weight_[sl] > 0) queues_with_weight_ |= queues_of_sl_[sl];
+  }
+
+  std::size_t sl_count() const noexcept { return sl_count_; }
+  std::size_t queue_count() const noexcept { return queue_count_; }
+  std::uint32_t weight(std::size_t sl) const noexcept { return sl < max_sls ? weight_[sl] : 0; }
+  const std::array<std::uint8_t, max_sls>& weights() const noexcept { return weight_; }
+  std::uint8_t sl_of_queue(std::size_t q) const noexcept { return sl_of_queue_[q % max_queues]; }
+  std::uint64_t queues_of_sl(std::size_t sl) const noexcept {
+    return sl < max_sls ? queues_of_sl_[sl] : 0;
+  }
+  /// The queues whose SL has a weight above 0.
+  std::uint64_t queues_with_weight() const noexcept { return queues_with_weight_; }
+
+  friend bool operator==(const bandwidth_table& a, const bandwidth_table& b) noexcept {
+    return a.weight_ == b.weight_ && a.sl_of_queue_ == b.sl_of_queue_ &&
+           a.queue_count_ == b.queue_count_ && a.sl_count_ == b.sl_count_;
+  }
+  friend bool operator!=(const bandwidth_table& a, const bandwidth_table& b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  std::array<std::uint8_t, max_sls> weight_{};
+  std::array<std::uint64_t, max_sls> queues_of_sl_{};
+  std::array<std::uint8_t, max_queues> sl_of_queue_{};
+  std::uint64_t queues_with_weight_ = 0;
+  std::uint8_t sl_count_ = 0;
+  std::uint8_t queue_count_ = 0;
+};
+
+/// One port's SBT state: 48 bytes.
+struct sbt_state {
+  std::uint64_t queues_with_weight = 0;  // queues whose SL has weight left
+  std::uint8_t last = 0;                 // the queue served last
+  std::uint8_t total_remaining = 0;      // weight left in the table cycle
+  std::array<std::uint8_t, bandwidth_table::max_sls> remaining{};  // per SL
+
+  friend bool operator==(const sbt_state& a, const sbt_state& b) noexcept {
+    return a.queues_with_weight == b.queues_with_weight && a.last == b.last &&
+           a.total_remaining == b.total_remaining && a.remaining == b.remaining;
+  }
+  friend bool operator!=(const sbt_state& a, const sbt_state& b) noexcept { return !(a == b); }
+};
+
+class sbt_scheduler {
+ public:
+  using request_type = queue_requests;
+  using state_type = sbt_state;
+  /// SBT counts packets: it reads no head size.
+  static constexpr size_unit head_size_unit = size_unit::packets;
+  static constexpr std::size_t max_sls = bandwidth_table::max_sls;
+  static constexpr std::size_t max_queues = bandwidth_table::max_queues;
+  static constexpr std::uint32_t table_total = bandwidth_table::table_total;
+
+  /// A scheduler with a table of its own.
+  sbt_scheduler(const std::vector<std::uint32_t>& weights, const qos::queue_sls& sls)
+      : sbt_scheduler(std::make_shared<const bandwidth_table>(weights, sls)) {}
+  /// A port's scheduler over a shared table.
+  explicit sbt_scheduler(std::shared_ptr<const bandwidth_table> table) : table_(std::move(table)) {
+    if (!table_) throw config_error("sbt_scheduler", "table", "null", "a bandwidth_table");
     restore();
   }
 
@@ -91,9 +160,9 @@ class sbt_scheduler {
     const std::uint64_t active = r.requests & valid_mask();
     INTERLOCK_ASSERT(active == r.requests, "request for a queue the scheduler does not have");
     if (active == 0) return interlock::grant();
-    const std::uint64_t with_weight = active & queues_with_weight_;
-    const std::size_t q = with_weight != 0 ? detail::next_at_or_after(with_weight, last_)
-                                           : detail::last_before(active, last_);
+    const std::uint64_t with_weight = active & state_.queues_with_weight;
+    const std::size_t q = with_weight != 0 ? detail::next_at_or_after(with_weight, state_.last)
+                                           : detail::last_before(active, state_.last);
     const interlock::grant g(q);
     INTERLOCK_ASSERT(invariants::work_conserving(active, g), "work_conserving");
     return g;
@@ -104,12 +173,12 @@ class sbt_scheduler {
   /// Spends one unit of the granted queue's SL (if it has any) and restores
   /// the table when the total reaches zero.
   void commit(interlock::grant g) {
-    if (!g || g.index() >= queue_count_) return;
-    last_ = static_cast<std::uint8_t>(g.index());
-    const std::size_t sl = sl_of_queue_[g.index()];
-    if (remaining_[sl] == 0) return;  // the starvation exception
-    if (--remaining_[sl] == 0) queues_with_weight_ &= ~queues_of_sl_[sl];
-    if (--total_remaining_ == 0) restore();
+    if (!g || g.index() >= table_->queue_count()) return;
+    state_.last = static_cast<std::uint8_t>(g.index());
+    const std::size_t sl = table_->sl_of_queue(g.index());
+    if (state_.remaining[sl] == 0) return;  // the starvation exception
+    if (--state_.remaining[sl] == 0) state_.queues_with_weight &= ~table_->queues_of_sl(sl);
+    if (--state_.total_remaining == 0) restore();
   }
 
   interlock::grant grant(const queue_requests& r) {
@@ -118,45 +187,39 @@ class sbt_scheduler {
     return g;
   }
 
-  std::size_t size() const noexcept { return queue_count_; }
-  std::size_t sl_count() const noexcept { return sl_count_; }
-  std::uint32_t weight(std::size_t sl) const noexcept { return sl < max_sls ? weight_[sl] : 0; }
+  /// The shared table, and this port's state.
+  const bandwidth_table& table() const noexcept { return *table_; }
+  const std::shared_ptr<const bandwidth_table>& shared_table() const noexcept { return table_; }
+  const state_type& state() const noexcept { return state_; }
+
+  std::size_t size() const noexcept { return table_->queue_count(); }
+  std::size_t sl_count() const noexcept { return table_->sl_count(); }
+  std::uint32_t weight(std::size_t sl) const noexcept { return table_->weight(sl); }
   /// The weight SL `sl` has left in this table cycle.
   std::uint32_t remaining(std::size_t sl) const noexcept {
-    return sl < max_sls ? remaining_[sl] : 0;
+    return sl < max_sls ? state_.remaining[sl] : 0;
   }
   /// The queue served last (where the next walk starts).
-  std::size_t last_selected() const noexcept { return last_; }
+  std::size_t last_selected() const noexcept { return state_.last; }
 
   friend bool operator==(const sbt_scheduler& a, const sbt_scheduler& b) noexcept {
-    return a.weight_ == b.weight_ && a.sl_of_queue_ == b.sl_of_queue_ &&
-           a.queue_count_ == b.queue_count_ && a.remaining_ == b.remaining_ && a.last_ == b.last_;
+    return (a.table_ == b.table_ || *a.table_ == *b.table_) && a.state_ == b.state_;
   }
   friend bool operator!=(const sbt_scheduler& a, const sbt_scheduler& b) noexcept {
     return !(a == b);
   }
 
  private:
-  std::uint64_t valid_mask() const noexcept { return bits::low_mask(queue_count_); }
+  std::uint64_t valid_mask() const noexcept { return bits::low_mask(table_->queue_count()); }
 
   void restore() noexcept {
-    remaining_ = weight_;
-    total_remaining_ = table_total;
-    queues_with_weight_ = 0;
-    for (std::size_t sl = 0; sl < sl_count_; ++sl)
-      if (weight_[sl] > 0) queues_with_weight_ |= queues_of_sl_[sl];
+    state_.remaining = table_->weights();
+    state_.total_remaining = static_cast<std::uint8_t>(table_total);
+    state_.queues_with_weight = table_->queues_with_weight();
   }
 
-  std::array<std::uint32_t, max_sls> weight_{};
-  std::array<std::uint64_t, max_sls> queues_of_sl_{};
-  std::array<std::uint8_t, max_queues> sl_of_queue_{};
-  std::uint8_t sl_count_ = 0;
-  std::uint8_t queue_count_ = 0;
-  // State.
-  std::uint8_t last_ = 0;
-  std::uint32_t total_remaining_ = 0;
-  std::uint64_t queues_with_weight_ = 0;
-  std::array<std::uint32_t, max_sls> remaining_{};
+  std::shared_ptr<const bandwidth_table> table_;
+  state_type state_;
 };
 
 }  // namespace qos
