@@ -80,6 +80,7 @@
 #include "interlock/arbiters/age_clock.hpp"
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/core/assert.hpp"
+#include "interlock/core/arbiter_traits.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
@@ -289,11 +290,10 @@ inline bool any_requested(const age_requests& r) noexcept { return r.requests !=
 enum class age_policy { round_robin, age };
 
 template <std::size_t N>
-class age_epoch_arbiter {
+class age_epoch_arbiter : public arbiter_base<age_epoch_arbiter<N>, age_requests> {
   static_assert(N >= 1 && N <= 64, "age_epoch_arbiter<N>: N must be 1..64 candidates");
 
  public:
-  using request_type = age_requests;
   static constexpr std::uint64_t valid_mask = bits::low_mask(N);
   static constexpr std::uint64_t all_age = ~std::uint64_t{0};
   static constexpr std::uint64_t all_round_robin = 0;
@@ -340,12 +340,6 @@ class age_epoch_arbiter {
     if (!g || g.index() >= N) return;
     (policy(r.age_suspended) == age_policy::age ? age_rr_ : rr_).commit(g);
     counter_ = (counter_ + 1) & 63u;
-  }
-
-  interlock::grant grant(const age_requests& r) {
-    const interlock::grant g = arbitrate(r);
-    commit(g, r);
-    return g;
   }
 
   friend bool operator==(const age_epoch_arbiter& a, const age_epoch_arbiter& b) noexcept {

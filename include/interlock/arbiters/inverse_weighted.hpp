@@ -78,6 +78,7 @@
 #include "interlock/arbiters/priority.hpp"
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/core/assert.hpp"
+#include "interlock/core/arbiter_traits.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
@@ -158,13 +159,13 @@ class inverse_weight_table {
 
 /// Section 3.3 and Figure 6: the hardware model.
 template <std::size_t K, std::size_t N = 2, unsigned M = 8>
-class inverse_weighted_arbiter {
+class inverse_weighted_arbiter
+    : public arbiter_base<inverse_weighted_arbiter<K, N, M>, pattern_requests> {
   static_assert(K >= 1 && K <= 64, "inverse_weighted_arbiter<K, N, M>: K must be 1..64 inputs");
   static_assert(N >= 1 && N <= 256, "inverse_weighted_arbiter<K, N, M>: N must be 1..256 patterns");
   static_assert(M >= 1 && M <= 31, "inverse_weighted_arbiter<K, N, M>: M must be 1..31 bits");
 
  public:
-  using request_type = pattern_requests;
   using table_type = inverse_weight_table<K, N, M>;
   static constexpr std::uint64_t valid_mask = bits::low_mask(K);
   static constexpr std::uint32_t window = std::uint32_t{1} << M;  // 2^M: half the window
@@ -210,12 +211,6 @@ class inverse_weighted_arbiter {
     raw_[i] = base_ + acc;
     high_ = acc < window ? (high_ | bits::bit(i)) : (high_ & ~bits::bit(i));
     priority_.commit(g);
-  }
-
-  interlock::grant grant(const pattern_requests& r) {
-    const interlock::grant g = arbitrate(r);
-    commit(g, r);
-    return g;
   }
 
   /// Input i's (M+1)-bit accumulator, as Figure 6 holds it (0 for i >= K).
@@ -305,12 +300,12 @@ class exact_weight_table {
 
 /// Eq. 3 in double precision: the model the hardware approximates.
 template <std::size_t K, std::size_t N = 2>
-class inverse_weighted_exact {
+class inverse_weighted_exact
+    : public arbiter_base<inverse_weighted_exact<K, N>, pattern_requests> {
   static_assert(K >= 1 && K <= 64, "inverse_weighted_exact<K, N>: K must be 1..64 inputs");
   static_assert(N >= 1 && N <= 256, "inverse_weighted_exact<K, N>: N must be 1..256 patterns");
 
  public:
-  using request_type = pattern_requests;
   using table_type = exact_weight_table<K, N>;
   static constexpr std::uint64_t valid_mask = bits::low_mask(K);
 
@@ -351,12 +346,6 @@ class inverse_weighted_exact {
     INTERLOCK_ASSERT(n < N && w > 0, "a pattern that never arrives at this input");
     acc_[i] += n < N && w > 0 ? w : weights_->largest(i);
     rr_.commit(g);
-  }
-
-  interlock::grant grant(const pattern_requests& r) {
-    const interlock::grant g = arbitrate(r);
-    commit(g, r);
-    return g;
   }
 
   double accumulator(std::size_t i) const noexcept { return acc_[i % K]; }

@@ -38,6 +38,7 @@
 #include <string>
 #include <string_view>
 
+#include "interlock/core/arbiter_traits.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
@@ -262,9 +263,8 @@ grant scan_words(LevelWord&& level_word, const dynamic_rr_thermometer& rr) {
 /// What every arbiter built on an rr_thermometer shares: commit, grant, the
 /// state accessors and equality. Derived supplies arbitrate(const Request&).
 template <class Derived, class Request, class Thermometer>
-class rr_arbiter_base {
+class rr_arbiter_base : public arbiter_base<Derived, Request> {
  public:
-  using request_type = Request;
 
   /// Advances the round-robin state past g; no grant (or an index that is
   /// not a requester, a precondition violation) leaves it unchanged.
@@ -275,12 +275,6 @@ class rr_arbiter_base {
   }
   /// The protocol's form; the update needs only the grant.
   void commit(interlock::grant g, const Request&) { commit(g); }
-  /// arbitrate, then commit.
-  interlock::grant grant(const Request& requests) {
-    const interlock::grant g = static_cast<const Derived&>(*this).arbitrate(requests);
-    commit(g);
-    return g;
-  }
   std::size_t size() const noexcept { return rr_.size(); }
   /// The round-robin state (rr_therm of Figure 8).
   const Thermometer& thermometer() const noexcept { return rr_; }

@@ -16,6 +16,10 @@
 //   packet size). Policies whose update needs only the grant also offer
 //   commit(interlock::grant).
 //
+//   arbiter_base<Derived, Request> writes the convenience once: a policy
+//   that derives from it gets request_type and grant() (arbitrate, then
+//   commit) and supplies arbitrate and commit.
+//
 //   is_arbiter_v<T> is true when T has all of these. require_arbiter<T>()
 //   static_asserts each member on its own, so a type that misses one is told
 //   which one (the message starts with "interlock arbiter protocol:").
@@ -79,6 +83,23 @@ struct has_equality<T, std::void_t<decltype(std::declval<const T&>() == std::dec
     : std::is_convertible<decltype(std::declval<const T&>() == std::declval<const T&>()), bool> {};
 
 }  // namespace detail
+
+/// request_type and grant() for a policy that supplies arbitrate and commit.
+template <class Derived, class Request>
+class arbiter_base {
+ public:
+  using request_type = Request;
+  /// arbitrate, then commit.
+  interlock::grant grant(const Request& requests) {
+    Derived& self = static_cast<Derived&>(*this);
+    const interlock::grant g = static_cast<const Derived&>(self).arbitrate(requests);
+    self.commit(g, requests);
+    return g;
+  }
+
+ protected:
+  arbiter_base() = default;
+};
 
 template <class T>
 inline constexpr bool is_arbiter_v =

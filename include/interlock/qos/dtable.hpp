@@ -105,14 +105,14 @@ class deficit_table {
 
   deficit_table(const std::vector<dtable_entry>& table, const qos::queue_sls& sls,
                 const std::vector<std::uint32_t>& sl_mtu) {
-    interlock::detail::require_in_range("dtable_scheduler", "table entries", table.size(), 1,
+    detail::require_in_range("dtable_scheduler", "table entries", table.size(), 1,
                                         max_entries);
-    interlock::detail::require_in_range("dtable_scheduler", "SL count (SL_MTU entries)",
+    detail::require_in_range("dtable_scheduler", "SL count (SL_MTU entries)",
                                         sl_mtu.size(), 1, max_sls);
-    interlock::detail::require_in_range("dtable_scheduler", "queue count", sls.size(), 1,
+    detail::require_in_range("dtable_scheduler", "queue count", sls.size(), 1,
                                         max_queues);
     for (std::size_t sl = 0; sl < sl_mtu.size(); ++sl) {
-      interlock::detail::require_in_range("dtable_scheduler", "SL_MTU[" + std::to_string(sl) + "]",
+      detail::require_in_range("dtable_scheduler", "SL_MTU[" + std::to_string(sl) + "]",
                                           sl_mtu[sl], 1, max_mtu);
       mtu_[sl] = sl_mtu[sl];
     }
@@ -265,7 +265,7 @@ class basic_dtable_scheduler {
   explicit basic_dtable_scheduler(std::shared_ptr<const deficit_table> table)
       : table_(std::move(table)) {
     if (!table_) throw config_error("dtable_scheduler", "table", "null", "a deficit_table");
-    interlock::detail::require_in_range("dtable_scheduler", "SL count of the table",
+    detail::require_in_range("dtable_scheduler", "SL count of the table",
                                         table_->sl_count(), 1, S);
     state_.entry = static_cast<std::uint16_t>(table_->entry_count() - 1);  // first search: entry 0
     state_.rr.fill(0xFF);
@@ -398,7 +398,7 @@ using dtable_scheduler = basic_dtable_scheduler<16>;
 /// Requests from a candidate_view: head sizes in credits, `credits_per_flit`
 /// per flit of the view (default 1: a flit is a credit).
 template <std::size_t S>
-class request_builder<qos::basic_dtable_scheduler<S>> : public qos::detail::sized_request_builder {
+class request_builder<qos::basic_dtable_scheduler<S>> : public detail::sized_request_builder {
  public:
   explicit request_builder(const qos::basic_dtable_scheduler<S>& s,
                            std::uint32_t credits_per_flit = 1)

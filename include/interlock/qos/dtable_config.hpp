@@ -92,25 +92,28 @@ struct dtable_plan {
   std::vector<dtable_entry> table;
 };
 
+}  // namespace qos
+
+// QoS helpers live in interlock::detail with the others.
 namespace detail {
 
-inline void check_dtable_shape(const dtable_parameters& p, const std::vector<dtable_sl>& sls) {
-  interlock::detail::require_in_range("dtable configuration", "N", p.entries, 1,
-                                      deficit_table::max_entries);
-  interlock::detail::require_in_range("dtable configuration", "GMTU", p.gmtu, 1,
-                                      deficit_table::max_mtu);
-  interlock::detail::require_in_range("dtable configuration", "w", p.w, 1,
-                                      deficit_table::max_weight / p.gmtu);
-  interlock::detail::require_in_range("dtable configuration", "k", p.k, 1, p.w);
-  interlock::detail::require_in_range("dtable configuration", "SL count", sls.size(), 1,
-                                      deficit_table::max_sls);
+inline void check_dtable_shape(const qos::dtable_parameters& p, const std::vector<qos::dtable_sl>& sls) {
+  require_in_range("dtable configuration", "N", p.entries, 1,
+                                      qos::deficit_table::max_entries);
+  require_in_range("dtable configuration", "GMTU", p.gmtu, 1,
+                                      qos::deficit_table::max_mtu);
+  require_in_range("dtable configuration", "w", p.w, 1,
+                                      qos::deficit_table::max_weight / p.gmtu);
+  require_in_range("dtable configuration", "k", p.k, 1, p.w);
+  require_in_range("dtable configuration", "SL count", sls.size(), 1,
+                                      qos::deficit_table::max_sls);
   const std::uint64_t max_weight = std::uint64_t{p.gmtu} * p.w;
   std::size_t total = 0;
   for (std::size_t i = 0; i < sls.size(); ++i) {
     const std::string sl = "SL" + std::to_string(i);
-    interlock::detail::require_in_range("dtable configuration", sl + " n_i", sls[i].entries, 1,
+    require_in_range("dtable configuration", sl + " n_i", sls[i].entries, 1,
                                         p.entries);
-    interlock::detail::require_in_range("dtable configuration", sl + " MTU_i", sls[i].mtu, 1,
+    require_in_range("dtable configuration", sl + " MTU_i", sls[i].mtu, 1,
                                         max_weight);
     total += sls[i].entries;
   }
@@ -121,6 +124,8 @@ inline void check_dtable_shape(const dtable_parameters& p, const std::vector<dta
 }
 
 }  // namespace detail
+
+namespace qos {
 
 /// Entries n_i of each SL spread over N positions as evenly as possible:
 /// SLs with more entries first (ties by SL), each from the first free

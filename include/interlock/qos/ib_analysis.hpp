@@ -85,11 +85,14 @@ struct ib_analysis {
   std::uint64_t selections = 0;
 };
 
+}  // namespace qos
+
+// QoS helpers live in interlock::detail with the others.
 namespace detail {
 
 /// One table's walk under saturation: entry pointer and weight left.
 struct saturated_table {
-  const std::vector<ib_vl_arbitration_entry>* entries = nullptr;
+  const std::vector<qos::ib_vl_arbitration_entry>* entries = nullptr;
   std::size_t entry = 0;
   std::int64_t remaining = 0;
   bool started = false;
@@ -111,11 +114,11 @@ struct saturated_table {
 };
 
 struct analysis_recorder {
-  std::array<std::uint64_t, ib::data_vls> packets{};
-  std::array<std::uint64_t, ib::data_vls> selected{};
-  std::array<std::uint64_t, ib::data_vls> last{};
-  std::array<std::uint64_t, ib::data_vls> distance_sum{};
-  std::array<std::uint64_t, ib::data_vls> distance_max{};
+  std::array<std::uint64_t, qos::ib::data_vls> packets{};
+  std::array<std::uint64_t, qos::ib::data_vls> selected{};
+  std::array<std::uint64_t, qos::ib::data_vls> last{};
+  std::array<std::uint64_t, qos::ib::data_vls> distance_sum{};
+  std::array<std::uint64_t, qos::ib::data_vls> distance_max{};
   std::uint64_t selections = 0;
 
   void select(std::size_t vl) {
@@ -132,12 +135,14 @@ struct analysis_recorder {
 
 }  // namespace detail
 
+namespace qos {
+
 inline ib_analysis analyze_vl_arbitration(const ib_vl_arbitration_config& config,
                                           const ib_analysis_options& options) {
   const ib_vl_arbiter validated(config);  // the same table checks as the arbiter
   (void)validated;
-  interlock::detail::require_in_range("analyze_vl_arbitration", "runs", options.runs, 1, 1u << 24);
-  interlock::detail::require_in_range("analyze_vl_arbitration", "packet_bytes",
+  detail::require_in_range("analyze_vl_arbitration", "runs", options.runs, 1, 1u << 24);
+  detail::require_in_range("analyze_vl_arbitration", "packet_bytes",
                                       options.packet_bytes, 1, ib::max_packet_bytes);
   detail::saturated_table high{&config.high};
   detail::saturated_table low{&config.low};
@@ -211,6 +216,9 @@ class table_parse_error : public std::runtime_error {
   std::size_t line_;
 };
 
+}  // namespace qos
+
+// QoS helpers live in interlock::detail with the others.
 namespace detail {
 
 inline std::string trim(const std::string& text) {
@@ -219,22 +227,24 @@ inline std::string trim(const std::string& text) {
   return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
 }
 
-/// A decimal field in [0, hi]; throws table_parse_error naming `what`.
+/// A decimal field in [0, hi]; throws qos::table_parse_error naming `what`.
 inline unsigned parse_table_field(const std::string& field, unsigned hi, const char* what,
                                   const std::string& file, std::size_t line) {
   const std::string text = trim(field);
   if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos)
-    throw table_parse_error(
+    throw qos::table_parse_error(
         file, line,
         std::string(what) + " '" + text + "' is not a whole number (expected vl,weight)");
   const unsigned long value = std::stoul(text);
   if (value > hi)
-    throw table_parse_error(
+    throw qos::table_parse_error(
         file, line, std::string(what) + " " + text + " is out of range 0.." + std::to_string(hi));
   return static_cast<unsigned>(value);
 }
 
 }  // namespace detail
+
+namespace qos {
 
 /// Reads a VL arbitration table: one "vl,weight" entry per line.
 inline std::vector<ib_vl_arbitration_entry> read_vl_arbitration_table(std::istream& in,

@@ -369,7 +369,7 @@ class ib_vl_arbiter {
 /// Requests from a candidate_view: head sizes in bytes, `bytes_per_flit`
 /// per flit of the view (default 64, InfiniBand's credit).
 template <>
-class request_builder<qos::ib_vl_arbiter> : public qos::detail::sized_request_builder {
+class request_builder<qos::ib_vl_arbiter> : public detail::sized_request_builder {
  public:
   explicit request_builder(const qos::ib_vl_arbiter& a,
                            std::uint32_t bytes_per_flit = qos::ib::weight_unit_bytes)

@@ -17,7 +17,7 @@
 //   - Every scheduler declares head_size_unit, the unit it reads head sizes
 //     in, and has a request_builder that makes queue_requests from a
 //     candidate_view (core/candidates.hpp), converting the view's flits.
-//   - detail::map_queues: the one check of a scheduler's queue-to-SL map.
+//   - detail::map_queues (interlock::detail, as every helper): the one check of a scheduler's queue-to-SL map.
 //   - detail::next_at_or_after / last_before: cyclic find-first on a mask of
 //     up to 64 bits, and on the 4-word masks of tables of up to 256 entries,
 //     so a scheduler skips inactive entries with masks, not loops.
@@ -54,6 +54,9 @@ inline bool requested(const queue_requests& r, std::size_t q) noexcept {
 }
 inline bool any_requested(const queue_requests& r) noexcept { return r.requests != 0; }
 
+}  // namespace qos
+
+// QoS helpers live in interlock::detail with the others.
 namespace detail {
 
 /// The index returned when a search finds nothing.
@@ -110,7 +113,7 @@ inline std::size_t next_at_or_after(const entry_mask& m, std::size_t start,
   return not_found;
 }
 
-/// A queue_requests from a candidate_view: the mask (cut to the scheduler's
+/// A qos::queue_requests from a candidate_view: the mask (cut to the scheduler's
 /// `queues`) and each requesting queue's head size in flits times
 /// `units_per_flit` (saturating at 2^32 - 1). With 1 unit per flit the
 /// view's sizes are passed through without a copy. config_error for 0
@@ -122,16 +125,16 @@ class sized_request_builder {
     if (units_per_flit == 0)
       throw config_error(component, "units per flit", "0", "at least 1");
   }
-  queue_requests operator()(const candidate_view& v) {
+  qos::queue_requests operator()(const candidate_view& v) {
     INTERLOCK_ASSERT((v.requests & ~mask_) == 0, "candidate for a queue the scheduler does not have");
     const std::uint64_t req = v.requests & mask_;
-    if (per_flit_ == 1) return queue_requests{req, v.flits};
+    if (per_flit_ == 1) return qos::queue_requests{req, v.flits};
     for (std::uint64_t x = req; x != 0; x &= x - 1) {
       const std::size_t q = bits::lowest_index(x);
       const std::uint64_t units = std::uint64_t{v.flits.at(q, 0)} * per_flit_;
       size_[q] = units > 0xFFFFFFFFu ? 0xFFFFFFFFu : static_cast<std::uint32_t>(units);
     }
-    return queue_requests{req, size_};
+    return qos::queue_requests{req, size_};
   }
   std::uint32_t units_per_flit() const noexcept { return per_flit_; }
 
@@ -142,7 +145,6 @@ class sized_request_builder {
 };
 
 }  // namespace detail
-}  // namespace qos
 }  // namespace interlock
 
 #endif  // INTERLOCK_QOS_QUEUE_REQUESTS_HPP

@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "interlock/core/assert.hpp"
+#include "interlock/core/arbiter_traits.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
@@ -77,8 +78,8 @@ class bandwidth_table {
   static constexpr std::uint32_t table_total = 100;
 
   bandwidth_table(const std::vector<std::uint32_t>& weights, const qos::queue_sls& sls) {
-    interlock::detail::require_in_range("sbt_scheduler", "SL count", weights.size(), 1, max_sls);
-    interlock::detail::require_in_range("sbt_scheduler", "queue count", sls.size(), 1, max_queues);
+    detail::require_in_range("sbt_scheduler", "SL count", weights.size(), 1, max_sls);
+    detail::require_in_range("sbt_scheduler", "queue count", sls.size(), 1, max_queues);
     std::uint64_t total = 0;
     for (std::uint32_t w : weights) total += w;
     if (total != table_total) {
@@ -137,9 +138,8 @@ struct sbt_state {
   friend bool operator!=(const sbt_state& a, const sbt_state& b) noexcept { return !(a == b); }
 };
 
-class sbt_scheduler {
+class sbt_scheduler : public arbiter_base<sbt_scheduler, queue_requests> {
  public:
-  using request_type = queue_requests;
   using state_type = sbt_state;
   /// SBT counts packets: it reads no head size.
   static constexpr size_unit head_size_unit = size_unit::packets;
@@ -179,12 +179,6 @@ class sbt_scheduler {
     if (state_.remaining[sl] == 0) return;  // the starvation exception
     if (--state_.remaining[sl] == 0) state_.queues_with_weight &= ~table_->queues_of_sl(sl);
     if (--state_.total_remaining == 0) restore();
-  }
-
-  interlock::grant grant(const queue_requests& r) {
-    const interlock::grant g = arbitrate(r);
-    commit(g);
-    return g;
   }
 
   /// The shared table, and this port's state.

@@ -55,7 +55,7 @@ class sl2vl_map {
  public:
   sl2vl_map(const std::array<std::uint8_t, ib_sl_count>& vl_of_sl, std::size_t data_vls)
       : vl_of_sl_(vl_of_sl), data_vls_(data_vls) {
-    interlock::detail::require_in_range("sl2vl_map", "data_vls", data_vls, 1, ib_management_vl);
+    detail::require_in_range("sl2vl_map", "data_vls", data_vls, 1, ib_management_vl);
     for (std::size_t sl = 0; sl < ib_sl_count; ++sl) {
       if (vl_of_sl[sl] >= data_vls) {
         throw config_error(
@@ -104,14 +104,14 @@ class opa_service_maps {
   opa_service_maps(const std::array<std::uint8_t, opa_sc_count>& sc2sl,
                    const std::array<std::uint8_t, opa_sc_count>& sc2vl, std::size_t vls)
       : sc2sl_(sc2sl), sc2vl_(sc2vl), vls_(vls) {
-    interlock::detail::require_in_range("opa_service_maps", "vls", vls, 1, opa_vl_count);
+    detail::require_in_range("opa_service_maps", "vls", vls, 1, opa_vl_count);
     if (sc2sl[opa_management_sc] != unused) {
       throw config_error("opa_service_maps", "SC2SL[15]", std::to_string(sc2sl[15]),
                          "unused (SC15 is reserved for fabric management)");
     }
     for (std::size_t sc = 0; sc < opa_sc_count; ++sc) {
       if (sc2sl[sc] == unused) continue;
-      interlock::detail::require_in_range("opa_service_maps", "SC2SL[" + std::to_string(sc) + "]",
+      detail::require_in_range("opa_service_maps", "SC2SL[" + std::to_string(sc) + "]",
                                           sc2sl[sc], 0, opa_sl_count - 1);
       if (sc2vl[sc] >= vls) {
         throw config_error("opa_service_maps", "SC2VL[" + std::to_string(sc) + "]",
