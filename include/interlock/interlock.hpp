@@ -55,7 +55,11 @@
 #include "interlock/traffic/loads.hpp"
 #include "interlock/traffic/patterns.hpp"
 
+#include "interlock/verify/adaptive_deadlock.hpp"
 #include "interlock/verify/arbiter_checks.hpp"
+#include "interlock/verify/cdg_report.hpp"
 #include "interlock/verify/channel_dependency_graph.hpp"
+#include "interlock/verify/dependency_graph.hpp"
+#include "interlock/verify/route_enumeration.hpp"
 
 #endif  // INTERLOCK_INTERLOCK_HPP

@@ -10,6 +10,7 @@
 #include <interlock/routing/dimension_order.hpp>
 #include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_promotion.hpp>
+#include <interlock/verify/adaptive_deadlock.hpp>
 #include <interlock/verify/channel_dependency_graph.hpp>
 
 #include <algorithm>

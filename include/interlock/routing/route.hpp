@@ -50,9 +50,7 @@
 //   require_routing_scheme<T>() names what is missing. A routing function
 //   (is_routing_function_v, require_routing_function) has only what walking
 //   needs: state, topology, vcs_per_class, for_each_start, arrived and next;
-//   the deadlock checker and the loads take any routing function. walk() follows one
-//   route hop by hop, giving up after a hop limit (so a broken scheme cannot
-//   loop forever). detail::oblivious_route gives a scheme with one hop per
+//   the deadlock checker and the loads take any routing function. detail::oblivious_route gives a scheme with one hop per
 //   step its candidates() and follow() from its next().
 //
 // Example
@@ -266,22 +264,46 @@ inline std::size_t hop_limit(const torus_topology& t) {
   return h;
 }
 
+/// How walk_hops ended.
+enum class walk_end {
+  arrived,      // the route reached its destination
+  hop_limit,    // hop_limit(topology) hops and not there
+  off_network,  // a hop off a mesh edge
+  stopped       // the visitor returned false
+};
+
+/// Follows the route from `source` in state `s`, at most hop_limit hops:
+/// before each hop, f(from, state before the hop, hop) is called; it
+/// returns false to stop the walk there (before the hop is taken), or
+/// true to go on.
+template <class Scheme, class F>
+walk_end walk_hops(const Scheme& scheme, node_id source, typename Scheme::state s, F&& f) {
+  static_assert(require_routing_function<Scheme>(), "walk_hops needs a routing function");
+  const torus_topology& t = scheme.topology();
+  const std::size_t limit = hop_limit(t);
+  node_id at = source;
+  for (std::size_t hops = 0;; ++hops) {
+    if (scheme.arrived(at, s)) return walk_end::arrived;
+    if (hops == limit) return walk_end::hop_limit;
+    const typename Scheme::state before = s;
+    const hop h = scheme.next(at, s);
+    if (!f(at, before, h)) return walk_end::stopped;
+    at = t.neighbor(at, h.dimension, h.sign);
+    if (at == no_node) return walk_end::off_network;
+  }
+}
+
 /// Follows the route from `source` in state `s`, calling f(from, hop) for
 /// every hop. Returns true when the route arrives within hop_limit hops (a
 /// hop off a mesh edge also ends the walk, returning false).
 template <class Scheme, class F>
 bool walk(const Scheme& scheme, node_id source, typename Scheme::state s, F&& f) {
   static_assert(require_routing_function<Scheme>(), "walk needs a routing function");
-  const torus_topology& t = scheme.topology();
-  node_id at = source;
-  for (std::size_t hops = 0; hops <= hop_limit(t); ++hops) {
-    if (scheme.arrived(at, s)) return true;
-    const hop h = scheme.next(at, s);
-    f(at, h);
-    at = t.neighbor(at, h.dimension, h.sign);
-    if (at == no_node) return false;
-  }
-  return false;
+  return walk_hops(scheme, source, s,
+                   [&](node_id from, const typename Scheme::state&, const hop& h) {
+                     f(from, h);
+                     return true;
+                   }) == walk_end::arrived;
 }
 
 }  // namespace interlock
