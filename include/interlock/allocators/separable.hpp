@@ -79,8 +79,10 @@ void check_maker() {
       "make(stage, index, mask) for arbiters that do not take a std::uint64_t mask)");
 }
 
-/// The two stages and their arbiters; Derived says which side goes first.
-template <std::size_t I, std::size_t O, class InputArbiter, class OutputArbiter>
+/// The two stages and their arbiters, and the protocol over Derived's
+/// decide(r, make) and apply(decision, used, r, make); Derived says which
+/// side goes first.
+template <class Derived, std::size_t I, std::size_t O, class InputArbiter, class OutputArbiter>
 class separable_base {
  public:
   using request_type = request_matrix<I, O>;
@@ -90,6 +92,30 @@ class separable_base {
   separable_base() = default;
   separable_base(const std::array<InputArbiter, I>& in, const std::array<OutputArbiter, O>& out)
       : in_(in), out_(out) {}
+
+  template <class Make = mask_requests>
+  matching<I, O> arbitrate(const request_matrix<I, O>& r, Make&& make = {}) const {
+    check_maker<InputArbiter, Make>();
+    check_maker<OutputArbiter, Make>();
+    return self().decide(r, make).result;
+  }
+
+  template <class Make = mask_requests>
+  void commit(const matching<I, O>& used, const request_matrix<I, O>& r, Make&& make = {}) {
+    check_maker<InputArbiter, Make>();
+    check_maker<OutputArbiter, Make>();
+    self().apply(self().decide(r, make), used, r, make);
+  }
+
+  /// arbitrate and commit of the whole matching, with one decision.
+  template <class Make = mask_requests>
+  matching<I, O> allocate(const request_matrix<I, O>& r, Make&& make = {}) {
+    check_maker<InputArbiter, Make>();
+    check_maker<OutputArbiter, Make>();
+    const auto d = self().decide(r, make);
+    self().apply(d, d.result, r, make);
+    return d.result;
+  }
 
   const InputArbiter& input_arbiter(std::size_t i) const { return in_.at(i); }
   const OutputArbiter& output_arbiter(std::size_t o) const { return out_.at(o); }
@@ -101,6 +127,10 @@ class separable_base {
  protected:
   std::array<InputArbiter, I> in_{};
   std::array<OutputArbiter, O> out_{};
+
+ private:
+  const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
+  Derived& self() noexcept { return static_cast<Derived&>(*this); }
 };
 }  // namespace detail
 
@@ -108,29 +138,13 @@ class separable_base {
 template <std::size_t I, std::size_t O, class InputArbiter = round_robin_arbiter<O>,
           class OutputArbiter = round_robin_arbiter<I>>
 class separable_input_first
-    : public detail::separable_base<I, O, InputArbiter, OutputArbiter> {
-  using base = detail::separable_base<I, O, InputArbiter, OutputArbiter>;
+    : public detail::separable_base<separable_input_first<I, O, InputArbiter, OutputArbiter>, I,
+                                    O, InputArbiter, OutputArbiter> {
+  using base = detail::separable_base<separable_input_first, I, O, InputArbiter, OutputArbiter>;
+  friend base;
 
  public:
   using base::base;
-
-  template <class Make = mask_requests>
-  matching<I, O> arbitrate(const request_matrix<I, O>& r, Make&& make = {}) const {
-    return decide(r, make).result;
-  }
-
-  template <class Make = mask_requests>
-  void commit(const matching<I, O>& used, const request_matrix<I, O>& r, Make&& make = {}) {
-    apply(decide(r, make), used, r, make);
-  }
-
-  /// arbitrate and commit of the whole matching, with one decision.
-  template <class Make = mask_requests>
-  matching<I, O> allocate(const request_matrix<I, O>& r, Make&& make = {}) {
-    const decision d = decide(r, make);
-    apply(d, d.result, r, make);
-    return d.result;
-  }
 
  private:
   struct decision {
@@ -149,8 +163,6 @@ class separable_input_first
   }
   template <class Make>
   decision decide(const request_matrix<I, O>& r, Make& make) const {
-    detail::check_maker<InputArbiter, Make>();
-    detail::check_maker<OutputArbiter, Make>();
     decision d;
     for (std::size_t i = 0; i < I; ++i) {
       const std::uint64_t row = r.row(i);
@@ -172,29 +184,13 @@ class separable_input_first
 template <std::size_t I, std::size_t O, class InputArbiter = round_robin_arbiter<O>,
           class OutputArbiter = round_robin_arbiter<I>>
 class separable_output_first
-    : public detail::separable_base<I, O, InputArbiter, OutputArbiter> {
-  using base = detail::separable_base<I, O, InputArbiter, OutputArbiter>;
+    : public detail::separable_base<separable_output_first<I, O, InputArbiter, OutputArbiter>, I,
+                                    O, InputArbiter, OutputArbiter> {
+  using base = detail::separable_base<separable_output_first, I, O, InputArbiter, OutputArbiter>;
+  friend base;
 
  public:
   using base::base;
-
-  template <class Make = mask_requests>
-  matching<I, O> arbitrate(const request_matrix<I, O>& r, Make&& make = {}) const {
-    return decide(r, make).result;
-  }
-
-  template <class Make = mask_requests>
-  void commit(const matching<I, O>& used, const request_matrix<I, O>& r, Make&& make = {}) {
-    apply(decide(r, make), used, make);
-  }
-
-  /// arbitrate and commit of the whole matching, with one decision.
-  template <class Make = mask_requests>
-  matching<I, O> allocate(const request_matrix<I, O>& r, Make&& make = {}) {
-    const decision d = decide(r, make);
-    apply(d, d.result, make);
-    return d.result;
-  }
 
  private:
   struct decision {
@@ -203,7 +199,8 @@ class separable_output_first
     std::array<std::uint64_t, I> offers{};   // per input: the outputs that picked it
   };
   template <class Make>
-  void apply(const decision& d, const matching<I, O>& used, Make& make) {
+  void apply(const decision& d, const matching<I, O>& used, const request_matrix<I, O>&,
+             Make& make) {
     used.for_each([&](std::size_t i, std::size_t o) {
       INTERLOCK_ASSERT(d.result.contains(i, o), "commit of a pair the allocator did not decide");
       if (!d.result.contains(i, o)) return;
@@ -213,8 +210,6 @@ class separable_output_first
   }
   template <class Make>
   decision decide(const request_matrix<I, O>& r, Make& make) const {
-    detail::check_maker<InputArbiter, Make>();
-    detail::check_maker<OutputArbiter, Make>();
     decision d;
     d.columns = r.columns();
     for (std::size_t o = 0; o < O; ++o) {
