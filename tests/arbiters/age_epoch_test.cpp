@@ -244,8 +244,8 @@ struct younger_stream {
     for (std::uint64_t k = 0; k < warmup; ++k) arb.commit(grant(rng.below(N)), age_requests{});
     for (std::uint64_t k = rng.below(2000); k > 0; --k) clock.tick();
     const auto header = static_cast<std::uint8_t>(rng.below(256));
-    const interlock::age_bias bias{static_cast<std::uint8_t>(rng.below(8)), 1};
-    p_ideal_on_arrival = std::min(255u, unsigned{header} + bias.request);
+    const interlock::age_bias bias{static_cast<unsigned>(rng.below(8)), 1};
+    p_ideal_on_arrival = std::min(255u, unsigned{header} + bias.request());
     p_ticks_on_arrival = clock.age_ticks();
     heads.set(watched,
               interlock::receive_packet(interlock::age_field::with_age(header), 0, bias, clock));

@@ -144,3 +144,40 @@ TEST_CASE("age_tuning: configuration errors", "[age_tuning][config]") {
   CHECK_THROWS_AS(recommend_age_clock({xt3, {7, 7, 7}, 60}), interlock::config_error);
   CHECK_THROWS_AS(recommend_age_clock({{}}), interlock::config_error);
 }
+
+TEST_CASE("age_tuning: nonsense inputs are refused, not turned into numbers",
+          "[age_tuning][config]") {
+  const std::vector<dimension> xt3{{11}, {12}, {16}};
+  age_clock_inputs in{xt3};
+  in.vcs_per_link = 0;  // once gave AGE_CLK_PERIOD 1
+  CHECK_THROWS_WITH(recommend_age_clock(in), "age_tuning: VCs per link = 0; allowed: 1..64");
+  in = age_clock_inputs{xt3};
+  in.target_age = 300;  // ages are 8 bits
+  CHECK_THROWS_WITH(recommend_age_clock(in), "age_tuning: target age = 300; allowed: 1..255");
+  // A radix of 2^34 once gave period 198: the whole-hop count truncated.
+  CHECK_THROWS_WITH(recommend_age_clock({{{std::size_t{1} << 34}}}),
+                    "age_tuning: radix = 17179869184; allowed: at most 65535 (a torus_topology's "
+                    "limit)");
+  in = age_clock_inputs{xt3};
+  in.max_packet_flits = 0;
+  CHECK_THROWS_AS(recommend_age_clock(in), interlock::config_error);
+  in = age_clock_inputs{xt3};
+  in.input_buffer_flits = 8;  // smaller than a 9-flit packet
+  CHECK_THROWS_WITH(recommend_age_clock(in),
+                    "age_tuning: input buffer flits = 8; allowed: 9..1048576");
+  CHECK_THROWS_AS(recommend_age_clock({std::vector<dimension>(9, dimension{4})}),
+                  interlock::config_error);
+}
+
+TEST_CASE("age_tuning: the 8x8x8 mesh shows the rounding rule", "[age_tuning]") {
+  // H = 3 + 3 + 3, T_bias = 18, (128 - 18) / 9 = 12.2 -> 12 age ticks per
+  // hop, 11 packets x 18 cycles = 198 cycles per hop: 198 / 12 = 16.5,
+  // which half away from zero makes 17 (16 under half down or half even).
+  const auto r = recommend_age_clock(
+      {{{8, wrap::mesh}, {8, wrap::mesh}, {8, wrap::mesh}}});
+  CHECK(r.hops == 9);
+  CHECK(r.bias_contribution == 18);
+  CHECK(r.whole_age_ticks_per_hop == 12);
+  CHECK(r.queueing_cycles_per_hop == 198);
+  CHECK(r.age_clk_period == 17);
+}

@@ -67,7 +67,7 @@ void check_against_figure6(std::uint64_t seed, std::size_t steps) {
   constexpr std::size_t n = 2;
   std::vector<std::vector<std::uint32_t>> weights(K, std::vector<std::uint32_t>(n));
   for (auto& row : weights)
-    for (auto& w : row) w = static_cast<std::uint32_t>(rng.below(std::uint64_t{1} << M));
+    for (auto& w : row) w = static_cast<std::uint32_t>(1 + rng.below((std::uint64_t{1} << M) - 1));
   inverse_weighted_arbiter<K, n, M> arb(weights);
   figure6_reference ref{K, M, weights, std::vector<std::uint32_t>(K, 0)};
   std::vector<std::uint8_t> pattern(K);
@@ -369,7 +369,15 @@ TEST_CASE("inverse_weighted_exact: the lowest accumulator wins, ties round robin
 TEST_CASE("inverse-weighted arbiters: bad input", "[inverse_weighted][config][contract]") {
   using three = std::vector<std::vector<std::uint32_t>>;
   CHECK_THROWS_WITH((inverse_weighted_arbiter<2, 1, 4>(three{{16}, {1}})),
-                    "inverse_weighted_arbiter: weight of input 0, pattern 0 = 16; allowed: 0..15");
+                    "inverse_weighted_arbiter: weight of input 0, pattern 0 = 16; allowed: 1..15");
+  // A weight of 0 would serve its input for free (with {0, 5} the second
+  // input got 52 grants in 100,000): refused.
+  CHECK_THROWS_WITH((inverse_weighted_arbiter<2, 1, 4>(three{{0}, {5}})),
+                    "inverse_weighted_arbiter: weight of input 0, pattern 0 = 0; allowed: 1..15");
+  // Weights computed for another M are reported as the M mismatch they are.
+  CHECK_THROWS_WITH(
+      (inverse_weighted_arbiter<2, 1, 4>(interlock::weights_from_loads({{1.0}, {0.25}}, 8))),
+      "inverse_weighted_arbiter: M of the weights = 8; allowed: 4..4");
   CHECK_THROWS_AS((inverse_weighted_arbiter<2, 1, 4>(three{{1}, {1}, {1}})),
                   interlock::config_error);
   CHECK_THROWS_AS((inverse_weighted_arbiter<2, 2, 4>(three{{1}, {1}})), interlock::config_error);

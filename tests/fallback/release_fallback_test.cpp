@@ -7,7 +7,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <vector>
+
 #include <interlock/arbiters/age_epoch.hpp>
+#include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/routing/direction_order.hpp>
 #include <interlock/arbiters/priority.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 
@@ -77,4 +82,30 @@ TEST_CASE("fallback: an inconsistent oldest set falls back to the requests", "[f
   interlock::age_clock clock(1);
   for (int i = 0; i < 3000; ++i) clock.admit();  // beyond 2047: stays at the bound
   CHECK(clock.packet_count(0) == interlock::age_clock::max_packet_count);
+}
+
+TEST_CASE("fallback: a pattern label out of range is charged the input's largest weight",
+          "[fallback]") {
+  // The documented fallback, not free service: input 0's packet with label
+  // 7 (N = 2) adds max(3, 9) = 9, the same as a packet of pattern 1.
+  interlock::inverse_weighted_arbiter<2, 2, 8> bad(
+      std::vector<std::vector<std::uint32_t>>{{3, 9}, {4, 4}});
+  interlock::inverse_weighted_arbiter<2, 2, 8> largest = bad;
+  const std::uint8_t out_of_range[2] = {7, 0};
+  const std::uint8_t pattern_one[2] = {1, 0};
+  bad.commit(interlock::grant(0), interlock::pattern_requests{0b01, out_of_range});
+  largest.commit(interlock::grant(0), interlock::pattern_requests{0b01, pattern_one});
+  CHECK(bad.accumulator(0) == 9);
+  CHECK(bad == largest);
+}
+
+TEST_CASE("fallback: a T3E route tag that does not work takes the minimal route", "[fallback]") {
+  const interlock::torus_topology t({4, 4, 4});
+  const interlock::direction_order_routing t3e(t);
+  interlock::route_tag onto_dateline;
+  onto_dateline.initial = 0;  // from x = 3, +X lands on the dateline node 0
+  const auto src = t.node({3, 0, 0}), dst = t.node({1, 1, 1});
+  const auto fallback = t3e.start_with(src, dst, interlock::traffic_class::request, onto_dateline);
+  const auto minimal = t3e.start_with(src, dst, interlock::traffic_class::request);
+  CHECK(std::memcmp(&fallback, &minimal, sizeof fallback) == 0);
 }

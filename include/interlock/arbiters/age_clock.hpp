@@ -107,32 +107,46 @@ class age_field {
   std::uint16_t bits_ = 0;
 };
 
-/// One port's age biases: REQ_AGE_BIAS (VC0/VC1) and RSP_AGE_BIAS (VC2/VC3).
-struct age_bias {
-  std::uint8_t request = 1;
-  std::uint8_t response = 1;
-
+/// One port's age biases: REQ_AGE_BIAS (VC0/VC1) and RSP_AGE_BIAS (VC2/VC3),
+/// 3-bit fields (0..7) validated where they enter: a bias outside them is a
+/// config_error at construction, so no packet can be aged by a truncated one.
+class age_bias {
+ public:
   static constexpr std::uint8_t max = 7;  // 3-bit fields
 
-  /// Throws config_error unless both biases are 0..7.
-  void validate(const char* component = "age_bias") const {
-    detail::require_in_range(component, "REQ_AGE_BIAS", request, 0, max);
-    detail::require_in_range(component, "RSP_AGE_BIAS", response, 0, max);
-  }
+  /// REQ_AGE_BIAS and RSP_AGE_BIAS (default 1 each); config_error unless 0..7.
+  constexpr age_bias(unsigned request = 1, unsigned response = 1,
+                     const char* component = "age_bias")
+      : request_(checked(request, component, "REQ_AGE_BIAS")),
+        response_(checked(response, component, "RSP_AGE_BIAS")) {}
+
+  constexpr std::uint8_t request() const noexcept { return request_; }
+  constexpr std::uint8_t response() const noexcept { return response_; }
   /// The bias for a packet that arrived on `vc` (0..3): request for VC0/VC1.
-  constexpr std::uint8_t for_vc(unsigned vc) const noexcept { return vc < 2 ? request : response; }
+  constexpr std::uint8_t for_vc(unsigned vc) const noexcept {
+    return vc < 2 ? request_ : response_;
+  }
 
   /// The biases as they sit in the PORT_CONFIG register: [63:61] and [60:58].
   constexpr std::uint64_t port_config_bits() const noexcept {
-    return std::uint64_t{request & 7u} << 61 | std::uint64_t{response & 7u} << 58;
+    return std::uint64_t{request_} << 61 | std::uint64_t{response_} << 58;
   }
   static constexpr age_bias from_port_config(std::uint64_t port_config) noexcept {
-    return age_bias{static_cast<std::uint8_t>(port_config >> 61 & 7u),
-                    static_cast<std::uint8_t>(port_config >> 58 & 7u)};
+    return age_bias(static_cast<unsigned>(port_config >> 61 & 7u),
+                    static_cast<unsigned>(port_config >> 58 & 7u));
   }
   friend constexpr bool operator==(age_bias a, age_bias b) noexcept {
-    return a.request == b.request && a.response == b.response;
+    return a.request_ == b.request_ && a.response_ == b.response_;
   }
+  friend constexpr bool operator!=(age_bias a, age_bias b) noexcept { return !(a == b); }
+
+ private:
+  static constexpr std::uint8_t checked(unsigned value, const char* component, const char* field) {
+    if (value > max) throw config_error(component, field, std::to_string(value), "0..7");
+    return static_cast<std::uint8_t>(value);
+  }
+  std::uint8_t request_;
+  std::uint8_t response_;
 };
 
 /// Procedure 3: the chip-wide age clock, epochs and packet counters.
@@ -225,8 +239,7 @@ class age_clock {
 /// age - timestamp in bits [8:0]. Bit 10 is left as it came.
 inline age_field receive_packet(age_field header, unsigned vc, age_bias bias, age_clock& clock) {
   INTERLOCK_ASSERT(vc < 4, "SeaStar has VC0..VC3");
-  INTERLOCK_ASSERT(bias.request <= age_bias::max && bias.response <= age_bias::max, "3-bit bias");
-  unsigned age = header.age() + (bias.for_vc(vc) & 7u);            // lines 1-6
+  unsigned age = header.age() + bias.for_vc(vc);                   // lines 1-6
   if (age > 255) age = 255;                                        // lines 7-9
   const unsigned epoch = clock.admit();                            // line 10
   const unsigned difference = (age - clock.timestamp()) & 0x1FFu;  // line 12, 9 bits

@@ -35,12 +35,21 @@
 //            cycles per packet = VCs sharing the link x max packet (2 x 9 = 18);
 //            queueing per hop = packets x cycles (198);
 //            AGE_CLK_PERIOD = round(queueing per hop / age ticks per hop) (18).
-//   Rounding is half away from zero throughout (std::lround).
+//   Rounding. The paper does not say how it rounds; interlock rounds half
+//   away from zero (std::lround) at each of the three places it rounds: the
+//   whole hops per dimension, the age ticks per hop and AGE_CLK_PERIOD; the
+//   buffer counts are floors (whole packets). The choice shows: an 8x8x8
+//   mesh gives 198 / 12 = 16.5 cycles per age tick, so AGE_CLK_PERIOD 17
+//   here and 16 under rounding half down or to even (a test names it).
 //
 // Contract
 //   Offline functions, not on any decision path; they allocate freely and
-//   throw config_error for a radix below 2, a bias above 7, mismatched
-//   lengths, or inputs that leave no age range for queueing.
+//   throw config_error for a radix outside 2..65535, no or more than 8
+//   dimensions, a bias above 7, mismatched lengths, a target age outside
+//   1..255 (ages are 8 bits), VCs per link outside 1..64, a max packet
+//   outside 1..65535 flits, an input buffer smaller than a packet or above
+//   2^20 flits, a staging buffer above 2^20 flits, or inputs that leave no
+//   age range for queueing.
 //
 // Example
 //   using namespace interlock::age_tuning;
@@ -72,9 +81,16 @@ inline void check(const dimension& d) {
   if (d.radix < 2) {
     throw config_error("age_tuning", "radix", std::to_string(d.radix), "at least 2");
   }
+  if (d.radix > 65535) {  // as torus_topology; whole hops then fit any unsigned
+    throw config_error("age_tuning", "radix", std::to_string(d.radix),
+                       "at most 65535 (a torus_topology's limit)");
+  }
 }
 inline void check(const std::vector<dimension>& dims) {
   if (dims.empty()) throw config_error("age_tuning", "dimensions", "none", "at least one");
+  if (dims.size() > 8) {
+    throw config_error("age_tuning", "dimensions", std::to_string(dims.size()), "1..8");
+  }
   for (const dimension& d : dims) check(d);
 }
 inline unsigned nearest(double x) { return static_cast<unsigned>(std::lround(x)); }
@@ -209,6 +225,13 @@ struct age_clock_recommendation {
 /// Section 3.2: the recommended AGE_CLK_PERIOD, with every intermediate value.
 inline age_clock_recommendation recommend_age_clock(const age_clock_inputs& in) {
   detail::check(in.dimensions);
+  interlock::detail::require_in_range("age_tuning", "target age", in.target_age, 1, 255);
+  interlock::detail::require_in_range("age_tuning", "VCs per link", in.vcs_per_link, 1, 64);
+  interlock::detail::require_in_range("age_tuning", "max packet flits", in.max_packet_flits, 1, 65535);
+  interlock::detail::require_in_range("age_tuning", "input buffer flits", in.input_buffer_flits,
+                           in.max_packet_flits, 1u << 20);
+  interlock::detail::require_in_range("age_tuning", "staging buffer flits", in.staging_buffer_flits, 0,
+                           1u << 20);
   age_clock_recommendation r;
   r.biases = in.biases.empty() ? dor_age_biases(in.dimensions.size()) : in.biases;
   r.bias_contribution = bias_contribution(in.dimensions, r.biases);
@@ -220,12 +243,6 @@ inline age_clock_recommendation recommend_age_clock(const age_clock_inputs& in) 
   if (r.bias_contribution >= in.target_age) {
     throw config_error("age_tuning", "bias contribution", std::to_string(r.bias_contribution),
                        "below the target age " + std::to_string(in.target_age));
-  }
-  if (in.max_packet_flits == 0 || in.input_buffer_flits < in.max_packet_flits) {
-    throw config_error(
-        "age_tuning", "input buffer / max packet",
-        std::to_string(in.input_buffer_flits) + " / " + std::to_string(in.max_packet_flits),
-        "a buffer that holds at least one packet of at least one flit");
   }
   r.queueing_age = in.target_age - r.bias_contribution;
   r.age_ticks_per_hop = static_cast<double>(r.queueing_age) / static_cast<double>(r.hops);

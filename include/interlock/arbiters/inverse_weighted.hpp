@@ -51,6 +51,9 @@
 //     converges to m_j / m_i, which is gamma_i / gamma_j up to the weights'
 //     quantization error. The exact model keeps |A_i - A_j| <= max weight.
 //   - Equal weights and every input requesting: exactly round robin.
+//   - Configuration: weights 1..2^M - 1 (0 would serve an input for free)
+//     and, from weights_from_loads, the same M (a mismatch is reported as
+//     one, before any weight).
 //   - Bad input: a label >= N, or a label whose load was 0 in the exact
 //     model, is a contract violation; the fallback uses the input's largest
 //     weight. Request bits at or above K are ignored (also one).
@@ -121,11 +124,11 @@ class inverse_weight_table {
   static_assert(M >= 1 && M <= 31, "inverse_weight_table<K, N, M>: M must be 1..31 bits");
 
  public:
-  /// Weights from weights_from_loads (its M must be this M).
-  explicit inverse_weight_table(const quantized_weights& q) : inverse_weight_table(q.weights) {
-    detail::require_in_range("inverse_weighted_arbiter", "M of the weights", q.bits, M, M);
-  }
-  /// Inverse weights m[i][n], each 0..2^M - 1.
+  /// Weights from weights_from_loads (its M must be this M, checked first).
+  explicit inverse_weight_table(const quantized_weights& q)
+      : inverse_weight_table(same_bits(q).weights) {}
+  /// Inverse weights m[i][n], each 1..2^M - 1 (a weight of 0 would serve its
+  /// input for free: refused).
   explicit inverse_weight_table(const std::vector<std::vector<std::uint32_t>>& inverse_weights) {
     detail::check_shape<K, N>(inverse_weights.size(),
                               inverse_weights.empty() ? 0 : inverse_weights[0].size(),
@@ -136,7 +139,7 @@ class inverse_weight_table {
         detail::require_in_range(
             "inverse_weighted_arbiter",
             "weight of input " + std::to_string(i) + ", pattern " + std::to_string(n),
-            inverse_weights[i][n], 0, (std::uint32_t{1} << M) - 1);
+            inverse_weights[i][n], 1, (std::uint32_t{1} << M) - 1);
         weights_[i][n] = inverse_weights[i][n];
         if (inverse_weights[i][n] > largest_[i]) largest_[i] = inverse_weights[i][n];
       }
@@ -153,6 +156,11 @@ class inverse_weight_table {
   }
 
  private:
+  static const quantized_weights& same_bits(const quantized_weights& q) {
+    detail::require_in_range("inverse_weighted_arbiter", "M of the weights", q.bits, M, M);
+    return q;
+  }
+
   std::array<std::array<std::uint32_t, N>, K> weights_{};
   std::array<std::uint32_t, K> largest_{};
 };
