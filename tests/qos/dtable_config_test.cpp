@@ -185,3 +185,39 @@ TEST_CASE("dtable_config: properties", "[dtable_config][property]") {
       RC_ASSERT(d.sl_weight(i) == plan.sls[i].final_weight);
   });
 }
+
+TEST_CASE("plan_dtable: an exact half rounds away from zero", "[dtable_config]") {
+  // SL0 and SL1: n_i EW_i - phi_i W is exactly 2.5; floating point made it
+  // 2.4999999999999996 and Dweight -2 instead of -3.
+  const auto plan = interlock::qos::plan_dtable({4, 2, 5, 5}, {{1, 1}, {1, 2}, {1, 1}, {1, 2}},
+                                                {.25, .25, .163773, .059227});
+  REQUIRE(plan.weight_total % 4 != 0);
+  const double exact0 = double(plan.sls[0].weight_sum) - 0.25 * double(plan.weight_total);
+  CHECK(exact0 == 2.5);
+  CHECK(plan.sls[0].dweight == -3);
+  CHECK(plan.sls[1].dweight == -3);
+  using interlock::qos::round_weight_error;
+  CHECK(round_weight_error(10, 0.25, 30) == 3);    // 10 - 7.5 = 2.5 -> 3
+  CHECK(round_weight_error(5, 0.25, 30) == -3);    // 5 - 7.5 = -2.5 -> -3
+  CHECK(round_weight_error(7, 0.25, 30) == -1);    // -0.5 -> -1
+  CHECK(round_weight_error(8, 0.25, 30) == 1);     // 0.5 -> 1
+  CHECK(round_weight_error(7, 0.5, 14) == 0);      // 0
+  CHECK(round_weight_error(100, 0.1, 1000) == 0);  // 100 - 100.0000000000000055511 -> 0
+}
+
+TEST_CASE("plan_dtable: exact rounding agrees with a rational reference", "[dtable_config][property]") {
+  rc::prop("Round(ws - phi W) from the double phi's exact value", [] {
+    const auto ws = *rc::gen::inRange<std::uint64_t>(0, 1u << 20);
+    const auto total = *rc::gen::inRange<std::uint64_t>(1, 1u << 21);
+    // phi with few significant bits, so the reference can be exact in long arithmetic.
+    const auto num = *rc::gen::inRange<std::uint64_t>(0, 1025);
+    const double phi = static_cast<double>(num) / 1024.0;
+    // V = ws - num * total / 1024, scaled by 1024: an integer.
+    const std::int64_t scaled =
+        static_cast<std::int64_t>(ws * 1024) - static_cast<std::int64_t>(num * total);
+    const std::int64_t mag = scaled < 0 ? -scaled : scaled;
+    std::int64_t r = (mag + 512) / 1024;  // half away from zero on the magnitude
+    if (scaled < 0) r = -r;
+    RC_ASSERT(interlock::qos::round_weight_error(ws, phi, total) == r);
+  });
+}

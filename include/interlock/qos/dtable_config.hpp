@@ -11,7 +11,9 @@
 //      never below MTU_i; the SL's weight sum n_i * EW_i;
 //   2. the real share R_phi_i = n_i * EW_i / sum_j n_j * EW_j;
 //   3. Dweight_i = -Round((R_phi_i - phi_i) * sum_j n_j * EW_j) (half away
-//      from zero), and F_weight_i = n_i * EW_i + Dweight_i, F_phi_i its share;
+//      from zero), computed exactly as Round(n_i EW_i - phi_i sum_j n_j
+//      EW_j) in integers (round_weight_error), so an exact half rounds away
+//      from zero whatever floating point would make of it; F_weight_i = n_i * EW_i + Dweight_i, F_phi_i its share;
 //   4. the table: each SL's n_i entries spread evenly (dtable_layout), every
 //      entry EW_i, then apply_bandwidth_correction() adds Dweight_i one unit
 //      per entry, walking the SL's entries from the end of the table
@@ -127,6 +129,50 @@ inline void check_dtable_shape(const qos::dtable_parameters& p, const std::vecto
 
 namespace qos {
 
+/// Round(weight_sum - phi * total), half away from zero, computed exactly:
+/// phi is a double, so phi * total is mant * total * 2^-shift with integers
+/// (mant < 2^53, total < 2^33), a 128-bit product; no floating-point
+/// rounding can move a value across a half. (Floating point gave 2.4999...
+/// for an exact 2.5 and rounded it the wrong way.)
+inline std::int64_t round_weight_error(std::uint64_t weight_sum, double phi, std::uint64_t total) {
+  if (!(phi > 0) || total == 0) return static_cast<std::int64_t>(weight_sum);
+  int e = 0;
+  const double m = std::frexp(phi, &e);  // phi = m * 2^e, m in [0.5, 1)
+  const auto mant = static_cast<std::uint64_t>(std::ldexp(m, 53));
+  const int shift = 53 - e;  // phi = mant * 2^-shift; phi <= 1 gives shift >= 52
+  // P = mant * total as 128 bits (hi, lo), from 32-bit halves.
+  const std::uint64_t a0 = mant & 0xFFFFFFFFu, a1 = mant >> 32;
+  const std::uint64_t b0 = total & 0xFFFFFFFFu, b1 = total >> 32;
+  const std::uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  const std::uint64_t middle = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+  const std::uint64_t lo = (p00 & 0xFFFFFFFFu) | (middle << 32);
+  const std::uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
+  // q = floor(P / 2^shift), and how the remainder f = (P mod 2^shift) / 2^shift compares with 1/2.
+  std::uint64_t q = 0;
+  int half = 0;     // -1: f < 1/2, 0: f == 1/2, +1: f > 1/2
+  bool zero = false;  // f == 0
+  if (shift >= 128) {
+    q = 0;
+    half = -1;
+    zero = hi == 0 && lo == 0;
+  } else {
+    const auto bit = [&](int i) { return i < 64 ? (lo >> i & 1u) : (hi >> (i - 64) & 1u); };
+    q = shift >= 64 ? (shift >= 128 ? 0 : hi >> (shift - 64))
+                    : (lo >> shift) | (shift == 0 ? 0 : hi << (64 - shift));
+    // Below bit shift - 1 (the half bit): any set bit?
+    bool below = false;
+    for (int i = 0; i < shift - 1 && !below; ++i) below = bit(i) != 0;
+    const bool top = shift >= 1 && bit(shift - 1) != 0;
+    half = !top ? -1 : (below ? +1 : 0);
+    zero = !top && !below;
+  }
+  // V = D - f with D = weight_sum - q; round half away from zero.
+  const std::int64_t d = static_cast<std::int64_t>(weight_sum) - static_cast<std::int64_t>(q);
+  const bool negative = d < 0 || (d == 0 && !zero);
+  const bool down = half > 0 || (half == 0 && negative);
+  return d - (down ? 1 : 0);
+}
+
 /// Entries n_i of each SL spread over N positions as evenly as possible:
 /// SLs with more entries first (ties by SL), each from the first free
 /// position with stride N / n_i, a taken position moving to the next free
@@ -237,7 +283,7 @@ inline dtable_plan plan_dtable(const dtable_parameters& p, const std::vector<dta
     dtable_sl_plan& s = plan.sls[i];
     s.real_phi = double(s.weight_sum) / double(plan.weight_total);
     s.error = s.real_phi - s.phi;
-    s.dweight = -std::llround(s.error * double(plan.weight_total));
+    s.dweight = -round_weight_error(s.weight_sum, s.phi, plan.weight_total);
     dweight[i] = s.dweight;
     mtu[i] = sls[i].mtu;
   }
