@@ -120,3 +120,70 @@ TEST_CASE("inverse weights: configuration errors", "[inverse_weights][config]") 
   CHECK_THROWS_WITH(interlock::arbiter_input_loads(figure5_traffic, 1, 2, figure5_route),
                     Catch::Contains("hop of route 0 -> 3 = arbiter 1 input 0"));
 }
+
+namespace {
+// Brute force over weight vectors: the least error any M-bit weights reach.
+// m (one weight per distinct load) is realizable when some beta has
+// nint(beta / g) = m for every g: beta in [(m - 1/2) g, (m + 1/2) g) for all.
+double brute_force_error(const std::vector<double>& g, unsigned bits) {
+  const std::uint32_t top = (1u << bits) - 1;
+  std::vector<std::uint32_t> m(g.size(), 1);
+  double best = -1;
+  for (;;) {
+    double a = 0, b = 1e300, vmin = 1e300, vmax = 0;
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      a = std::max(a, (m[k] - 0.5) * g[k]);
+      b = std::min(b, (m[k] + 0.5) * g[k]);
+      vmin = std::min(vmin, m[k] * g[k]);
+      vmax = std::max(vmax, m[k] * g[k]);
+    }
+    if (a < b) {
+      double x = std::min(std::max((vmin + vmax) / 2, a), std::nextafter(b, a));
+      const double e = std::max(vmax / x - 1, 1 - vmin / x);
+      if (best < 0 || e < best) best = e;
+    }
+    std::size_t k = 0;
+    while (k < m.size() && m[k] == top) m[k++] = 1;
+    if (k == m.size()) return best;
+    ++m[k];
+  }
+}
+}  // namespace
+
+TEST_CASE("weights_for_accuracy: the reported case, M = 3 reaches 1%", "[inverse_weights]") {
+  // Only multiples of the smallest load were tried before, which gave M = 5.
+  const auto q = interlock::weights_for_accuracy({{1.826}, {1.076}}, 0.01);
+  CHECK(q.bits == 3);
+  CHECK(q.weights == std::vector<std::vector<std::uint32_t>>{{3}, {5}});
+  CHECK(q.max_relative_error < 0.0091);
+}
+
+TEST_CASE("weights_from_loads is optimal and weights_for_accuracy minimal, against brute force",
+          "[inverse_weights][property]") {
+  rc::prop("2 or 3 loads, M = 1..5", [] {
+    const auto count = *rc::gen::inRange<std::size_t>(2, 4);
+    std::vector<double> g(count);
+    for (double& x : g) x = *rc::gen::inRange(100, 3000) / 1000.0;
+    load_matrix loads;
+    for (double x : g) loads.push_back({x});
+    std::vector<double> distinct = g;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::vector<double> least(6, -1);
+    for (unsigned bits = 1; bits <= 5; ++bits) {
+      least[bits] = brute_force_error(distinct, bits);
+      if (least[bits] < 0) {
+        RC_ASSERT_THROWS_AS(weights_from_loads(loads, bits), interlock::config_error);
+      } else {
+        RC_ASSERT(std::abs(weights_from_loads(loads, bits).max_relative_error - least[bits]) <
+                  1e-9);
+      }
+    }
+    const double target = *rc::gen::inRange(1, 200) / 1000.0;
+    unsigned smallest = 0;
+    for (unsigned bits = 1; bits <= 5 && smallest == 0; ++bits)
+      if (least[bits] >= 0 && least[bits] <= target) smallest = bits;
+    RC_PRE(smallest != 0);
+    RC_ASSERT(interlock::weights_for_accuracy(loads, target).bits == smallest);
+  });
+}

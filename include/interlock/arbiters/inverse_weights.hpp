@@ -10,11 +10,19 @@
 //     weights_for_accuracy finds the smallest M for a given accuracy.
 //
 // Choosing beta. The paper only says that a larger beta is more accurate and
-// needs more bits. For a given M the largest weight must stay below 2^M, so
-// beta <= (2^M - 1/2) gamma_min. interlock tries beta = t * gamma_min for the
-// 4096 largest whole t <= 2^M - 1 and keeps the one with the smallest
-// quantization error (ties: the larger beta), so loads in simple ratios
-// (Figure 5's 1 : 0.5) get exact weights (254 : 127, not 255 : 128).
+// needs more bits. For a given M every weight must be 1..2^M - 1, so beta
+// lies in [gamma_max / 2, (2^M - 1/2) gamma_min). The weights change only
+// at the breakpoints beta = (j + 1/2) gamma; between two, the weights m are
+// fixed and the error max |m gamma / beta - 1| is least at beta = (min m
+// gamma + max m gamma) / 2, clamped into the interval. interlock sweeps
+// every interval (a heap keeps the smallest m gamma) and keeps the smallest
+// error, ties to the larger beta, so loads in simple ratios (Figure 5's 1 :
+// 0.5) get exact weights (254 : 127, not 255 : 128). The sweep is exact
+// while there are at most 2^20 breakpoints (M up to about 20 for a few
+// distinct loads); beyond that it tries beta = t gamma_min for the 4096
+// largest whole t <= 2^M - 1. weights_for_accuracy therefore returns the
+// smallest M whenever the sweeps up to it were exact (a property checks it
+// against a brute force over weight vectors).
 //
 // The quantization error is max over loaded (i, n) of |m gamma / beta - 1|,
 // the relative error of each weight; a service ratio S_i / S_j then deviates
@@ -36,8 +44,12 @@
 #ifndef INTERLOCK_ARBITERS_INVERSE_WEIGHTS_HPP
 #define INTERLOCK_ARBITERS_INVERSE_WEIGHTS_HPP
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <functional>
+#include <queue>
+#include <utility>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -104,6 +116,119 @@ inline double smallest_positive_load(const load_matrix& loads) {
 /// nint for the non-negative values it sees: halves round up.
 inline double nearest_integer(double x) { return std::floor(x + 0.5); }
 
+/// The weights nint(beta / gamma) of every load (2^M - 1 for a zero load)
+/// and their error; fits is false when a weight leaves 1..2^M - 1.
+inline quantized_weights weights_at(const load_matrix& loads, unsigned bits, double beta,
+                                    bool& fits) {
+  const std::uint64_t top = (std::uint64_t{1} << bits) - 1;
+  quantized_weights q{bits, beta, {}, 0};
+  fits = true;
+  for (const auto& row : loads) {
+    q.weights.emplace_back();
+    for (double g : row) {
+      if (g == 0) {
+        q.weights.back().push_back(static_cast<std::uint32_t>(top));
+        continue;
+      }
+      const double m = nearest_integer(beta / g);
+      if (m < 1 || m > static_cast<double>(top)) fits = false;
+      q.weights.back().push_back(static_cast<std::uint32_t>(m < 1 ? 0 : m));
+      q.max_relative_error = std::max(q.max_relative_error, std::abs(m * g / beta - 1));
+    }
+  }
+  return q;
+}
+
+inline constexpr std::size_t exact_search_breakpoints = std::size_t{1} << 20;
+
+/// The beta of least error for M bits over every interval between
+/// breakpoints (see the header comment). Returns false without a result when
+/// there are more than exact_search_breakpoints; `beta` < 0 when no beta fits.
+inline bool sweep_beta(const load_matrix& loads, unsigned bits, double& beta) {
+  std::vector<double> g;
+  for (const auto& row : loads)
+    for (double x : row)
+      if (x > 0) g.push_back(x);
+  std::sort(g.begin(), g.end());
+  g.erase(std::unique(g.begin(), g.end()), g.end());
+  const double top = static_cast<double>((std::uint64_t{1} << bits) - 1);
+  const double lo = 0.5 * g.back(), hi = (top + 0.5) * g.front();
+  beta = -1;
+  if (!(lo < hi)) return true;
+  // Breakpoints (j + 1/2) g strictly inside (lo, hi), per load.
+  std::size_t count = 0;
+  std::vector<double> first_j(g.size()), last_j(g.size());
+  for (std::size_t k = 0; k < g.size(); ++k) {
+    first_j[k] = std::floor(lo / g[k] - 0.5) + 1;
+    while ((first_j[k] + 0.5) * g[k] <= lo) first_j[k] += 1;
+    last_j[k] = std::ceil(hi / g[k] - 0.5) - 1;
+    while ((last_j[k] + 0.5) * g[k] >= hi) last_j[k] -= 1;
+    if (last_j[k] >= first_j[k]) {
+      const double n = last_j[k] - first_j[k] + 1;
+      if (n > static_cast<double>(exact_search_breakpoints)) return false;
+      count += static_cast<std::size_t>(n);
+      if (count > exact_search_breakpoints) return false;
+    }
+  }
+  std::vector<std::pair<double, std::size_t>> events;
+  events.reserve(count);
+  for (std::size_t k = 0; k < g.size(); ++k)
+    for (double j = first_j[k]; j <= last_j[k]; j += 1) events.emplace_back((j + 0.5) * g[k], k);
+  std::sort(events.begin(), events.end());
+  // The weights at lo, and a min-heap of m g (stale entries skipped).
+  std::vector<double> m(g.size());
+  using entry = std::pair<double, std::size_t>;
+  std::priority_queue<entry, std::vector<entry>, std::greater<entry>> smallest;
+  double largest = 0;
+  for (std::size_t k = 0; k < g.size(); ++k) {
+    m[k] = nearest_integer(lo / g[k]);
+    smallest.emplace(m[k] * g[k], k);
+    largest = std::max(largest, m[k] * g[k]);
+  }
+  double best_error = -1;
+  double a = lo;
+  auto evaluate = [&](double b) {  // the interval [a, b)
+    while (smallest.top().first != m[smallest.top().second] * g[smallest.top().second])
+      smallest.pop();
+    const double vmin = smallest.top().first, vmax = largest;
+    double x = (vmin + vmax) / 2;
+    const bool at_low = x <= a, at_high = x >= b;
+    if (at_low) x = a;
+    if (at_high) x = std::nextafter(b, a);
+    if (at_low || at_high) {
+      // At an end of the interval, floating point may round x / g onto the
+      // neighbouring weight: step inward until every weight is the interval's.
+      const auto consistent = [&](double y) {
+        for (std::size_t k = 0; k < g.size(); ++k)
+          if (nearest_integer(y / g[k]) != m[k]) return false;
+        return true;
+      };
+      int steps = 0;
+      while (!consistent(x) && steps++ < 64) x = std::nextafter(x, at_low ? b : a);
+      if (!consistent(x)) return;
+    }
+    if (x < a || x >= b) return;  // an empty interval
+    const double error = std::max(vmax / x - 1, 1 - vmin / x);
+    if (best_error < 0 || error <= best_error) {
+      best_error = error;
+      beta = x;
+    }
+  };
+  for (std::size_t e = 0; e < events.size();) {
+    const double b = events[e].first;
+    if (b > a) evaluate(b);
+    for (; e < events.size() && events[e].first == b; ++e) {
+      const std::size_t k = events[e].second;
+      m[k] += 1;
+      smallest.emplace(m[k] * g[k], k);
+      largest = std::max(largest, m[k] * g[k]);
+    }
+    a = b;
+  }
+  evaluate(hi);
+  return true;
+}
+
 }  // namespace detail
 
 /// Integer inverse weights of M = `bits` bits for the given loads.
@@ -111,6 +236,12 @@ inline quantized_weights weights_from_loads(const load_matrix& loads, unsigned b
                                             std::uint64_t idle_inputs = 0) {
   detail::check_loads(loads, idle_inputs);
   detail::require_in_range("inverse weights", "M (weight bits)", bits, 1, 31);
+  double swept = 0;
+  if (detail::sweep_beta(loads, bits, swept) && swept > 0) {
+    bool fits = false;
+    const quantized_weights q = detail::weights_at(loads, bits, swept, fits);
+    if (fits) return q;
+  }
   const double least = detail::smallest_positive_load(loads);
   const std::uint64_t top = (std::uint64_t{1} << bits) - 1;
   quantized_weights best;
@@ -118,22 +249,9 @@ inline quantized_weights weights_from_loads(const load_matrix& loads, unsigned b
   best.max_relative_error = -1;
   const std::uint64_t tries = top < 4096 ? top : 4096;
   for (std::uint64_t k = 0; k < tries; ++k) {
-    const double beta = static_cast<double>(top - k) * least;
-    quantized_weights q{bits, beta, {}, 0};
-    bool fits = true;
-    for (const auto& row : loads) {
-      q.weights.emplace_back();
-      for (double g : row) {
-        if (g == 0) {
-          q.weights.back().push_back(static_cast<std::uint32_t>(top));
-          continue;
-        }
-        const double m = detail::nearest_integer(beta / g);
-        if (m < 1 || m > static_cast<double>(top)) fits = false;
-        q.weights.back().push_back(static_cast<std::uint32_t>(m < 1 ? 0 : m));
-        q.max_relative_error = std::max(q.max_relative_error, std::abs(m * g / beta - 1));
-      }
-    }
+    bool fits = false;
+    const quantized_weights q =
+        detail::weights_at(loads, bits, static_cast<double>(top - k) * least, fits);
     if (!fits) continue;
     if (best.max_relative_error < 0 || q.max_relative_error < best.max_relative_error) best = q;
     if (best.max_relative_error == 0) break;
