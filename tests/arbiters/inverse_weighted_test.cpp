@@ -395,3 +395,22 @@ TEST_CASE("inverse-weighted arbiters: bad input", "[inverse_weighted][config][co
   CHECK_THROWS_AS(exact.commit(grant(0), pattern_requests{0b01, absent}),
                   interlock::contract_violation);
 }
+
+TEST_CASE("inverse-weighted: a pattern that never reaches an input defeats the blend",
+          "[inverse_weighted][paper]") {
+  // Eq. 5 assumes every pattern loads every input. Loads {{1, 0}, {0, 1}}:
+  // input 0 sees only pattern 0, input 1 only pattern 1. Whatever the blend
+  // (10% / 90% would be fair as 0.1 / 0.9), two saturated inputs get 0.5 / 0.5.
+  const load_matrix loads{{1.0, 0.0}, {0.0, 1.0}};
+  inverse_weighted_exact<2, 2> exact(loads);
+  inverse_weighted_arbiter<2, 2, 8> hw(interlock::weights_from_loads(loads, 8));
+  const std::uint8_t labels[2] = {0, 1};
+  const pattern_requests both{0b11, labels};
+  int exact_served[2] = {}, hw_served[2] = {};
+  for (int k = 0; k < 10000; ++k) {
+    ++exact_served[exact.grant(both).index()];
+    ++hw_served[hw.grant(both).index()];
+  }
+  CHECK(exact_served[0] == 5000);
+  CHECK(hw_served[0] == 5000);
+}

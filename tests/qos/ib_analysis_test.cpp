@@ -190,3 +190,26 @@ TEST_CASE("ib_analysis: properties", "[ib_analysis][property]") {
         }
       });
 }
+
+TEST_CASE("ib_analysis: a packet spends whole 64-byte units, at a size 64 does not divide",
+          "[ib_analysis]") {
+  // Entries of weight 10 and 1 at 100-byte packets: each packet spends
+  // ceil(100 / 64) = 2 units, so VL0 sends ceil(10 / 2) = 5 packets per
+  // table cycle and VL1 one: 83.33% / 16.67% (charging exact bytes would
+  // give ceil(10 * 64 / 100) = 7 : 1, 87.5% / 12.5%).
+  interlock::qos::ib_vl_arbitration_config c;
+  c.high = {{0, 10}, {1, 1}};
+  const auto a = interlock::qos::analyze_vl_arbitration(c, {60, 100});
+  REQUIRE(a.vls.size() == 2);
+  CHECK(a.vls[0].packets == 5 * 60);
+  CHECK(a.vls[1].packets == 60);
+  CHECK(a.vls[0].share == Approx(5.0 / 6));
+  CHECK(a.vls[1].share == Approx(1.0 / 6));
+  // The arbiter agrees: saturate both VLs and count one table cycle.
+  interlock::qos::ib_vl_arbiter arb(c);
+  const std::array<std::uint32_t, 2> size{100, 100};
+  int sent[2] = {};
+  for (int k = 0; k < 6; ++k) ++sent[arb.grant({0b11, size}).index()];
+  CHECK(sent[0] == 5);
+  CHECK(sent[1] == 1);
+}

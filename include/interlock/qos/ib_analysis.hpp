@@ -18,10 +18,16 @@
 // VL, so entries of one VL at every other position have distance 2.
 //
 // Units and corners (Algorithm 4 as printed leaves them open):
-//   - weights count 64-byte units and an entry sends whole packets while
-//     weight is left, as ib_vl_arbiter does, so an entry of weight w sends
-//     ceil(w * 64 / packet_bytes) packets; Algorithm 4's "one packet per
-//     weight unit" is the case packet_bytes = 64;
+//   - weights count 64-byte units; an entry sends whole packets while
+//     weight is left, and each packet spends its size rounded up to whole
+//     64-byte units (a 100-byte packet spends 2), as ib_vl_arbiter does: an
+//     entry of weight w sends ceil(w / ceil(packet_bytes / 64)) packets.
+//     We read the specification's weight as a count of 64-byte units sent
+//     (the unit of its flow-control credits), so a partial unit counts as a
+//     whole one; charging exact bytes instead would send ceil(w * 64 /
+//     packet_bytes), which differs unless 64 divides packet_bytes (entries
+//     of weight 10 and 1 at 100-byte packets: 5 : 1, 83.33% / 16.67%, not
+//     7 : 1). Algorithm 4's "one packet per weight unit" is packet_bytes = 64;
 //   - the printed test "limit_hp_counter >= limit_hp" compares bytes with the
 //     limit in its own units; we compare with limit * 4096 bytes (Section
 //     6.2), and limit 0 means one high-priority packet per turn;
