@@ -175,6 +175,25 @@ TEST_CASE("priority_arbiter: the named invariants hold", "[priority][property]")
   });
 }
 
+TEST_CASE("priority_arbiter: across words, an equal row in a lower word does not win",
+          "[priority]") {
+  // rr_therm = 0 and no request above level 0: every word's pick is row 0 or
+  // 1 below row P, so the scan visits every word; the most significant
+  // request overall (the highest word's) must win.
+  dynamic_priority_arbiter<2> two(130);
+  interlock::dynamic_priority_requests<2> low(130);
+  low.set(3, 0).set(70, 0).set(129, 0);
+  CHECK(two.arbitrate(low.view()).index() == 129);
+  dynamic_priority_arbiter<3> three(130);
+  interlock::dynamic_priority_requests<3> middle(130);
+  middle.set(5, 1).set(100, 1).set(120, 0);  // row 1 in words 0 and 1, nothing at level 2
+  CHECK(three.arbitrate(middle.view()).index() == 100);
+  interlock::dynamic_round_robin_arbiter rr(200);
+  interlock::dynamic_request_set req(200);
+  req.set(2).set(66).set(199);
+  CHECK(rr.arbitrate(req).index() == 199);
+}
+
 TEST_CASE("priority_arbiter: bad input", "[priority][contract]") {
   priority_arbiter<4, 2> arb;
   priority_requests<2> beyond;

@@ -123,6 +123,18 @@ TEST_CASE("ib_analysis: table files, comments and errors with file and line",
   CHECK(parse("# header\n0,8\n\n 1 , 9 # trailing\n") ==
         std::vector<ib_vl_arbitration_entry>{{0, 8}, {1, 9}});
   CHECK_THROWS_WITH(parse("0,8\n15,1\n"), "t.csv:2: VL 15 is out of range 0..14");
+  // Leading zeros parse; a long number is out of range, not "not a whole number".
+  CHECK(parse("0001,0008\n000,00\n") == std::vector<ib_vl_arbitration_entry>{{1, 8}, {0, 0}});
+  CHECK_THROWS_WITH(parse("0,99999999999999999999\n"),
+                    "t.csv:1: weight 99999999999999999999 is out of range 0..255");
+  CHECK_THROWS_WITH(parse("0,0000256\n"), "t.csv:1: weight 0000256 is out of range 0..255");
+  const std::string long_field(200, 'x');
+  try {
+    parse("0," + long_field + "\n");
+    FAIL("accepted");
+  } catch (const std::exception& e) {
+    CHECK(std::string(e.what()).size() < 160);  // the field is cut, not echoed whole
+  }
   CHECK_THROWS_WITH(parse("0,256\n"), "t.csv:1: weight 256 is out of range 0..255");
   CHECK_THROWS_WITH(parse("#\n\n0;8\n"), "t.csv:3: expected vl,weight, found '0;8'");
   CHECK_THROWS_WITH(parse("0,8,1\n"), "t.csv:1: expected two fields vl,weight, found '0,8,1'");

@@ -81,6 +81,16 @@ TEST_CASE("ib_vl_arbiter: LimitOfHighPriority 0 alternates the tables, 255 never
   ib_vl_arbiter unlimited({{{0, 8}}, {{2, 8}}, 255});
   for (int i = 0; i < 1000; ++i) REQUIRE(unlimited.grant(all) == grant(0));
   CHECK(unlimited.grant({0b0100, size}) == grant(2));  // high idle: low sends
+  // 255 is no limit at all, not 255 x 4096 bytes: 300 packets of 4096 bytes
+  // (1.2 MB, past 1,044,480) never give the low table a turn.
+  const std::array<std::uint32_t, 4> mtu{4096, 4096, 4096, 4096};
+  ib_vl_arbiter never({{{0, 64}}, {{2, 64}}, 255});
+  for (int i = 0; i < 300; ++i) REQUIRE(never.grant({0b0101, mtu}) == grant(0));
+  CHECK(never.high_priority_bytes() == 300u * 4096u);
+  // 254 is a limit: after 254 x 4096 bytes the low table gets its turn.
+  ib_vl_arbiter limited({{{0, 64}}, {{2, 64}}, 254});
+  for (int i = 0; i < 254; ++i) REQUIRE(limited.grant({0b0101, mtu}) == grant(0));
+  CHECK(limited.grant({0b0101, mtu}) == grant(2));
 }
 
 TEST_CASE("ib_vl_arbiter: weights count 64-byte units, rounded up to whole packets",

@@ -108,6 +108,20 @@ TEST_CASE("sbt: Algorithm 2 as printed sends 101 packets per saturated cycle", "
     REQUIRE(ours.grant({7, {}}).index() == static_cast<std::size_t>(fresh.decide(7)));
 }
 
+TEST_CASE("sbt: the starvation exception walks backward from the queue served last",
+          "[sbt][paper]") {
+  // SL1 and SL2 have no weight, so queues 1 and 2 are always dry: every
+  // grant among them is Algorithm 2's exception, which serves the last
+  // active queue met walking from the queue served last, i.e. the active
+  // queue just before it, cyclically: from queue 0, queue 2; then 1; then 2.
+  sbt_scheduler sbt({100, 0, 0}, {0, 1, 2});
+  const interlock::qos::queue_requests dry{0b110, {}};
+  std::vector<std::size_t> order;
+  for (int i = 0; i < 4; ++i) order.push_back(sbt.grant(dry).index());
+  CHECK(order == std::vector<std::size_t>{2, 1, 2, 1});
+  CHECK(sbt.remaining(0) == 100);  // the exception spends nothing
+}
+
 TEST_CASE("sbt: several queues of one SL share its weight round robin", "[sbt]") {
   sbt_scheduler sbt({50, 50}, {0, 0, 1});  // queues 0 and 1 carry SL0
   std::array<int, 3> sent{};

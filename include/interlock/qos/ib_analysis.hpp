@@ -237,15 +237,19 @@ inline std::string trim(const std::string& text) {
 inline unsigned parse_table_field(const std::string& field, unsigned hi, const char* what,
                                   const std::string& file, std::size_t line) {
   const std::string text = trim(field);
-  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos)
+  // What an error echoes: at most 80 characters of the field.
+  const std::string shown = text.size() > 80 ? text.substr(0, 77) + "..." : text;
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     throw qos::table_parse_error(
         file, line,
-        std::string(what) + " '" + text + "' is not a whole number (expected vl,weight)");
-  const unsigned long value = std::stoul(text);
-  if (value > hi)
+        std::string(what) + " '" + shown + "' is not a whole number (expected vl,weight)");
+  // Leading zeros are fine ("0001"); more digits than hi can have is out of range.
+  const std::size_t first = text.find_first_not_of('0');
+  const std::string digits = first == std::string::npos ? "0" : text.substr(first);
+  if (digits.size() > 9 || std::stoul(digits) > hi)
     throw qos::table_parse_error(
-        file, line, std::string(what) + " " + text + " is out of range 0.." + std::to_string(hi));
-  return static_cast<unsigned>(value);
+        file, line, std::string(what) + " " + shown + " is out of range 0.." + std::to_string(hi));
+  return static_cast<unsigned>(std::stoul(digits));
 }
 
 }  // namespace detail
