@@ -13,6 +13,8 @@
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/routing/direction_order.hpp>
+#include <interlock/routing/vc_table.hpp>
+#include <interlock/verify/dependency_graph.hpp>
 #include <interlock/arbiters/priority.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 
@@ -108,4 +110,26 @@ TEST_CASE("fallback: a T3E route tag that does not work takes the minimal route"
   const auto fallback = t3e.start_with(src, dst, interlock::traffic_class::request, onto_dateline);
   const auto minimal = t3e.start_with(src, dst, interlock::traffic_class::request);
   CHECK(std::memcmp(&fallback, &minimal, sizeof fallback) == 0);
+}
+
+TEST_CASE("fallback: out-of-range arguments to public entry points change nothing",
+          "[fallback]") {
+  // Each of these once wrote or shifted out of bounds (the sanitizer build
+  // runs this binary): now each is ignored.
+  interlock::ring_vc_assignment ring(4);
+  const interlock::ring_vc_assignment before = ring;
+  ring.flip(70, 0);
+  ring.flip(0, 70);
+  CHECK(ring == before);
+  const interlock::torus_topology t({3});
+  interlock::verify::channel_dependency_graph g(t, 2);
+  const std::uint64_t v = g.vertex(interlock::verify::cdg_resource{0, 1});
+  CHECK(g.vertex(interlock::verify::cdg_resource{0, 2}) == g.vertex_count());  // VC beyond the graph
+  CHECK_FALSE(g.add_successor(v, 1u << 20));
+  CHECK_FALSE(g.add_successor(g.vertex_count() + 5, 0));
+  CHECK_FALSE(g.add(v, interlock::hop{0, +1, 0, 9}));
+  CHECK_FALSE(g.add(g.vertex_count(), v));
+  g.use(g.vertex_count() + 100);
+  CHECK(g.edge_count() == 0);
+  CHECK(g.used_count() == 0);
 }

@@ -230,3 +230,11 @@ TEST_CASE("dtable: properties", "[dtable][property]") {
     }
   });
 }
+
+TEST_CASE("dtable: a queue whose SL has no table entry is refused", "[dtable][config]") {
+  // SL1 has an MTU but no entry: its queue would never be served.
+  CHECK_THROWS_WITH(dtable_scheduler({{0, 4}}, {0, 1}, {2, 2}),
+                    "dtable_scheduler: SL of queue 1 = 1; allowed: an SL with at least one table "
+                    "entry");
+  CHECK_NOTHROW(dtable_scheduler({{0, 4}, {1, 4}}, {0, 1}, {2, 2}));
+}

@@ -187,3 +187,11 @@ TEST_CASE("vc tables: levels, routes and bad input", "[vc_table][config]") {
   bad.caps = {{0.1, 0.1}};
   CHECK_THROWS_AS(interlock::optimize_vc_assignment(16, 8, bad), interlock::config_error);
 }
+
+TEST_CASE("vc tables: flip checks its arguments", "[vc_table][contract]") {
+  interlock::ring_vc_assignment ring(4);
+  CHECK_THROWS_AS(ring.flip(70, 0), interlock::contract_violation);  // once a heap overflow
+  CHECK_THROWS_AS(ring.flip(0, 70), interlock::contract_violation);  // once a shift by 70
+  ring.flip(1, 2);
+  CHECK(ring.vc(1, 2) == 1);
+}

@@ -802,3 +802,17 @@ TEST_CASE("a ring whose only cycle is on slice 1 is reported", "[deadlock]") {
   const torus_topology t({3}, {}, 2);
   for (const auto& d : r.cycle) CHECK(t.channel_info(d.from.channel).slice == 1);
 }
+
+TEST_CASE("channel_dependency_graph: every entry point checks its arguments", "[deadlock][contract]") {
+  const torus_topology t({3});
+  interlock::verify::channel_dependency_graph g(t, 2);
+  const std::uint64_t v = g.vertex(cdg_resource{0, 1});
+  CHECK_THROWS_AS(g.vertex(cdg_resource{0, 2}), interlock::contract_violation);
+  CHECK_THROWS_AS(g.vertex(cdg_resource{t.channel_count(), 0}), interlock::contract_violation);
+  CHECK_THROWS_AS(g.add_successor(v, 1u << 20), interlock::contract_violation);
+  CHECK_THROWS_AS(g.add_successor(g.vertex_count(), 0), interlock::contract_violation);
+  CHECK_THROWS_AS(g.add(v, hop{0, +1, 0, 9}), interlock::contract_violation);
+  CHECK_THROWS_AS(g.add(g.vertex_count(), v), interlock::contract_violation);
+  CHECK_THROWS_AS(g.use(g.vertex_count()), interlock::contract_violation);
+  CHECK(g.edge_count() == 0);
+}

@@ -38,7 +38,8 @@
 //   - deficit_table(table, queue_sls, sl_mtu): 1..256 entries
 //     (dtable_entry{sl, weight}); sl_mtu[sl] in 1..65535 credits for up to
 //     32 SLs; each entry's weight >= its SL's MTU (so a selected entry
-//     always sends) and <= 2^24; 1..64 queues, each of an SL of the table.
+//     always sends) and <= 2^24; 1..64 queues, each of an SL with at least
+//     one table entry (a queue of an SL without one would never be served).
 //     config_error names the entry or field otherwise.
 //   - basic_dtable_scheduler<S>(shared table): config_error when the table
 //     has more than S SLs. dtable_scheduler(table, queue_sls, sl_mtu) builds
@@ -127,7 +128,13 @@ class deficit_table {
       entry_weight_[e] = table[e].weight;
       entries_of_sl_[table[e].sl][e / 64] |= bits::bit(e % 64);
     }
-    for (std::size_t q = 0; q < sls.size(); ++q) entries_of_queue_[q] = entries_of_sl_[sls[q]];
+    for (std::size_t q = 0; q < sls.size(); ++q) {
+      entries_of_queue_[q] = entries_of_sl_[sls[q]];
+      if (!detail::any(entries_of_queue_[q])) {  // it would never be served
+        throw config_error("dtable_scheduler", "SL of queue " + std::to_string(q),
+                           std::to_string(sls[q]), "an SL with at least one table entry");
+      }
+    }
   }
 
   std::size_t entry_count() const noexcept { return size_; }

@@ -55,6 +55,7 @@
 #include <utility>
 #include <vector>
 
+#include "interlock/core/assert.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/random.hpp"
 
@@ -105,7 +106,13 @@ class ring_vc_assignment {
   }
   /// Source s's table as a bit per entry.
   std::uint64_t row(std::size_t s) const noexcept { return bits_[s % k_]; }
-  void flip(std::size_t s, std::size_t entry) noexcept { bits_[s] ^= std::uint64_t{1} << entry; }
+  /// Toggles entry `entry` of source s's table; a source or entry out of
+  /// range is a contract violation and changes nothing.
+  void flip(std::size_t s, std::size_t entry) {
+    INTERLOCK_ASSERT(s < k_ && entry < entries_, "flip of a source or entry out of range");
+    if (s >= k_ || entry >= entries_) return;
+    bits_[s] ^= std::uint64_t{1} << entry;
+  }
 
   friend bool operator==(const ring_vc_assignment& a, const ring_vc_assignment& b) {
     return a.k_ == b.k_ && a.entries_ == b.entries_ && a.bits_ == b.bits_;

@@ -98,7 +98,8 @@ class channel_dependency_graph {
       : topology_(topology), vcs_(vcs), directions_(2 * topology.dimensions()) {
     interlock::detail::require_in_range("channel_dependency_graph", "VCs per channel", vcs, 1,
                                         4096);
-    words_ = (static_cast<std::uint64_t>(topology.slices()) * directions_ * vcs_ + 63) / 64;
+    keys_ = static_cast<std::uint64_t>(topology.slices()) * directions_ * vcs_;
+    words_ = (keys_ + 63) / 64;
     adjacency_.assign(static_cast<std::size_t>(vertex_count() * words_), 0);
     used_.assign(static_cast<std::size_t>((vertex_count() + 63) / 64), 0);
   }
@@ -106,9 +107,15 @@ class channel_dependency_graph {
   const torus_topology& topology() const noexcept { return topology_; }
   unsigned vcs() const noexcept { return static_cast<unsigned>(vcs_); }
   std::uint64_t vertex_count() const noexcept { return topology_.channel_count() * vcs_; }
-  std::uint64_t vertex(const cdg_resource& r) const noexcept { return r.channel * vcs_ + r.vc; }
+  /// The vertex of a resource; a channel or VC outside the graph is a
+  /// contract violation and gives vertex_count(), which add and use ignore.
+  std::uint64_t vertex(const cdg_resource& r) const {
+    const bool inside = r.channel < topology_.channel_count() && r.vc < vcs_;
+    INTERLOCK_ASSERT(inside, "a resource outside the graph");
+    return inside ? r.channel * vcs_ + r.vc : vertex_count();
+  }
   /// The vertex of a hop's resource out of node `at`.
-  std::uint64_t vertex(node_id at, const hop& h) const noexcept {
+  std::uint64_t vertex(node_id at, const hop& h) const {
     return vertex({topology_.channel({at, h.dimension, h.sign, h.slice}), h.vc});
   }
   cdg_resource resource(std::uint64_t v) const noexcept {
@@ -124,8 +131,11 @@ class channel_dependency_graph {
     return topology_.channel_info(resource(v).channel).node;
   }
 
-  /// Marks a resource as taken by some route.
-  void use(std::uint64_t v) noexcept {
+  /// Marks a resource as taken by some route (a vertex outside the graph
+  /// is a contract violation, ignored).
+  void use(std::uint64_t v) {
+    INTERLOCK_ASSERT(v < vertex_count(), "use of a vertex outside the graph");
+    if (v >= vertex_count()) return;
     std::uint64_t& word = used_[static_cast<std::size_t>(v / 64)];
     const std::uint64_t bit = std::uint64_t{1} << (v % 64);
     used_count_ += (word & bit) == 0 ? 1u : 0u;
@@ -133,16 +143,23 @@ class channel_dependency_graph {
   }
   /// Adds the edge from -> to; `to` must be on a channel out of the node
   /// that `from`'s channel leads to. True if the edge is new.
-  bool add(std::uint64_t from, std::uint64_t to) noexcept {
+  /// Vertices outside the graph are a contract violation, ignored (false).
+  bool add(std::uint64_t from, std::uint64_t to) {
+    INTERLOCK_ASSERT(from < vertex_count() && to < vertex_count(), "an edge outside the graph");
+    if (from >= vertex_count() || to >= vertex_count()) return false;
     INTERLOCK_ASSERT(end_node(from) == start_node(to),
                      "a dependency joins a channel to one out of the node it leads to");
     return add_successor(from, key_of(to));
   }
   /// The same, with `to` named by the hop that takes it (no division: the
   /// checker's inner loop).
-  bool add(std::uint64_t from, const hop& to) noexcept { return add_successor(from, key(to)); }
-  /// The same, with `to` named by key(hop).
-  bool add_successor(std::uint64_t from, std::uint64_t key) noexcept {
+  bool add(std::uint64_t from, const hop& to) { return add_successor(from, key(to)); }
+  /// The same, with `to` named by key(hop); a vertex or key outside the
+  /// graph (a VC beyond it, a slice or dimension it lacks) is a contract
+  /// violation, ignored (false).
+  bool add_successor(std::uint64_t from, std::uint64_t key) {
+    INTERLOCK_ASSERT(from < vertex_count() && key < keys_, "an edge outside the graph");
+    if (from >= vertex_count() || key >= keys_) return false;
     std::uint64_t& word = adjacency_[static_cast<std::size_t>(from * words_ + key / 64)];
     const std::uint64_t bit = std::uint64_t{1} << (key % 64);
     const bool fresh = (word & bit) == 0;
@@ -153,6 +170,7 @@ class channel_dependency_graph {
   /// A hop's resource relative to the node it leaves: (slice, direction, VC).
   std::uint64_t key(const hop& h) const noexcept {
     const std::uint64_t direction = 2u * h.dimension + (h.sign < 0 ? 1u : 0u);
+    if (direction >= directions_ || h.slice >= topology_.slices() || h.vc >= vcs_) return keys_;
     return (h.slice * directions_ + direction) * vcs_ + h.vc;
   }
   bool contains(std::uint64_t from, std::uint64_t to) const noexcept {
@@ -212,6 +230,7 @@ class channel_dependency_graph {
   torus_topology topology_;
   std::uint64_t vcs_;
   std::uint64_t directions_;
+  std::uint64_t keys_ = 0;   // successors a vertex can have: slices x directions x VCs
   std::uint64_t words_ = 0;
   std::vector<std::uint64_t> adjacency_;
   std::vector<std::uint64_t> used_;
