@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,10 +79,12 @@ unsigned long number(const std::string& flag, const std::string& text, unsigned 
 
 arguments parse(int argc, char** argv) {
   arguments a;
+  std::set<std::string> seen;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) throw bad_input{flag + ": unknown option or missing value (see --help)"};
     const std::string value = argv[++i];
+    if (!seen.insert(flag).second) throw bad_input{flag + ": given twice"};
     if (flag == "--high") {
       a.high = value;
     } else if (flag == "--low") {

@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cerrno>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,16 +73,29 @@ int usage(const char* why) {
 
 int main(int argc, char** argv) {
   std::vector<std::size_t> rings;
+  std::set<std::string> seen;
   interlock::vc_optimizer_options options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") return usage(nullptr);
     if (arg == "--seed" || arg == "--iterations") {
       if (i + 1 >= argc) return usage((arg + " needs a value").c_str());
+      if (!seen.insert(arg).second) return usage((arg + ": given twice").c_str());
+      const std::string text = argv[++i];
+      // Digits only: strtoull would turn "-1" into 2^64 - 1 and saturate
+      // "99999999999999999999", and either made --iterations run forever.
+      const unsigned long long hi = arg == "--seed" ? ~0ull : 1000000000ull;
+      errno = 0;
       char* end = nullptr;
-      const unsigned long long v = std::strtoull(argv[++i], &end, 10);
-      if (end == argv[i] || *end != '\0')
-        return usage((arg + ": not a number: " + argv[i]).c_str());
+      const unsigned long long v =
+          text.empty() || text.find_first_not_of("0123456789") != std::string::npos
+              ? 0
+              : std::strtoull(text.c_str(), &end, 10);
+      if (end == nullptr || *end != '\0' || errno == ERANGE || v > hi ||
+          (arg == "--iterations" && v == 0))
+        return usage((arg + ": '" + text + "' is not a whole number in " +
+                      (arg == "--seed" ? "0..2^64-1" : "1..1000000000"))
+                         .c_str());
       if (arg == "--seed")
         options.seed = v;
       else
@@ -88,8 +103,10 @@ int main(int argc, char** argv) {
       continue;
     }
     char* end = nullptr;
-    const unsigned long v = std::strtoul(arg.c_str(), &end, 10);
-    if (end == arg.c_str() || *end != '\0' || v < 2 || v > 64)
+    const unsigned long v = arg.find_first_not_of("0123456789") == std::string::npos && arg.size() <= 4
+                                ? std::strtoul(arg.c_str(), &end, 10)
+                                : 0;
+    if (end == nullptr || end == arg.c_str() || *end != '\0' || v < 2 || v > 64)
       return usage(("ring size must be a whole number in 2..64, not \"" + arg + "\"").c_str());
     rings.push_back(v);
   }

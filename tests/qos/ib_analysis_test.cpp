@@ -225,3 +225,20 @@ TEST_CASE("ib_analysis: a packet spends whole 64-byte units, at a size 64 does n
   CHECK(sent[0] == 5);
   CHECK(sent[1] == 1);
 }
+
+TEST_CASE("ib_analysis: endless lines, byte-order marks and long fields", "[ib_analysis][config]") {
+  // An input without newlines (such as /dev/zero) stops at the line limit.
+  std::istringstream endless(std::string(100000, '0'));
+  CHECK_THROWS_WITH(interlock::qos::read_vl_arbitration_table(endless, "z.csv"),
+                    "z.csv:1: line longer than 4096 characters");
+  std::istringstream bom("\xEF\xBB\xBF" "0,8\n1,2\n");
+  CHECK(interlock::qos::read_vl_arbitration_table(bom, "b.csv") ==
+        std::vector<ib_vl_arbitration_entry>{{0, 8}, {1, 2}});
+  std::istringstream noisy(std::string(300, ';') + "\n");
+  try {
+    interlock::qos::read_vl_arbitration_table(noisy, "n.csv");
+    FAIL("accepted");
+  } catch (const interlock::qos::table_parse_error& e) {
+    CHECK(std::string(e.what()).size() < 140);
+  }
+}

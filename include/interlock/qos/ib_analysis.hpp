@@ -227,6 +227,24 @@ class table_parse_error : public std::runtime_error {
 // QoS helpers live in interlock::detail with the others.
 namespace detail {
 
+/// getline with a bound: false at the end of the input; a line longer than
+/// `limit` characters throws table_parse_error naming file and line.
+inline bool read_bounded_line(std::istream& in, std::string& text, std::size_t limit,
+                              const std::string& file, std::size_t line) {
+  text.clear();
+  std::istream::int_type c;
+  bool any = false;
+  while ((c = in.get()) != std::istream::traits_type::eof()) {
+    any = true;
+    if (c == '\n') return true;
+    if (text.size() == limit)
+      throw qos::table_parse_error(file, line,
+                                   "line longer than " + std::to_string(limit) + " characters");
+    text.push_back(static_cast<char>(c));
+  }
+  return any;
+}
+
 inline std::string trim(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r");
   if (first == std::string::npos) return {};
@@ -256,19 +274,27 @@ inline unsigned parse_table_field(const std::string& field, unsigned hi, const c
 
 namespace qos {
 
-/// Reads a VL arbitration table: one "vl,weight" entry per line.
+/// The longest line read_vl_arbitration_table accepts.
+inline constexpr std::size_t max_table_line = 4096;
+
+/// Reads a VL arbitration table: one "vl,weight" entry per line; a UTF-8
+/// byte-order mark is skipped; a line longer than max_table_line characters
+/// is a table_parse_error (so an endless input cannot grow memory).
 inline std::vector<ib_vl_arbitration_entry> read_vl_arbitration_table(std::istream& in,
                                                                       const std::string& file) {
   std::vector<ib_vl_arbitration_entry> table;
   std::string text;
-  for (std::size_t line = 1; std::getline(in, text); ++line) {
+  for (std::size_t line = 1; detail::read_bounded_line(in, text, max_table_line, file, line);
+       ++line) {
+    if (line == 1 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // UTF-8 BOM
     const std::string content = detail::trim(text.substr(0, text.find('#')));
     if (content.empty()) continue;
+    const std::string shown = content.size() > 80 ? content.substr(0, 77) + "..." : content;
     const auto comma = content.find(',');
     if (comma == std::string::npos)
-      throw table_parse_error(file, line, "expected vl,weight, found '" + content + "'");
+      throw table_parse_error(file, line, "expected vl,weight, found '" + shown + "'");
     if (content.find(',', comma + 1) != std::string::npos)
-      throw table_parse_error(file, line, "expected two fields vl,weight, found '" + content + "'");
+      throw table_parse_error(file, line, "expected two fields vl,weight, found '" + shown + "'");
     const unsigned vl = detail::parse_table_field(content.substr(0, comma), 14, "VL", file, line);
     const unsigned weight =
         detail::parse_table_field(content.substr(comma + 1), 255, "weight", file, line);
