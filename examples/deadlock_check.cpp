@@ -14,9 +14,11 @@
 #include <interlock/verify/adaptive_deadlock.hpp>
 #include <interlock/verify/channel_dependency_graph.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,10 +67,19 @@ const char* const help_text =
     "  --vcs N               the hardware has only N VCs per class: a VC number above\n"
     "                        N-1 saturates at N-1 (1..the scheme's count)\n"
     "  --classes request|response|both   traffic classes to check (default both)\n"
+    "  --max-memory MIB      refuse a run estimated to need more (default 4096)\n"
+    "  --max-routes N        refuse a run of more routes (default 1000000000, about\n"
+    "                        two minutes at 110-140 ns a route)\n"
     "  --help                this text\n"
     "\n"
+    "Before it starts, the check estimates the routes it will walk (pairs x the\n"
+    "routes the scheme gives a pair x classes) and the memory it needs (the graph's\n"
+    "bits, and the memo of the routes to one destination), and refuses a run over\n"
+    "either limit, printing the estimate. A flag the scheme does not take, or a\n"
+    "flag given twice, is refused.\n"
+    "\n"
     "exit status: 0 deadlock free, 1 a cycle or a route that does not arrive,\n"
-    "2 bad input\n";
+    "2 bad input or a run over the limits, 3 out of memory or another failure\n";
 
 struct bad_input {
   std::string message;
@@ -88,12 +99,15 @@ struct arguments {
   std::string tables = "toc";
   std::string flow = "whole_packet";
   std::size_t minus_dateline = 0;
+  std::size_t max_memory_mib = 4096;
+  std::size_t max_routes = 1000000000;
+  std::vector<std::string> scheme_flags;  // the scheme-specific flags given
 };
 
 std::size_t parse_number(const std::string& flag, const std::string& text, std::size_t lo,
                          std::size_t hi) {
   std::size_t value = 0;
-  bool ok = !text.empty() && text.size() <= 9;
+  bool ok = !text.empty() && text.size() <= 18;
   for (const char c : text) {
     ok = ok && c >= '0' && c <= '9';
     if (ok) value = value * 10 + static_cast<std::size_t>(c - '0');
@@ -120,8 +134,17 @@ std::vector<std::string> split(const std::string& text) {
 arguments parse(int argc, char** argv) {
   arguments a;
   bool wrap_given = false;
+  std::vector<std::string> seen;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
+    for (const std::string& f : seen)
+      if (f == flag) throw bad_input{flag + ": given twice"};
+    seen.push_back(flag);
+    static const char* const scheme_specific[] = {
+        "--orders", "--no-datelines", "--other-way", "--initial-hops", "--final-hop",
+        "--tables", "--initial-onto-dateline", "--flow", "--non-minimal", "--minus-dateline"};
+    for (const char* f : scheme_specific)
+      if (flag == f) a.scheme_flags.push_back(flag);
     const auto value = [&]() -> std::string {
       if (i + 1 >= argc) throw bad_input{flag + ": needs a value"};
       return argv[++i];
@@ -172,6 +195,10 @@ arguments parse(int argc, char** argv) {
       a.initial_onto_dateline = a.initial_hops = true;
     } else if (flag == "--non-minimal") {
       a.non_minimal = true;
+    } else if (flag == "--max-memory") {
+      a.max_memory_mib = parse_number(flag, value(), 1, 1u << 24);
+    } else if (flag == "--max-routes") {
+      a.max_routes = parse_number(flag, value(), 1, 1000000000000000);
     } else {
       throw bad_input{flag + ": unknown option (see --help)"};
     }
@@ -184,6 +211,22 @@ arguments parse(int argc, char** argv) {
     throw bad_input{"--wrap: " + std::to_string(a.wrap.size()) + " values for " +
                     std::to_string(a.radix.size()) + " dimensions"};
   if (a.scheme.empty()) throw bad_input{"--scheme: missing (see --help for the list)"};
+  // Each scheme-specific flag must belong to the chosen scheme.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> takes = {
+      {"dor", {"--orders", "--no-datelines"}},
+      {"t3e", {"--other-way", "--initial-hops", "--final-hop", "--tables",
+               "--initial-onto-dateline"}},
+      {"t3e_adaptive", {"--tables", "--flow"}},
+      {"vc_promotion", {"--orders", "--non-minimal", "--minus-dateline"}},
+      {"per_dimension", {"--orders", "--non-minimal", "--minus-dateline"}}};
+  for (const auto& [scheme, flags] : takes) {
+    if (scheme != a.scheme) continue;
+    for (const std::string& f : a.scheme_flags) {
+      bool ok = false;
+      for (const std::string& g : flags) ok = ok || g == f;
+      if (!ok) throw bad_input{f + ": does not apply to --scheme " + a.scheme};
+    }
+  }
   return a;
 }
 
@@ -270,8 +313,41 @@ interlock::verify::cdg_options checker_options(const arguments& a, unsigned per_
   return o;
 }
 
+// Refuses (bad_input naming the limit's flag) a run estimated to walk more
+// routes or need more memory than allowed. Routes: ordered pairs x the
+// routes the scheme gives one pair (sampled on the farthest pair) x
+// classes. Memory: the graph keeps a bit per (vertex, successor), vertices
+// = channels x VCs, successors = 2n x slices x VCs; the memo of the routes
+// to one destination keeps about two states per route's first hop.
+template <class Scheme>
+void check_limits(const Scheme& scheme, const arguments& a, unsigned vcs_per_channel) {
+  const interlock::torus_topology& t = scheme.topology();
+  const double nodes = static_cast<double>(t.node_count());
+  double per_pair = 0;
+  scheme.for_each_start(0, t.node_count() - 1, a.classes.front(),
+                        [&](const typename Scheme::state&, double) { per_pair += 1; });
+  const double routes = nodes * (nodes - 1) * per_pair * static_cast<double>(a.classes.size());
+  const double vertices = static_cast<double>(t.channel_count()) * vcs_per_channel;
+  const double successors = 2.0 * static_cast<double>(t.dimensions() * t.slices()) * vcs_per_channel;
+  const double graph_bytes = vertices * std::ceil(successors / 64) * 8 + vertices / 8;
+  const double memo_bytes = (nodes - 1) * per_pair * 2 * (sizeof(typename Scheme::state) + 16);
+  const double mib = (graph_bytes + memo_bytes) / (1024.0 * 1024.0);
+  char text[160];
+  if (routes > static_cast<double>(a.max_routes)) {
+    std::snprintf(text, sizeof text, "%.3g routes (%.0f per pair); raise --max-routes to allow it",
+                  routes, per_pair);
+    throw bad_input{"--max-routes: the check would walk " + std::string(text)};
+  }
+  if (mib > static_cast<double>(a.max_memory_mib)) {
+    std::snprintf(text, sizeof text, "%.1f MiB (graph %.1f, memo %.1f); raise --max-memory to allow it",
+                  mib, graph_bytes / 1048576, memo_bytes / 1048576);
+    throw bad_input{"--max-memory: the check would need " + std::string(text)};
+  }
+}
+
 template <class Scheme>
 int check(const Scheme& scheme, const arguments& a, const std::string& description) {
+  check_limits(scheme, a, interlock::traffic_classes * scheme.vcs_per_class());
   std::printf("scheme: %s, %u VCs per class%s\n", description.c_str(), scheme.vcs_per_class(),
               a.vcs != 0 ? (", limited to " + std::to_string(a.vcs)).c_str() : "");
   const auto report =
@@ -331,6 +407,7 @@ int run(const arguments& a) {
   }
   if (a.scheme == "t3e_adaptive") {
     const interlock::t3e_adaptive_routing adaptive(t, {}, t3e_tables(a));
+    check_limits(adaptive, a, adaptive.vcs_per_channel());
     const auto flow = a.flow == "wormhole" ? interlock::verify::adaptive_flow_control::wormhole
                                            : interlock::verify::adaptive_flow_control::whole_packet;
     std::printf(
@@ -370,6 +447,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "deadlock_check: %s\n", e.message.c_str());
   } catch (const interlock::config_error& e) {
     std::fprintf(stderr, "deadlock_check: %s\n", e.what());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "deadlock_check: out of memory (lower the network or --max-memory)\n");
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "deadlock_check: %s\n", e.what());
+    return 3;
   }
   return 2;
 }
