@@ -5,7 +5,7 @@
 //   ib_analyze --high high.csv [--low low.csv] [--limit 1] [--runs 30] [--packet-size 64]
 //
 // Output: CSV "vl,share,mean_distance,max_distance". Exit status: 0 done,
-// 2 bad input (a message naming the flag, or the file and line).
+// 2 bad input (a message naming the flag, or the file, line and column).
 #include <interlock/qos/ib_analysis.hpp>
 #include <interlock/qos/ib_vl_arbiter.hpp>
 
@@ -130,6 +130,11 @@ int main(int argc, char** argv) {
     const arguments a = parse(argc, argv);
     interlock::qos::ib_vl_arbitration_config config;
     config.high = read_table(a.high);
+    bool sends = false;
+    for (const auto& e : config.high) sends = sends || e.weight > 0;
+    if (!sends)
+      throw bad_input{a.high + ": the high-priority table has no entry with a weight above 0 " +
+                      "(empty, or every weight 0)"};
     if (!a.low.empty()) config.low = read_table(a.low);
     config.limit_of_high_priority = static_cast<std::uint8_t>(a.limit);
     config.turn = a.turn;

@@ -122,12 +122,14 @@ TEST_CASE("ib_analysis: table files, comments and errors with file and line",
           "[ib_analysis][config]") {
   CHECK(parse("# header\n0,8\n\n 1 , 9 # trailing\n") ==
         std::vector<ib_vl_arbitration_entry>{{0, 8}, {1, 9}});
-  CHECK_THROWS_WITH(parse("0,8\n15,1\n"), "t.csv:2: VL 15 is out of range 0..14");
+  CHECK_THROWS_WITH(parse("0,8\n15,1\n"), "t.csv:2:1: VL 15 is out of range 0..14");
+  // The column points at the field, past blanks.
+  CHECK_THROWS_WITH(parse("  3 ,  x9\n"), "t.csv:1:8: weight 'x9' is not a whole number (expected vl,weight)");
   // Leading zeros parse; a long number is out of range, not "not a whole number".
   CHECK(parse("0001,0008\n000,00\n") == std::vector<ib_vl_arbitration_entry>{{1, 8}, {0, 0}});
   CHECK_THROWS_WITH(parse("0,99999999999999999999\n"),
-                    "t.csv:1: weight 99999999999999999999 is out of range 0..255");
-  CHECK_THROWS_WITH(parse("0,0000256\n"), "t.csv:1: weight 0000256 is out of range 0..255");
+                    "t.csv:1:3: weight 99999999999999999999 is out of range 0..255");
+  CHECK_THROWS_WITH(parse("0,0000256\n"), "t.csv:1:3: weight 0000256 is out of range 0..255");
   const std::string long_field(200, 'x');
   try {
     parse("0," + long_field + "\n");
@@ -135,15 +137,15 @@ TEST_CASE("ib_analysis: table files, comments and errors with file and line",
   } catch (const std::exception& e) {
     CHECK(std::string(e.what()).size() < 160);  // the field is cut, not echoed whole
   }
-  CHECK_THROWS_WITH(parse("0,256\n"), "t.csv:1: weight 256 is out of range 0..255");
-  CHECK_THROWS_WITH(parse("#\n\n0;8\n"), "t.csv:3: expected vl,weight, found '0;8'");
-  CHECK_THROWS_WITH(parse("0,8,1\n"), "t.csv:1: expected two fields vl,weight, found '0,8,1'");
-  CHECK_THROWS_WITH(parse("x,8\n"), "t.csv:1: VL 'x' is not a whole number (expected vl,weight)");
+  CHECK_THROWS_WITH(parse("0,256\n"), "t.csv:1:3: weight 256 is out of range 0..255");
+  CHECK_THROWS_WITH(parse("#\n\n0;8\n"), "t.csv:3:1: expected vl,weight, found '0;8'");
+  CHECK_THROWS_WITH(parse("0,8,1\n"), "t.csv:1:4: expected two fields vl,weight, found '0,8,1'");
+  CHECK_THROWS_WITH(parse("x,8\n"), "t.csv:1:1: VL 'x' is not a whole number (expected vl,weight)");
   CHECK_THROWS_WITH(parse("0,-1\n"),
-                    "t.csv:1: weight '-1' is not a whole number (expected vl,weight)");
+                    "t.csv:1:3: weight '-1' is not a whole number (expected vl,weight)");
   std::string many;
   for (int i = 0; i < 65; ++i) many += "0,1\n";
-  CHECK_THROWS_WITH(parse(many), "t.csv:65: more than 64 entries");
+  CHECK_THROWS_WITH(parse(many), "t.csv:65:1: more than 64 entries");
   CHECK_THROWS_AS(analyze_vl_arbitration({{{0, 0}}, {}, 1}, {30, 64}), interlock::config_error);
   CHECK_THROWS_AS(analyze_vl_arbitration({{{0, 1}}, {}, 1}, {0, 64}), interlock::config_error);
   CHECK_THROWS_AS(analyze_vl_arbitration({{{0, 1}}, {}, 1}, {1, 5000}), interlock::config_error);
@@ -230,7 +232,7 @@ TEST_CASE("ib_analysis: endless lines, byte-order marks and long fields", "[ib_a
   // An input without newlines (such as /dev/zero) stops at the line limit.
   std::istringstream endless(std::string(100000, '0'));
   CHECK_THROWS_WITH(interlock::qos::read_vl_arbitration_table(endless, "z.csv"),
-                    "z.csv:1: line longer than 4096 characters");
+                    "z.csv:1:4097: line longer than 4096 characters");
   std::istringstream bom("\xEF\xBB\xBF" "0,8\n1,2\n");
   CHECK(interlock::qos::read_vl_arbitration_table(bom, "b.csv") ==
         std::vector<ib_vl_arbitration_entry>{{0, 8}, {1, 2}});

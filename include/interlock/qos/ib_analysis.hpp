@@ -46,7 +46,7 @@
 //     when the high-priority table has no entry with weight > 0.
 //   - read_vl_arbitration_table(stream, file): lines "vl,weight" (spaces
 //     allowed, '#' starts a comment, blank lines skipped); table_parse_error
-//     names file and line for anything else (a VL above 14, a weight above
+//     names file, line and column for anything else (a VL above 14, a weight above
 //     255, a missing or extra field, more than 64 entries).
 //   Complexity: O(runs * packets per table cycle).
 //
@@ -207,19 +207,25 @@ inline ib_analysis analyze_vl_arbitration(const ib_vl_arbitration_config& config
   return out;
 }
 
-/// A malformed table file: what() is "file:line: problem".
+/// A malformed table file: what() is "file:line:column: problem".
 class table_parse_error : public std::runtime_error {
  public:
-  table_parse_error(const std::string& file, std::size_t line, const std::string& problem)
-      : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem),
+  /// "file:line:column: problem" (column 1-based, in bytes after any BOM).
+  table_parse_error(const std::string& file, std::size_t line, std::size_t column,
+                    const std::string& problem)
+      : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                           ": " + problem),
         file_(file),
-        line_(line) {}
+        line_(line),
+        column_(column) {}
   const std::string& file() const noexcept { return file_; }
   std::size_t line() const noexcept { return line_; }
+  std::size_t column() const noexcept { return column_; }
 
  private:
   std::string file_;
   std::size_t line_;
+  std::size_t column_;
 };
 
 }  // namespace qos
@@ -228,7 +234,7 @@ class table_parse_error : public std::runtime_error {
 namespace detail {
 
 /// getline with a bound: false at the end of the input; a line longer than
-/// `limit` characters throws table_parse_error naming file and line.
+/// `limit` characters throws table_parse_error naming file, line and column.
 inline bool read_bounded_line(std::istream& in, std::string& text, std::size_t limit,
                               const std::string& file, std::size_t line) {
   text.clear();
@@ -238,7 +244,7 @@ inline bool read_bounded_line(std::istream& in, std::string& text, std::size_t l
     any = true;
     if (c == '\n') return true;
     if (text.size() == limit)
-      throw qos::table_parse_error(file, line,
+      throw qos::table_parse_error(file, line, limit + 1,
                                    "line longer than " + std::to_string(limit) + " characters");
     text.push_back(static_cast<char>(c));
   }
@@ -253,20 +259,21 @@ inline std::string trim(const std::string& text) {
 
 /// A decimal field in [0, hi]; throws qos::table_parse_error naming `what`.
 inline unsigned parse_table_field(const std::string& field, unsigned hi, const char* what,
-                                  const std::string& file, std::size_t line) {
+                                  const std::string& file, std::size_t line, std::size_t column) {
   const std::string text = trim(field);
   // What an error echoes: at most 80 characters of the field.
   const std::string shown = text.size() > 80 ? text.substr(0, 77) + "..." : text;
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     throw qos::table_parse_error(
-        file, line,
+        file, line, column,
         std::string(what) + " '" + shown + "' is not a whole number (expected vl,weight)");
   // Leading zeros are fine ("0001"); more digits than hi can have is out of range.
   const std::size_t first = text.find_first_not_of('0');
   const std::string digits = first == std::string::npos ? "0" : text.substr(first);
   if (digits.size() > 9 || std::stoul(digits) > hi)
     throw qos::table_parse_error(
-        file, line, std::string(what) + " " + shown + " is out of range 0.." + std::to_string(hi));
+        file, line, column,
+        std::string(what) + " " + shown + " is out of range 0.." + std::to_string(hi));
   return static_cast<unsigned>(std::stoul(digits));
 }
 
@@ -289,20 +296,29 @@ inline std::vector<ib_vl_arbitration_entry> read_vl_arbitration_table(std::istre
     if (line == 1 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // UTF-8 BOM
     const std::string content = detail::trim(text.substr(0, text.find('#')));
     if (content.empty()) continue;
+    const std::size_t start = text.find_first_not_of(" \t\r");  // where content begins
+    const auto column_at = [&](std::size_t at) {  // 1-based, at the first non-blank from `at`
+      const std::size_t c = text.find_first_not_of(" \t\r", at);
+      return (c == std::string::npos ? at : c) + 1;
+    };
     const std::string shown = content.size() > 80 ? content.substr(0, 77) + "..." : content;
     const auto comma = content.find(',');
     if (comma == std::string::npos)
-      throw table_parse_error(file, line, "expected vl,weight, found '" + shown + "'");
-    if (content.find(',', comma + 1) != std::string::npos)
-      throw table_parse_error(file, line, "expected two fields vl,weight, found '" + shown + "'");
-    const unsigned vl = detail::parse_table_field(content.substr(0, comma), 14, "VL", file, line);
-    const unsigned weight =
-        detail::parse_table_field(content.substr(comma + 1), 255, "weight", file, line);
+      throw table_parse_error(file, line, start + 1,
+                              "expected vl,weight, found '" + shown + "'");
+    const auto second = content.find(',', comma + 1);
+    if (second != std::string::npos)
+      throw table_parse_error(file, line, start + second + 1,
+                              "expected two fields vl,weight, found '" + shown + "'");
+    const unsigned vl =
+        detail::parse_table_field(content.substr(0, comma), 14, "VL", file, line, start + 1);
+    const unsigned weight = detail::parse_table_field(content.substr(comma + 1), 255, "weight",
+                                                      file, line, column_at(start + comma + 1));
     if (table.size() == ib::max_table_entries)
-      throw table_parse_error(file, line, "more than 64 entries");
+      throw table_parse_error(file, line, start + 1, "more than 64 entries");
     table.push_back({static_cast<std::uint8_t>(vl), static_cast<std::uint8_t>(weight)});
   }
-  if (in.bad()) throw table_parse_error(file, 0, "read error");
+  if (in.bad()) throw table_parse_error(file, 0, 0, "read error");
   return table;
 }
 
