@@ -42,14 +42,12 @@ std::vector<interlock::request_matrix<I, O>> matrix_stream(double density) {
 template <std::size_t I, std::size_t O, class Allocator>
 void register_allocator(const char* policy, Allocator prototype) {
   for (double density : densities) {
-    benchmark::RegisterBenchmark(name(policy, I, density).c_str(),
-                                 [=](benchmark::State& state) {
-                                   const auto stream = matrix_stream<I, O>(density);
-                                   Allocator a = prototype;
-                                   time_decisions(state, stream.size(), [&](std::size_t k) {
-                                     return a.allocate(stream[k]).matched_inputs();
-                                   });
-                                 });
+    benchmark::RegisterBenchmark(name(policy, I, density).c_str(), [=](benchmark::State& state) {
+      const auto stream = matrix_stream<I, O>(density);
+      Allocator a = prototype;
+      time_decisions(state, stream.size(),
+                     [&](std::size_t k) { return a.allocate(stream[k]).matched_inputs(); });
+    });
   }
 }
 

@@ -74,18 +74,18 @@ template <class Make>
 void register_scheduler(const char* policy, Make make, std::array<std::uint32_t, queues> sizes,
                         std::uint64_t mask = ~std::uint64_t{0}) {
   for (double density : densities) {
-    benchmark::RegisterBenchmark(name(policy, queues, density).c_str(),
-                                 [=](benchmark::State& state) {
-                                   const std::vector<std::uint64_t> active = active_stream(density);
-                                   auto scheduler = make();
-                                   time_decisions(state, active.size(), [&](std::size_t k) {
-                                     const queue_requests r{active[k] & mask, sizes};
-                                     return scheduler.grant(r).index();
-                                   });
-                                   // The per-port state; the table is shared.
-                                   state.counters["state_bytes"] = static_cast<double>(
-                                       sizeof(typename decltype(scheduler)::state_type));
-                                 });
+    benchmark::RegisterBenchmark(
+        name(policy, queues, density).c_str(), [=](benchmark::State& state) {
+          const std::vector<std::uint64_t> active = active_stream(density);
+          auto scheduler = make();
+          time_decisions(state, active.size(), [&](std::size_t k) {
+            const queue_requests r{active[k] & mask, sizes};
+            return scheduler.grant(r).index();
+          });
+          // The per-port state; the table is shared.
+          state.counters["state_bytes"] =
+              static_cast<double>(sizeof(typename decltype(scheduler)::state_type));
+        });
   }
 }
 

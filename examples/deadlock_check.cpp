@@ -141,8 +141,8 @@ arguments parse(int argc, char** argv) {
       if (f == flag) throw bad_input{flag + ": given twice"};
     seen.push_back(flag);
     static const char* const scheme_specific[] = {
-        "--orders", "--no-datelines", "--other-way", "--initial-hops", "--final-hop",
-        "--tables", "--initial-onto-dateline", "--flow", "--non-minimal", "--minus-dateline"};
+        "--orders", "--no-datelines",          "--other-way", "--initial-hops", "--final-hop",
+        "--tables", "--initial-onto-dateline", "--flow",      "--non-minimal",  "--minus-dateline"};
     for (const char* f : scheme_specific)
       if (flag == f) a.scheme_flags.push_back(flag);
     const auto value = [&]() -> std::string {
@@ -214,8 +214,8 @@ arguments parse(int argc, char** argv) {
   // Each scheme-specific flag must belong to the chosen scheme.
   const std::vector<std::pair<std::string, std::vector<std::string>>> takes = {
       {"dor", {"--orders", "--no-datelines"}},
-      {"t3e", {"--other-way", "--initial-hops", "--final-hop", "--tables",
-               "--initial-onto-dateline"}},
+      {"t3e",
+       {"--other-way", "--initial-hops", "--final-hop", "--tables", "--initial-onto-dateline"}},
       {"t3e_adaptive", {"--tables", "--flow"}},
       {"vc_promotion", {"--orders", "--non-minimal", "--minus-dateline"}},
       {"per_dimension", {"--orders", "--non-minimal", "--minus-dateline"}}};
@@ -328,7 +328,8 @@ void check_limits(const Scheme& scheme, const arguments& a, unsigned vcs_per_cha
                         [&](const typename Scheme::state&, double) { per_pair += 1; });
   const double routes = nodes * (nodes - 1) * per_pair * static_cast<double>(a.classes.size());
   const double vertices = static_cast<double>(t.channel_count()) * vcs_per_channel;
-  const double successors = 2.0 * static_cast<double>(t.dimensions() * t.slices()) * vcs_per_channel;
+  const double successors =
+      2.0 * static_cast<double>(t.dimensions() * t.slices()) * vcs_per_channel;
   const double graph_bytes = vertices * std::ceil(successors / 64) * 8 + vertices / 8;
   const double memo_bytes = (nodes - 1) * per_pair * 2 * (sizeof(typename Scheme::state) + 16);
   const double mib = (graph_bytes + memo_bytes) / (1024.0 * 1024.0);
@@ -339,8 +340,9 @@ void check_limits(const Scheme& scheme, const arguments& a, unsigned vcs_per_cha
     throw bad_input{"--max-routes: the check would walk " + std::string(text)};
   }
   if (mib > static_cast<double>(a.max_memory_mib)) {
-    std::snprintf(text, sizeof text, "%.1f MiB (graph %.1f, memo %.1f); raise --max-memory to allow it",
-                  mib, graph_bytes / 1048576, memo_bytes / 1048576);
+    std::snprintf(text, sizeof text,
+                  "%.1f MiB (graph %.1f, memo %.1f); raise --max-memory to allow it", mib,
+                  graph_bytes / 1048576, memo_bytes / 1048576);
     throw bad_input{"--max-memory: the check would need " + std::string(text)};
   }
 }

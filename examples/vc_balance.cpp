@@ -13,10 +13,10 @@
 // levels' balances (the whole ring counting double).
 #include <interlock/routing/vc_table.hpp>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cerrno>
 #include <set>
 #include <string>
 #include <vector>
@@ -103,9 +103,10 @@ int main(int argc, char** argv) {
       continue;
     }
     char* end = nullptr;
-    const unsigned long v = arg.find_first_not_of("0123456789") == std::string::npos && arg.size() <= 4
-                                ? std::strtoul(arg.c_str(), &end, 10)
-                                : 0;
+    const unsigned long v =
+        arg.find_first_not_of("0123456789") == std::string::npos && arg.size() <= 4
+            ? std::strtoul(arg.c_str(), &end, 10)
+            : 0;
     if (end == nullptr || end == arg.c_str() || *end != '\0' || v < 2 || v > 64)
       return usage(("ring size must be a whole number in 2..64, not \"" + arg + "\"").c_str());
     rings.push_back(v);

@@ -165,7 +165,7 @@ TEST_CASE("wavefront: maximal, fair, and the worked example", "[allocators][wave
   auto m = wf.arbitrate(r);
   CHECK(m.contains(0, 0));
   CHECK(m.contains(1, 1));
-  CHECK(m.contains(2, 3));  // diagonal 1
+  CHECK(m.contains(2, 3));              // diagonal 1
   CHECK_FALSE(m.output_of(3).valid());  // column 0 already taken on diagonal 0
   wf.commit(m, r);
   CHECK(wf.priority_diagonal() == 1);
@@ -216,7 +216,8 @@ TEST_CASE("separable allocators: requested, matchings, commit only what is used"
       RC_ASSERT(is_matching(m));
       // A separable allocator leaves no output idle that some input picked.
       for (std::size_t o = 0; o < 7; ++o)
-        if (r7.columns()[o] != 0 && m.input_of(o).valid()) RC_ASSERT(r7.test(m.input_of(o).index(), o));
+        if (r7.columns()[o] != 0 && m.input_of(o).valid())
+          RC_ASSERT(r7.test(m.input_of(o).index(), o));
       // Unused pairs leave their arbiters as they were.
       std::size_t dropped = 7;
       if (!m.empty() && rng.below(2) == 0) {

@@ -173,8 +173,7 @@ TEST_CASE("age_tuning: the 8x8x8 mesh shows the rounding rule", "[age_tuning]") 
   // H = 3 + 3 + 3, T_bias = 18, (128 - 18) / 9 = 12.2 -> 12 age ticks per
   // hop, 11 packets x 18 cycles = 198 cycles per hop: 198 / 12 = 16.5,
   // which half away from zero makes 17 (16 under half down or half even).
-  const auto r = recommend_age_clock(
-      {{{8, wrap::mesh}, {8, wrap::mesh}, {8, wrap::mesh}}});
+  const auto r = recommend_age_clock({{{8, wrap::mesh}, {8, wrap::mesh}, {8, wrap::mesh}}});
   CHECK(r.hops == 9);
   CHECK(r.bias_contribution == 18);
   CHECK(r.whole_age_ticks_per_hop == 12);

@@ -11,7 +11,8 @@ struct no_next {
   const interlock::torus_topology& topology() const { return torus; }
   unsigned vcs_per_class() const { return 1; }
   template <class F>
-  void for_each_start(interlock::node_id, interlock::node_id d, interlock::traffic_class, F&& f) const {
+  void for_each_start(interlock::node_id, interlock::node_id d, interlock::traffic_class,
+                      F&& f) const {
     f(state{d}, 1.0);
   }
   bool arrived(interlock::node_id at, const state& s) const { return at == s.destination; }
@@ -20,6 +21,4 @@ struct no_next {
 #endif
 };
 
-int main() {
-  return interlock::verify::check_deadlock_freedom(no_next{}).deadlock_free() ? 0 : 1;
-}
+int main() { return interlock::verify::check_deadlock_freedom(no_next{}).deadlock_free() ? 0 : 1; }

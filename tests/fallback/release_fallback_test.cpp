@@ -12,11 +12,11 @@
 
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/priority.hpp>
+#include <interlock/arbiters/round_robin.hpp>
 #include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_table.hpp>
 #include <interlock/verify/dependency_graph.hpp>
-#include <interlock/arbiters/priority.hpp>
-#include <interlock/arbiters/round_robin.hpp>
 
 using interlock::grant;
 
@@ -112,8 +112,7 @@ TEST_CASE("fallback: a T3E route tag that does not work takes the minimal route"
   CHECK(std::memcmp(&fallback, &minimal, sizeof fallback) == 0);
 }
 
-TEST_CASE("fallback: out-of-range arguments to public entry points change nothing",
-          "[fallback]") {
+TEST_CASE("fallback: out-of-range arguments to public entry points change nothing", "[fallback]") {
   // Each of these once wrote or shifted out of bounds (the sanitizer build
   // runs this binary): now each is ignored.
   interlock::ring_vc_assignment ring(4);
@@ -124,7 +123,8 @@ TEST_CASE("fallback: out-of-range arguments to public entry points change nothin
   const interlock::torus_topology t({3});
   interlock::verify::channel_dependency_graph g(t, 2);
   const std::uint64_t v = g.vertex(interlock::verify::cdg_resource{0, 1});
-  CHECK(g.vertex(interlock::verify::cdg_resource{0, 2}) == g.vertex_count());  // VC beyond the graph
+  CHECK(g.vertex(interlock::verify::cdg_resource{0, 2}) ==
+        g.vertex_count());  // VC beyond the graph
   CHECK_FALSE(g.add_successor(v, 1u << 20));
   CHECK_FALSE(g.add_successor(g.vertex_count() + 5, 0));
   CHECK_FALSE(g.add(v, interlock::hop{0, +1, 0, 9}));

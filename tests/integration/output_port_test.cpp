@@ -131,7 +131,8 @@ struct subject<interlock::inverse_weighted_arbiter<candidates, 2, 8>> : no_extra
   static constexpr std::size_t width = candidates;
   static policy make(world&) {
     interlock::load_matrix loads(candidates);
-    for (std::size_t i = 0; i < candidates; ++i) loads[i] = {1.0 + static_cast<double>(i % 5), 0.5 + static_cast<double>(i % 3)};
+    for (std::size_t i = 0; i < candidates; ++i)
+      loads[i] = {1.0 + static_cast<double>(i % 5), 0.5 + static_cast<double>(i % 3)};
     return policy(interlock::weights_from_loads(loads, 8));
   }
   static interlock::request_builder<policy> builder(const policy& p, world&) {
@@ -144,7 +145,8 @@ struct subject<interlock::inverse_weighted_exact<candidates, 2>> : no_extra_chec
   static constexpr std::size_t width = candidates;
   static policy make(world&) {
     interlock::load_matrix loads(candidates);
-    for (std::size_t i = 0; i < candidates; ++i) loads[i] = {1.0 + static_cast<double>(i % 5), 0.5 + static_cast<double>(i % 3)};
+    for (std::size_t i = 0; i < candidates; ++i)
+      loads[i] = {1.0 + static_cast<double>(i % 5), 0.5 + static_cast<double>(i % 3)};
     return policy(loads);
   }
   static interlock::request_builder<policy> builder(const policy& p, world&) {

@@ -205,7 +205,8 @@ TEST_CASE("plan_dtable: an exact half rounds away from zero", "[dtable_config]")
   CHECK(round_weight_error(100, 0.1, 1000) == 0);  // 100 - 100.0000000000000055511 -> 0
 }
 
-TEST_CASE("plan_dtable: exact rounding agrees with a rational reference", "[dtable_config][property]") {
+TEST_CASE("plan_dtable: exact rounding agrees with a rational reference",
+          "[dtable_config][property]") {
   rc::prop("Round(ws - phi W) from the double phi's exact value", [] {
     const auto ws = *rc::gen::inRange<std::uint64_t>(0, 1u << 20);
     const auto total = *rc::gen::inRange<std::uint64_t>(1, 1u << 21);

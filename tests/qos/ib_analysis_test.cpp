@@ -124,7 +124,8 @@ TEST_CASE("ib_analysis: table files, comments and errors with file and line",
         std::vector<ib_vl_arbitration_entry>{{0, 8}, {1, 9}});
   CHECK_THROWS_WITH(parse("0,8\n15,1\n"), "t.csv:2:1: VL 15 is out of range 0..14");
   // The column points at the field, past blanks.
-  CHECK_THROWS_WITH(parse("  3 ,  x9\n"), "t.csv:1:8: weight 'x9' is not a whole number (expected vl,weight)");
+  CHECK_THROWS_WITH(parse("  3 ,  x9\n"),
+                    "t.csv:1:8: weight 'x9' is not a whole number (expected vl,weight)");
   // Leading zeros parse; a long number is out of range, not "not a whole number".
   CHECK(parse("0001,0008\n000,00\n") == std::vector<ib_vl_arbitration_entry>{{1, 8}, {0, 0}});
   CHECK_THROWS_WITH(parse("0,99999999999999999999\n"),
@@ -233,7 +234,9 @@ TEST_CASE("ib_analysis: endless lines, byte-order marks and long fields", "[ib_a
   std::istringstream endless(std::string(100000, '0'));
   CHECK_THROWS_WITH(interlock::qos::read_vl_arbitration_table(endless, "z.csv"),
                     "z.csv:1:4097: line longer than 4096 characters");
-  std::istringstream bom("\xEF\xBB\xBF" "0,8\n1,2\n");
+  std::istringstream bom(
+      "\xEF\xBB\xBF"
+      "0,8\n1,2\n");
   CHECK(interlock::qos::read_vl_arbitration_table(bom, "b.csv") ==
         std::vector<ib_vl_arbitration_entry>{{0, 8}, {1, 2}});
   std::istringstream noisy(std::string(300, ';') + "\n");

@@ -49,10 +49,10 @@ void check_sharing(const std::shared_ptr<const Table>& table, const Table& same_
   CHECK(table.use_count() == 3);
   CHECK(a == b);
   a.grant(r);
-  CHECK_FALSE(a == b);     // only a's state moved
+  CHECK_FALSE(a == b);  // only a's state moved
   CHECK(b.state() == Scheduler(table).state());
   b.grant(r);
-  CHECK(a == b);           // the same decisions from the same state
+  CHECK(a == b);  // the same decisions from the same state
   const Scheduler copy = a;
   CHECK(shared(copy) == table);
   // Another table with the same contents compares equal; the states decide.
@@ -64,9 +64,8 @@ void check_sharing(const std::shared_ptr<const Table>& table, const Table& same_
 
 TEST_CASE("DTable: one shared deficit_table, a 56-byte state per port", "[dtable][shared]") {
   const std::vector<interlock::qos::dtable_entry> entries{{0, 4}, {1, 4}, {0, 6}};
-  const auto table =
-      std::make_shared<const interlock::qos::deficit_table>(entries, std::vector<std::uint8_t>{0, 1},
-                                                            std::vector<std::uint32_t>{2, 2});
+  const auto table = std::make_shared<const interlock::qos::deficit_table>(
+      entries, std::vector<std::uint8_t>{0, 1}, std::vector<std::uint32_t>{2, 2});
   const std::array<std::uint32_t, 2> size{2, 2};
   check_sharing<interlock::qos::dtable_scheduler>(
       table, interlock::qos::deficit_table(entries, {0, 1}, {2, 2}), queue_requests{0b11, size});
@@ -102,26 +101,27 @@ TEST_CASE("IB VL arbitration: shared tables, a 16-byte state per port", "[ib_vl]
   const std::array<std::uint32_t, 4> size{64, 64, 64, 64};
   check_sharing<interlock::qos::ib_vl_arbiter>(tables, interlock::qos::vl_arbitration_tables(c),
                                                queue_requests{0b0101, size});
-  CHECK_THROWS_AS(interlock::qos::ib_vl_arbiter(
-                      std::shared_ptr<const interlock::qos::vl_arbitration_tables>()),
-                  interlock::config_error);
+  CHECK_THROWS_AS(
+      interlock::qos::ib_vl_arbiter(std::shared_ptr<const interlock::qos::vl_arbitration_tables>()),
+      interlock::config_error);
 }
 
 TEST_CASE("inverse-weighted arbiters share their weights", "[inverse_weighted][shared]") {
   using arbiter = interlock::inverse_weighted_arbiter<2, 1, 8>;
-  const auto weights = std::make_shared<const arbiter::table_type>(
-      interlock::weights_from_loads({{1.0}, {0.5}}, 8));
+  const auto weights =
+      std::make_shared<const arbiter::table_type>(interlock::weights_from_loads({{1.0}, {0.5}}, 8));
   arbiter a(weights), b(weights);
   CHECK(a.shared_weights() == b.shared_weights());
   const std::array<std::uint8_t, 2> labels{0, 0};
   const interlock::pattern_requests both{0b11, labels};
   int served[2] = {};
   for (int k = 0; k < 300; ++k) ++served[a.grant(both).index()];
-  CHECK(served[0] == 200);  // Figure 5, arbiter A: 2 : 1
+  CHECK(served[0] == 200);       // Figure 5, arbiter A: 2 : 1
   CHECK(b.accumulator(0) == 0);  // b's state did not move
   CHECK_FALSE(a == b);
   using exact = interlock::inverse_weighted_exact<2, 1>;
-  const auto loads = std::make_shared<const exact::table_type>(interlock::load_matrix{{1.0}, {0.5}});
+  const auto loads =
+      std::make_shared<const exact::table_type>(interlock::load_matrix{{1.0}, {0.5}});
   exact e(loads), f(loads);
   CHECK(e == f);
   CHECK_THROWS_AS(arbiter(std::shared_ptr<const arbiter::table_type>()), interlock::config_error);

@@ -19,7 +19,7 @@ TEST_CASE("t3e_adaptive_routing: the escape hop first, then every profitable dir
   auto s = ar.start_with(t.node({0, 0}), t.node({2, 4}), traffic_class::request);
   const std::size_t n = ar.candidates(t.node({0, 0}), s, c);
   REQUIRE(n == 4);
-  CHECK(c[0] == hop{0, +1, 0, 0});  // escape: +X on its table VC
+  CHECK(c[0] == hop{0, +1, 0, 0});        // escape: +X on its table VC
   CHECK(c[1] == hop{0, +1, 0, 4, true});  // adaptive +X
   CHECK(c[2] == hop{1, +1, 0, 4, true});  // Y at exactly k/2: both ways are minimal
   CHECK(c[3] == hop{1, -1, 0, 4, true});

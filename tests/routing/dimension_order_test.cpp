@@ -14,8 +14,9 @@ using namespace interlock_test;
 TEST_CASE("dimension_order_routing: a route over the dateline", "[dimension_order]") {
   torus_topology t({8, 8, 8});
   dimension_order_routing dor(t);
-  const auto r = record(dor, t.node({7, 0, 0}),
-                        dor.start_with(t.node({7, 0, 0}), t.node({1, 2, 0}), traffic_class::request));
+  const auto r =
+      record(dor, t.node({7, 0, 0}),
+             dor.start_with(t.node({7, 0, 0}), t.node({1, 2, 0}), traffic_class::request));
   REQUIRE(r.arrived);
   REQUIRE(r.hops.size() == 4);
   CHECK(r.hops[0].second == hop{0, +1, 0, 1});  // the wrap link: VC1

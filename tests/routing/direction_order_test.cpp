@@ -45,8 +45,9 @@ TEST_CASE("Section 2.2: an initial hop, then the route proper, then a final -Z h
   tag.initial = 0;  // +X
   tag.way[0] = tag_choice::other_way;
   // From (0,0,0) to (1,1,1): the initial +X hop reaches x = 1, so X is done.
-  auto r = record(t3e, t.node({0, 0, 0}),
-                  t3e.start_with(t.node({0, 0, 0}), t.node({1, 1, 1}), traffic_class::request, tag));
+  auto r =
+      record(t3e, t.node({0, 0, 0}),
+             t3e.start_with(t.node({0, 0, 0}), t.node({1, 1, 1}), traffic_class::request, tag));
   REQUIRE(r.arrived);
   CHECK(directions_of(r) == std::vector<direction>{{0, +1}, {1, +1}, {2, +1}});
   CHECK(r.hops[0].second.vc == 0);  // the initial hop uses VC0
@@ -58,8 +59,9 @@ TEST_CASE("Section 2.2: an initial hop, then the route proper, then a final -Z h
   CHECK(r.hops.size() == 1 + 1 + 1 + 3);
   route_tag final_tag;
   final_tag.final_hop = true;
-  r = record(t3e, t.node({0, 0, 0}),
-             t3e.start_with(t.node({0, 0, 0}), t.node({1, 0, 1}), traffic_class::request, final_tag));
+  r = record(
+      t3e, t.node({0, 0, 0}),
+      t3e.start_with(t.node({0, 0, 0}), t.node({1, 0, 1}), traffic_class::request, final_tag));
   REQUIRE(r.arrived);
   // The final -Z hop turns into -Z: its table's VC (time of crossing: VC0).
   CHECK(r.hops.back().second == hop{2, -1, 0, 0});
@@ -68,8 +70,9 @@ TEST_CASE("Section 2.2: an initial hop, then the route proper, then a final -Z h
   // minimal way, 1 -> 0 -> 3 in -Z (a tie from an odd ordinate goes -),
   // reaching the - dateline node 3 over the wrap link; the final hop leaves
   // it in -Z, so it has passed through on VC0 and goes on on VC1.
-  r = record(t3e, t.node({0, 0, 1}),
-             t3e.start_with(t.node({0, 0, 1}), t.node({0, 0, 2}), traffic_class::request, final_tag));
+  r = record(
+      t3e, t.node({0, 0, 1}),
+      t3e.start_with(t.node({0, 0, 1}), t.node({0, 0, 2}), traffic_class::request, final_tag));
   REQUIRE(r.arrived);
   std::vector<unsigned> final_vcs;
   for (const auto& [from, h] : r.hops) final_vcs.push_back(h.vc);
@@ -117,8 +120,8 @@ TEST_CASE("direction_order_routing: VCs from the tables and the dateline node",
   torus_topology t({8});
   // Time of crossing: 6 -> 2 passes node 0 (6 -> 7 -> 0 -> 1 -> 2): VC1 after leaving 0.
   direction_order_routing toc(t);
-  auto r = record(toc, 6,
-                  toc.start_with(6, 2, traffic_class::request));  // a tie at k/2 from an even source: +
+  auto r = record(
+      toc, 6, toc.start_with(6, 2, traffic_class::request));  // a tie at k/2 from an even source: +
   std::vector<unsigned> vcs;
   for (const auto& [from, h] : r.hops) vcs.push_back(h.vc);
   CHECK(vcs == std::vector<unsigned>{0, 0, 1, 1});

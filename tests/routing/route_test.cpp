@@ -43,9 +43,8 @@ template <class Scheme>
 void check_start_frequencies(const Scheme& scheme, node_id src, node_id dst, traffic_class c,
                              std::uint64_t seed) {
   std::map<std::string, double> expected;
-  scheme.for_each_start(src, dst, c, [&](const typename Scheme::state& s, double p) {
-    expected[bytes_of(s)] += p;
-  });
+  scheme.for_each_start(
+      src, dst, c, [&](const typename Scheme::state& s, double p) { expected[bytes_of(s)] += p; });
   constexpr int draws = 4000;
   std::map<std::string, int> seen;
   interlock::splitmix64 rng(seed);
@@ -100,7 +99,8 @@ TEST_CASE("start() draws the routes of for_each_start with their probabilities",
     const interlock::dimension_order_routing dor(t, some_orders(t.dimensions()));
     const auto src = *rc::gen::inRange<node_id>(0, t.node_count());
     const auto dst = *rc::gen::inRange<node_id>(0, t.node_count());
-    check_start_frequencies(dor, src, dst, traffic_class::request, *rc::gen::arbitrary<std::uint64_t>());
+    check_start_frequencies(dor, src, dst, traffic_class::request,
+                            *rc::gen::arbitrary<std::uint64_t>());
   });
   rc::prop("VC promotion: orders, slices and long-way choices", [] {
     const torus_topology base = *gen_topology(3, 5, true);
@@ -110,7 +110,8 @@ TEST_CASE("start() draws the routes of for_each_start with their probabilities",
     const interlock::vc_promotion_routing anton(t, some_orders(t.dimensions()), o);
     const auto src = *rc::gen::inRange<node_id>(0, t.node_count());
     const auto dst = *rc::gen::inRange<node_id>(0, t.node_count());
-    check_start_frequencies(anton, src, dst, traffic_class::response, *rc::gen::arbitrary<std::uint64_t>());
+    check_start_frequencies(anton, src, dst, traffic_class::response,
+                            *rc::gen::arbitrary<std::uint64_t>());
   });
   rc::prop("T3E direction order: tags, initial and final hops", [] {
     const torus_topology t = *gen_topology(3, 6);
@@ -123,7 +124,8 @@ TEST_CASE("start() draws the routes of for_each_start with their probabilities",
     const interlock::direction_order_routing t3e(t, {}, tables, allowed);
     const auto src = *rc::gen::inRange<node_id>(0, t.node_count());
     const auto dst = *rc::gen::inRange<node_id>(0, t.node_count());
-    check_start_frequencies(t3e, src, dst, traffic_class::request, *rc::gen::arbitrary<std::uint64_t>());
+    check_start_frequencies(t3e, src, dst, traffic_class::request,
+                            *rc::gen::arbitrary<std::uint64_t>());
   });
 }
 
@@ -134,7 +136,8 @@ TEST_CASE("a router's route-compute path agrees with next()", "[route][property]
     const auto src = *rc::gen::inRange<node_id>(0, t.node_count());
     const auto dst = *rc::gen::inRange<node_id>(0, t.node_count());
     interlock::splitmix64 rng(*rc::gen::arbitrary<std::uint64_t>());
-    const interlock::dimension_order_routing dor(t, interlock::all_dimension_orders(t.dimensions()));
+    const interlock::dimension_order_routing dor(t,
+                                                 interlock::all_dimension_orders(t.dimensions()));
     check_route_compute(dor, src, dor.start(src, dst, traffic_class::request, rng));
     const interlock::vc_promotion_routing anton(t, interlock::all_dimension_orders(t.dimensions()));
     check_route_compute(anton, src, anton.start(src, dst, traffic_class::response, rng));

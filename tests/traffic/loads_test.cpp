@@ -36,8 +36,8 @@ TEST_CASE("Eq. 8: uniform traffic puts k/8 on every torus channel", "[loads]") {
 
 TEST_CASE("Eq. 8: every channel of a 12-ary 2-cube", "[loads]") {
   torus_topology t({12, 12});
-  for (double l :
-       interlock::channel_loads(interlock::direction_order_routing(t), interlock::traffic::uniform_random{}))
+  for (double l : interlock::channel_loads(interlock::direction_order_routing(t),
+                                           interlock::traffic::uniform_random{}))
     CHECK(l == Approx(1.5));
 }
 
@@ -86,8 +86,9 @@ TEST_CASE("loads: every unit of rate is carried for its route's length", "[loads
 TEST_CASE("router_arbiter_loads: the parking lot, programmed for equality of service", "[loads]") {
   // Paper 000's Figure 4(a): an 8-node line, everyone sending to node 7.
   torus_topology line({8}, {false});
-  const auto loads = interlock::router_arbiter_loads(
-      interlock::dimension_order_routing(line), traffic_class::request, interlock::traffic::all_to_one{7});
+  const auto loads =
+      interlock::router_arbiter_loads(interlock::dimension_order_routing(line),
+                                      traffic_class::request, interlock::traffic::all_to_one{7});
   // The + port out of node 6 merges what came from node 5 (six sources)
   // with node 6's own packets: inputs +X (arrived going +) and local (injection).
   REQUIRE(line.ports() == 3);
@@ -111,9 +112,8 @@ TEST_CASE("router_arbiter_loads agrees with channel_loads through the ports", "[
     const torus_topology t(base.radices(), {}, *rc::gen::inRange<std::size_t>(1, 3));
     const interlock::vc_promotion_routing anton(t, interlock::all_dimension_orders(t.dimensions()));
     const auto channel = interlock::channel_loads(anton, interlock::traffic::uniform_random{});
-    const auto arbiters =
-        interlock::router_arbiter_loads(anton, traffic_class::request,
-                                        interlock::traffic::uniform_random{});
+    const auto arbiters = interlock::router_arbiter_loads(anton, traffic_class::request,
+                                                          interlock::traffic::uniform_random{});
     for (interlock::node_id v = 0; v < t.node_count(); ++v) {
       for (std::size_t p = 0; p < t.local_port(); ++p) {
         const interlock::port_ref r = t.port_info(p);

@@ -4,8 +4,8 @@
 #include <interlock/traffic/patterns.hpp>
 
 #include <cmath>
-#include <utility>
 #include <map>
+#include <utility>
 
 #include "support/routing_checks.hpp"
 
@@ -52,7 +52,8 @@ TEST_CASE("traffic: uniform, neighbour, transpose, complement, permutation, all-
   }
   CHECK(flows(interlock::traffic::transpose{}, t).count({t.node({1, 2}), t.node({2, 1})}) == 1);
   CHECK(flows(interlock::traffic::transpose{}, t).count({t.node({1, 1}), t.node({1, 1})}) == 0);
-  CHECK(flows(interlock::traffic::bit_complement{}, t).count({t.node({0, 1}), t.node({3, 2})}) == 1);
+  CHECK(flows(interlock::traffic::bit_complement{}, t).count({t.node({0, 1}), t.node({3, 2})}) ==
+        1);
   const auto lot = flows(interlock::traffic::all_to_one{5}, t);
   CHECK(lot.size() == 15);
   CHECK(lot.count({5, 5}) == 0);
@@ -61,7 +62,8 @@ TEST_CASE("traffic: uniform, neighbour, transpose, complement, permutation, all-
   CHECK(flows(interlock::traffic::permutation{reversed}, t).count({0, 15}) == 1);
   CHECK_THROWS_AS(flows(interlock::traffic::permutation{std::vector<node_id>(16, 0)}, t),
                   interlock::config_error);
-  CHECK_THROWS_AS(flows(interlock::traffic::transpose{}, torus_topology({4, 8})), interlock::config_error);
+  CHECK_THROWS_AS(flows(interlock::traffic::transpose{}, torus_topology({4, 8})),
+                  interlock::config_error);
   CHECK_THROWS_AS(flows(interlock::traffic::all_to_one{16}, t), interlock::config_error);
 }
 
@@ -120,8 +122,7 @@ TEST_CASE("traffic: per-packet destinations follow the flows", "[traffic][proper
     check_destinations(interlock::traffic::all_to_one{hot}, t, source, seed);
     check_destinations(interlock::traffic::hotspot{hot, 0.3}, t, source, seed);
     const torus_topology square({t.radix(0), t.radix(0)}, {t.wraps(0), true});
-    check_destinations(interlock::traffic::transpose{}, square,
-                       source % square.node_count(), seed);
+    check_destinations(interlock::traffic::transpose{}, square, source % square.node_count(), seed);
   });
 }
 

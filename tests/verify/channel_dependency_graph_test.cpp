@@ -727,7 +727,8 @@ bool acyclic_by_kahn(const std::vector<std::vector<std::uint64_t>>& adjacency) {
     ready.pop_back();
     ++removed;
     for (std::uint64_t w : adjacency[v])
-      if (--indegree[static_cast<std::size_t>(w)] == 0) ready.push_back(static_cast<std::size_t>(w));
+      if (--indegree[static_cast<std::size_t>(w)] == 0)
+        ready.push_back(static_cast<std::size_t>(w));
   }
   return removed == adjacency.size();
 }
@@ -796,14 +797,16 @@ struct sliced_ring {
 }  // namespace
 
 TEST_CASE("a ring whose only cycle is on slice 1 is reported", "[deadlock]") {
-  const cdg_report r = check_deadlock_freedom(sliced_ring{}, cdg_options{0, {traffic_class::request}});
+  const cdg_report r =
+      check_deadlock_freedom(sliced_ring{}, cdg_options{0, {traffic_class::request}});
   CHECK_FALSE(r.acyclic);
   REQUIRE_FALSE(r.cycle.empty());
   const torus_topology t({3}, {}, 2);
   for (const auto& d : r.cycle) CHECK(t.channel_info(d.from.channel).slice == 1);
 }
 
-TEST_CASE("channel_dependency_graph: every entry point checks its arguments", "[deadlock][contract]") {
+TEST_CASE("channel_dependency_graph: every entry point checks its arguments",
+          "[deadlock][contract]") {
   const torus_topology t({3});
   interlock::verify::channel_dependency_graph g(t, 2);
   const std::uint64_t v = g.vertex(cdg_resource{0, 1});

@@ -71,9 +71,7 @@ class islip_allocator {
   matching<I, O> arbitrate(const request_matrix<I, O>& r) const { return decide(r).result; }
 
   /// Moves the pointers of the first-iteration pairs that `used` keeps.
-  void commit(const matching<I, O>& used, const request_matrix<I, O>& r) {
-    apply(decide(r), used);
-  }
+  void commit(const matching<I, O>& used, const request_matrix<I, O>& r) { apply(decide(r), used); }
 
   /// arbitrate and commit of the whole matching, with one decision.
   matching<I, O> allocate(const request_matrix<I, O>& r) {

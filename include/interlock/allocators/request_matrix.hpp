@@ -179,8 +179,7 @@ bool matching_requested(const request_matrix<I, O>& r, const matching<I, O>& m) 
 template <std::size_t I, std::size_t O>
 bool maximal_matching(const request_matrix<I, O>& r, const matching<I, O>& m) {
   for (std::size_t i = 0; i < I; ++i)
-    if ((m.matched_inputs() >> i & 1u) == 0 && (r.row(i) & ~m.matched_outputs()) != 0)
-      return false;
+    if ((m.matched_inputs() >> i & 1u) == 0 && (r.row(i) & ~m.matched_outputs()) != 0) return false;
   return true;
 }
 }  // namespace invariants

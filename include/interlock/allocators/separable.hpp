@@ -73,7 +73,7 @@ void check_maker() {
   static_assert(require_arbiter<Arbiter>());
   static_assert(
       std::is_convertible_v<decltype(std::declval<Make&>()(allocator_stage::input, std::size_t{},
-                                                            std::uint64_t{})),
+                                                           std::uint64_t{})),
                             typename Arbiter::request_type>,
       "interlock allocator: the request maker must return the arbiter's request_type (pass "
       "make(stage, index, mask) for arbiters that do not take a std::uint64_t mask)");
@@ -138,8 +138,8 @@ class separable_base {
 template <std::size_t I, std::size_t O, class InputArbiter = round_robin_arbiter<O>,
           class OutputArbiter = round_robin_arbiter<I>>
 class separable_input_first
-    : public detail::separable_base<separable_input_first<I, O, InputArbiter, OutputArbiter>, I,
-                                    O, InputArbiter, OutputArbiter> {
+    : public detail::separable_base<separable_input_first<I, O, InputArbiter, OutputArbiter>, I, O,
+                                    InputArbiter, OutputArbiter> {
   using base = detail::separable_base<separable_input_first, I, O, InputArbiter, OutputArbiter>;
   friend base;
 
@@ -184,8 +184,8 @@ class separable_input_first
 template <std::size_t I, std::size_t O, class InputArbiter = round_robin_arbiter<O>,
           class OutputArbiter = round_robin_arbiter<I>>
 class separable_output_first
-    : public detail::separable_base<separable_output_first<I, O, InputArbiter, OutputArbiter>, I,
-                                    O, InputArbiter, OutputArbiter> {
+    : public detail::separable_base<separable_output_first<I, O, InputArbiter, OutputArbiter>, I, O,
+                                    InputArbiter, OutputArbiter> {
   using base = detail::separable_base<separable_output_first, I, O, InputArbiter, OutputArbiter>;
   friend base;
 
@@ -220,7 +220,8 @@ class separable_output_first
     }
     for (std::size_t i = 0; i < I; ++i) {
       if (d.offers[i] == 0) continue;
-      const interlock::grant g = this->in_[i].arbitrate(make(allocator_stage::input, i, d.offers[i]));
+      const interlock::grant g =
+          this->in_[i].arbitrate(make(allocator_stage::input, i, d.offers[i]));
       if (g && g.index() < O) d.result.add(i, g.index());
     }
     return d;

@@ -79,8 +79,8 @@
 
 #include "interlock/arbiters/age_clock.hpp"
 #include "interlock/arbiters/round_robin.hpp"
-#include "interlock/core/assert.hpp"
 #include "interlock/core/arbiter_traits.hpp"
+#include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"

@@ -227,11 +227,12 @@ inline age_clock_recommendation recommend_age_clock(const age_clock_inputs& in) 
   detail::check(in.dimensions);
   interlock::detail::require_in_range("age_tuning", "target age", in.target_age, 1, 255);
   interlock::detail::require_in_range("age_tuning", "VCs per link", in.vcs_per_link, 1, 64);
-  interlock::detail::require_in_range("age_tuning", "max packet flits", in.max_packet_flits, 1, 65535);
+  interlock::detail::require_in_range("age_tuning", "max packet flits", in.max_packet_flits, 1,
+                                      65535);
   interlock::detail::require_in_range("age_tuning", "input buffer flits", in.input_buffer_flits,
-                           in.max_packet_flits, 1u << 20);
-  interlock::detail::require_in_range("age_tuning", "staging buffer flits", in.staging_buffer_flits, 0,
-                           1u << 20);
+                                      in.max_packet_flits, 1u << 20);
+  interlock::detail::require_in_range("age_tuning", "staging buffer flits", in.staging_buffer_flits,
+                                      0, 1u << 20);
   age_clock_recommendation r;
   r.biases = in.biases.empty() ? dor_age_biases(in.dimensions.size()) : in.biases;
   r.bias_contribution = bias_contribution(in.dimensions, r.biases);

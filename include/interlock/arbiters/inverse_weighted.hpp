@@ -80,8 +80,8 @@
 #include "interlock/arbiters/inverse_weights.hpp"
 #include "interlock/arbiters/priority.hpp"
 #include "interlock/arbiters/round_robin.hpp"
-#include "interlock/core/assert.hpp"
 #include "interlock/core/arbiter_traits.hpp"
+#include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
@@ -182,8 +182,7 @@ class inverse_weighted_arbiter
   explicit inverse_weighted_arbiter(const quantized_weights& q)
       : inverse_weighted_arbiter(std::make_shared<const table_type>(q)) {}
   /// Inverse weights m[i][n], each 0..2^M - 1, a table of its own.
-  explicit inverse_weighted_arbiter(
-      const std::vector<std::vector<std::uint32_t>>& inverse_weights)
+  explicit inverse_weighted_arbiter(const std::vector<std::vector<std::uint32_t>>& inverse_weights)
       : inverse_weighted_arbiter(std::make_shared<const table_type>(inverse_weights)) {}
   /// An arbiter over a shared weight table.
   explicit inverse_weighted_arbiter(std::shared_ptr<const table_type> weights)
@@ -308,8 +307,7 @@ class exact_weight_table {
 
 /// Eq. 3 in double precision: the model the hardware approximates.
 template <std::size_t K, std::size_t N = 2>
-class inverse_weighted_exact
-    : public arbiter_base<inverse_weighted_exact<K, N>, pattern_requests> {
+class inverse_weighted_exact : public arbiter_base<inverse_weighted_exact<K, N>, pattern_requests> {
   static_assert(K >= 1 && K <= 64, "inverse_weighted_exact<K, N>: K must be 1..64 inputs");
   static_assert(N >= 1 && N <= 256, "inverse_weighted_exact<K, N>: N must be 1..256 patterns");
 

@@ -47,11 +47,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <queue>
-#include <utility>
-#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "interlock/core/config_error.hpp"

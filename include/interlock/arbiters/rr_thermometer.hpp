@@ -265,7 +265,6 @@ grant scan_words(LevelWord&& level_word, const dynamic_rr_thermometer& rr) {
 template <class Derived, class Request, class Thermometer>
 class rr_arbiter_base : public arbiter_base<Derived, Request> {
  public:
-
   /// Advances the round-robin state past g; no grant (or an index that is
   /// not a requester, a precondition violation) leaves it unchanged.
   void commit(interlock::grant g) {

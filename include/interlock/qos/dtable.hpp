@@ -106,15 +106,13 @@ class deficit_table {
 
   deficit_table(const std::vector<dtable_entry>& table, const qos::queue_sls& sls,
                 const std::vector<std::uint32_t>& sl_mtu) {
-    detail::require_in_range("dtable_scheduler", "table entries", table.size(), 1,
-                                        max_entries);
-    detail::require_in_range("dtable_scheduler", "SL count (SL_MTU entries)",
-                                        sl_mtu.size(), 1, max_sls);
-    detail::require_in_range("dtable_scheduler", "queue count", sls.size(), 1,
-                                        max_queues);
+    detail::require_in_range("dtable_scheduler", "table entries", table.size(), 1, max_entries);
+    detail::require_in_range("dtable_scheduler", "SL count (SL_MTU entries)", sl_mtu.size(), 1,
+                             max_sls);
+    detail::require_in_range("dtable_scheduler", "queue count", sls.size(), 1, max_queues);
     for (std::size_t sl = 0; sl < sl_mtu.size(); ++sl) {
-      detail::require_in_range("dtable_scheduler", "SL_MTU[" + std::to_string(sl) + "]",
-                                          sl_mtu[sl], 1, max_mtu);
+      detail::require_in_range("dtable_scheduler", "SL_MTU[" + std::to_string(sl) + "]", sl_mtu[sl],
+                               1, max_mtu);
       mtu_[sl] = sl_mtu[sl];
     }
     for (std::size_t e = 0; e < table.size(); ++e) check_entry(e, table[e]);
@@ -220,12 +218,12 @@ class deficit_table {
 template <std::size_t S>
 struct dtable_state {
   static constexpr std::uint8_t no_sl = 0xFF;
-  std::uint16_t entry = 0;                // the entry being served
-  std::uint8_t sl = no_sl;                // its SL, or no_sl before the first decision
-  std::uint8_t queue = 0;                 // the queue being served
-  std::uint32_t accumulated = 0;          // accumulated weight, credits
-  std::array<std::uint16_t, S> deficit{}; // per SL, < its MTU
-  std::array<std::uint8_t, S> rr{};       // per SL: the queue its last entry started with
+  std::uint16_t entry = 0;                 // the entry being served
+  std::uint8_t sl = no_sl;                 // its SL, or no_sl before the first decision
+  std::uint8_t queue = 0;                  // the queue being served
+  std::uint32_t accumulated = 0;           // accumulated weight, credits
+  std::array<std::uint16_t, S> deficit{};  // per SL, < its MTU
+  std::array<std::uint8_t, S> rr{};        // per SL: the queue its last entry started with
 
   friend bool operator==(const dtable_state& a, const dtable_state& b) noexcept {
     return a.entry == b.entry && a.sl == b.sl && a.queue == b.queue &&
@@ -272,8 +270,7 @@ class basic_dtable_scheduler {
   explicit basic_dtable_scheduler(std::shared_ptr<const deficit_table> table)
       : table_(std::move(table)) {
     if (!table_) throw config_error("dtable_scheduler", "table", "null", "a deficit_table");
-    detail::require_in_range("dtable_scheduler", "SL count of the table",
-                                        table_->sl_count(), 1, S);
+    detail::require_in_range("dtable_scheduler", "SL count of the table", table_->sl_count(), 1, S);
     state_.entry = static_cast<std::uint16_t>(table_->entry_count() - 1);  // first search: entry 0
     state_.rr.fill(0xFF);
   }
@@ -363,10 +360,12 @@ class basic_dtable_scheduler {
   std::uint64_t sl_weight(std::size_t sl) const noexcept { return table_->sl_weight(sl); }
   std::size_t entry_distance(std::size_t sl) const noexcept { return table_->entry_distance(sl); }
 
-  friend bool operator==(const basic_dtable_scheduler& a, const basic_dtable_scheduler& b) noexcept {
+  friend bool operator==(const basic_dtable_scheduler& a,
+                         const basic_dtable_scheduler& b) noexcept {
     return (a.table_ == b.table_ || *a.table_ == *b.table_) && a.state_ == b.state_;
   }
-  friend bool operator!=(const basic_dtable_scheduler& a, const basic_dtable_scheduler& b) noexcept {
+  friend bool operator!=(const basic_dtable_scheduler& a,
+                         const basic_dtable_scheduler& b) noexcept {
     return !(a == b);
   }
 

@@ -13,7 +13,8 @@
 //   3. Dweight_i = -Round((R_phi_i - phi_i) * sum_j n_j * EW_j) (half away
 //      from zero), computed exactly as Round(n_i EW_i - phi_i sum_j n_j
 //      EW_j) in integers (round_weight_error), so an exact half rounds away
-//      from zero whatever floating point would make of it; F_weight_i = n_i * EW_i + Dweight_i, F_phi_i its share;
+//      from zero whatever floating point would make of it; F_weight_i = n_i * EW_i + Dweight_i,
+//      F_phi_i its share;
 //   4. the table: each SL's n_i entries spread evenly (dtable_layout), every
 //      entry EW_i, then apply_bandwidth_correction() adds Dweight_i one unit
 //      per entry, walking the SL's entries from the end of the table
@@ -99,24 +100,19 @@ struct dtable_plan {
 // QoS helpers live in interlock::detail with the others.
 namespace detail {
 
-inline void check_dtable_shape(const qos::dtable_parameters& p, const std::vector<qos::dtable_sl>& sls) {
-  require_in_range("dtable configuration", "N", p.entries, 1,
-                                      qos::deficit_table::max_entries);
-  require_in_range("dtable configuration", "GMTU", p.gmtu, 1,
-                                      qos::deficit_table::max_mtu);
-  require_in_range("dtable configuration", "w", p.w, 1,
-                                      qos::deficit_table::max_weight / p.gmtu);
+inline void check_dtable_shape(const qos::dtable_parameters& p,
+                               const std::vector<qos::dtable_sl>& sls) {
+  require_in_range("dtable configuration", "N", p.entries, 1, qos::deficit_table::max_entries);
+  require_in_range("dtable configuration", "GMTU", p.gmtu, 1, qos::deficit_table::max_mtu);
+  require_in_range("dtable configuration", "w", p.w, 1, qos::deficit_table::max_weight / p.gmtu);
   require_in_range("dtable configuration", "k", p.k, 1, p.w);
-  require_in_range("dtable configuration", "SL count", sls.size(), 1,
-                                      qos::deficit_table::max_sls);
+  require_in_range("dtable configuration", "SL count", sls.size(), 1, qos::deficit_table::max_sls);
   const std::uint64_t max_weight = std::uint64_t{p.gmtu} * p.w;
   std::size_t total = 0;
   for (std::size_t i = 0; i < sls.size(); ++i) {
     const std::string sl = "SL" + std::to_string(i);
-    require_in_range("dtable configuration", sl + " n_i", sls[i].entries, 1,
-                                        p.entries);
-    require_in_range("dtable configuration", sl + " MTU_i", sls[i].mtu, 1,
-                                        max_weight);
+    require_in_range("dtable configuration", sl + " n_i", sls[i].entries, 1, p.entries);
+    require_in_range("dtable configuration", sl + " MTU_i", sls[i].mtu, 1, max_weight);
     total += sls[i].entries;
   }
   if (total != p.entries) {
@@ -149,7 +145,7 @@ inline std::int64_t round_weight_error(std::uint64_t weight_sum, double phi, std
   const std::uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
   // q = floor(P / 2^shift), and how the remainder f = (P mod 2^shift) / 2^shift compares with 1/2.
   std::uint64_t q = 0;
-  int half = 0;     // -1: f < 1/2, 0: f == 1/2, +1: f > 1/2
+  int half = 0;       // -1: f < 1/2, 0: f == 1/2, +1: f > 1/2
   bool zero = false;  // f == 0
   if (shift >= 128) {
     q = 0;

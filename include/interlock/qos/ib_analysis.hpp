@@ -148,8 +148,8 @@ inline ib_analysis analyze_vl_arbitration(const ib_vl_arbitration_config& config
   const ib_vl_arbiter validated(config);  // the same table checks as the arbiter
   (void)validated;
   detail::require_in_range("analyze_vl_arbitration", "runs", options.runs, 1, 1u << 24);
-  detail::require_in_range("analyze_vl_arbitration", "packet_bytes",
-                                      options.packet_bytes, 1, ib::max_packet_bytes);
+  detail::require_in_range("analyze_vl_arbitration", "packet_bytes", options.packet_bytes, 1,
+                           ib::max_packet_bytes);
   detail::saturated_table high{&config.high};
   detail::saturated_table low{&config.low};
   detail::analysis_recorder rec;
@@ -213,8 +213,8 @@ class table_parse_error : public std::runtime_error {
   /// "file:line:column: problem" (column 1-based, in bytes after any BOM).
   table_parse_error(const std::string& file, std::size_t line, std::size_t column,
                     const std::string& problem)
-      : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                           ": " + problem),
+      : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                           problem),
         file_(file),
         line_(line),
         column_(column) {}
@@ -304,8 +304,7 @@ inline std::vector<ib_vl_arbitration_entry> read_vl_arbitration_table(std::istre
     const std::string shown = content.size() > 80 ? content.substr(0, 77) + "..." : content;
     const auto comma = content.find(',');
     if (comma == std::string::npos)
-      throw table_parse_error(file, line, start + 1,
-                              "expected vl,weight, found '" + shown + "'");
+      throw table_parse_error(file, line, start + 1, "expected vl,weight, found '" + shown + "'");
     const auto second = content.find(',', comma + 1);
     if (second != std::string::npos)
       throw table_parse_error(file, line, start + second + 1,

@@ -36,10 +36,9 @@
 //
 // Contract
 //   - ib_vl_arbiter(config) (tables of its own) or ib_vl_arbiter(shared
-//     vl_arbitration_tables); vl_arbitration_tables(config): config_error when a table has more than 64
-//     entries, an entry's VL is above 14 (VL15 is management, outside VL
-//     arbitration), or a weight above 255. LimitOfHighPriority is a uint8_t,
-//     so every value is valid.
+//     vl_arbitration_tables); vl_arbitration_tables(config): config_error when a table has more
+//     than 64 entries, an entry's VL is above 14 (VL15 is management, outside VL arbitration), or a
+//     weight above 255. LimitOfHighPriority is a uint8_t, so every value is valid.
 //   - Requests: queue_requests over VLs 0..14 with head_size[v] in bytes,
 //     1..4096+126 (a precondition; sizes outside are clamped into it).
 //   - Decision protocol: arbitrate() const; commit(g, r) replays the decision
@@ -200,9 +199,7 @@ struct ib_vl_state {
            a.high_bytes == b.high_bytes && a.high_entry == b.high_entry &&
            a.low_entry == b.low_entry && a.in_low_turn == b.in_low_turn;
   }
-  friend bool operator!=(const ib_vl_state& a, const ib_vl_state& b) noexcept {
-    return !(a == b);
-  }
+  friend bool operator!=(const ib_vl_state& a, const ib_vl_state& b) noexcept { return !(a == b); }
 };
 
 class ib_vl_arbiter {

@@ -12,12 +12,13 @@
 //     queue q is active; head_size[q] is the size of queue q's head packet
 //     in the scheduler's head_size_unit (credits for dtable, bytes for
 //     ib_vl_arbiter; sbt counts packets and reads no size). The mask has
-//     the name it has in every request type of interlock. A queue outside head_size reads as size 0, which each
-//     scheduler documents as a precondition violation with a fallback.
+//     the name it has in every request type of interlock. A queue outside head_size reads as size
+//     0, which each scheduler documents as a precondition violation with a fallback.
 //   - Every scheduler declares head_size_unit, the unit it reads head sizes
 //     in, and has a request_builder that makes queue_requests from a
 //     candidate_view (core/candidates.hpp), converting the view's flits.
-//   - detail::map_queues (interlock::detail, as every helper): the one check of a scheduler's queue-to-SL map.
+//   - detail::map_queues (interlock::detail, as every helper): the one check of a scheduler's
+//   queue-to-SL map.
 //   - detail::next_at_or_after / last_before: cyclic find-first on a mask of
 //     up to 64 bits, and on the 4-word masks of tables of up to 256 entries,
 //     so a scheduler skips inactive entries with masks, not loops.
@@ -122,11 +123,11 @@ class sized_request_builder {
  public:
   sized_request_builder(std::size_t queues, std::uint32_t units_per_flit, const char* component)
       : mask_(bits::low_mask(queues < 64 ? queues : 64)), per_flit_(units_per_flit) {
-    if (units_per_flit == 0)
-      throw config_error(component, "units per flit", "0", "at least 1");
+    if (units_per_flit == 0) throw config_error(component, "units per flit", "0", "at least 1");
   }
   qos::queue_requests operator()(const candidate_view& v) {
-    INTERLOCK_ASSERT((v.requests & ~mask_) == 0, "candidate for a queue the scheduler does not have");
+    INTERLOCK_ASSERT((v.requests & ~mask_) == 0,
+                     "candidate for a queue the scheduler does not have");
     const std::uint64_t req = v.requests & mask_;
     if (per_flit_ == 1) return qos::queue_requests{req, v.flits};
     for (std::uint64_t x = req; x != 0; x &= x - 1) {

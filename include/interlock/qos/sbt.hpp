@@ -56,8 +56,8 @@
 #include <string>
 #include <vector>
 
-#include "interlock/core/assert.hpp"
 #include "interlock/core/arbiter_traits.hpp"
+#include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
@@ -225,7 +225,8 @@ class request_builder<qos::sbt_scheduler> {
   explicit request_builder(const qos::sbt_scheduler& s) noexcept
       : mask_(bits::low_mask(s.size())) {}
   qos::queue_requests operator()(const candidate_view& v) const {
-    INTERLOCK_ASSERT((v.requests & ~mask_) == 0, "candidate for a queue the scheduler does not have");
+    INTERLOCK_ASSERT((v.requests & ~mask_) == 0,
+                     "candidate for a queue the scheduler does not have");
     return qos::queue_requests{v.requests & mask_, {}};
   }
 

@@ -111,8 +111,8 @@ class opa_service_maps {
     }
     for (std::size_t sc = 0; sc < opa_sc_count; ++sc) {
       if (sc2sl[sc] == unused) continue;
-      detail::require_in_range("opa_service_maps", "SC2SL[" + std::to_string(sc) + "]",
-                                          sc2sl[sc], 0, opa_sl_count - 1);
+      detail::require_in_range("opa_service_maps", "SC2SL[" + std::to_string(sc) + "]", sc2sl[sc],
+                               0, opa_sl_count - 1);
       if (sc2vl[sc] >= vls) {
         throw config_error("opa_service_maps", "SC2VL[" + std::to_string(sc) + "]",
                            std::to_string(sc2vl[sc]), "a VL 0.." + std::to_string(vls - 1));

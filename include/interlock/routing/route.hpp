@@ -50,8 +50,8 @@
 //   require_routing_scheme<T>() names what is missing. A routing function
 //   (is_routing_function_v, require_routing_function) has only what walking
 //   needs: state, topology, vcs_per_class, for_each_start, arrived and next;
-//   the deadlock checker and the loads take any routing function. detail::oblivious_route gives a scheme with one hop per
-//   step its candidates() and follow() from its next().
+//   the deadlock checker and the loads take any routing function. detail::oblivious_route gives a
+//   scheme with one hop per step its candidates() and follow() from its next().
 //
 // Example
 //   interlock::dimension_order_routing dor(torus);
@@ -150,8 +150,9 @@ struct has_vcs_per_channel<T, std::void_t<decltype(std::declval<const T&>().vcs_
 template <class T, class = void>
 struct has_random_start : std::false_type {};
 template <class T>
-struct has_random_start<T, std::void_t<decltype(std::declval<const T&>().start(
-                               node_id{}, node_id{}, traffic_class{}, std::declval<splitmix64&>()))>>
+struct has_random_start<T,
+                        std::void_t<decltype(std::declval<const T&>().start(
+                            node_id{}, node_id{}, traffic_class{}, std::declval<splitmix64&>()))>>
     : std::is_same<decltype(std::declval<const T&>().start(node_id{}, node_id{}, traffic_class{},
                                                            std::declval<splitmix64&>())),
                    typename T::state> {};
@@ -159,9 +160,9 @@ struct has_random_start<T, std::void_t<decltype(std::declval<const T&>().start(
 template <class T, class = void>
 struct has_candidates : std::false_type {};
 template <class T>
-struct has_candidates<T, std::void_t<decltype(std::declval<const T&>().candidates(
-                             node_id{}, std::declval<const typename T::state&>(),
-                             std::declval<hop*>()))>>
+struct has_candidates<
+    T, std::void_t<decltype(std::declval<const T&>().candidates(
+           node_id{}, std::declval<const typename T::state&>(), std::declval<hop*>()))>>
     : std::is_convertible<decltype(std::declval<const T&>().candidates(
                               node_id{}, std::declval<const typename T::state&>(),
                               std::declval<hop*>())),
@@ -170,8 +171,9 @@ struct has_candidates<T, std::void_t<decltype(std::declval<const T&>().candidate
 template <class T, class = void>
 struct has_follow : std::false_type {};
 template <class T>
-struct has_follow<T, std::void_t<decltype(std::declval<const T&>().follow(
-                         node_id{}, std::declval<typename T::state&>(), std::declval<const hop&>()))>>
+struct has_follow<T,
+                  std::void_t<decltype(std::declval<const T&>().follow(
+                      node_id{}, std::declval<typename T::state&>(), std::declval<const hop&>()))>>
     : std::true_type {};
 
 /// candidates() and follow() of a scheme that offers one hop per step, from
@@ -205,18 +207,16 @@ class oblivious_route {
 /// loads take any routing function, so a user can check a scheme of their
 /// own that has nothing else.
 template <class T>
-inline constexpr bool is_routing_function_v =
-    detail::has_routing_state<T>::value && detail::has_next_hop<T>::value &&
-    detail::has_arrived<T>::value && detail::has_for_each_start<T>::value &&
-    detail::has_topology_and_vcs_per_class<T>::value;
+inline constexpr bool is_routing_function_v = detail::has_routing_state<T>::value&&
+    detail::has_next_hop<T>::value&& detail::has_arrived<T>::value&&
+        detail::has_for_each_start<T>::value&& detail::has_topology_and_vcs_per_class<T>::value;
 
 /// A routing scheme: a routing function a router can drive (start from a
 /// generator, candidates and follow, vcs_per_channel).
 template <class T>
 inline constexpr bool is_routing_scheme_v =
-    is_routing_function_v<T> && detail::has_vcs_per_channel<T>::value &&
-    detail::has_random_start<T>::value && detail::has_candidates<T>::value &&
-    detail::has_follow<T>::value;
+    is_routing_function_v<T>&& detail::has_vcs_per_channel<T>::value&& detail::has_random_start<
+        T>::value&& detail::has_candidates<T>::value&& detail::has_follow<T>::value;
 
 /// Fails to compile, naming the missing member, unless T is a routing function.
 template <class T>

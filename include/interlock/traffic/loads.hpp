@@ -90,8 +90,8 @@ arbiter_loads arbiter_input_loads(const std::vector<std::vector<std::vector<doub
   const std::size_t patterns = traffic.size();
   if (patterns == 0)
     throw config_error("arbiter_input_loads", "traffic patterns", "0", "at least 1");
-  arbiter_loads loads(arbiters, std::vector<std::vector<double>>(
-                                    inputs, std::vector<double>(patterns, 0.0)));
+  arbiter_loads loads(arbiters,
+                      std::vector<std::vector<double>>(inputs, std::vector<double>(patterns, 0.0)));
   for (std::size_t n = 0; n < patterns; ++n) {
     for (std::size_t s = 0; s < traffic[n].size(); ++s) {
       for (std::size_t d = 0; d < traffic[n][s].size(); ++d) {
@@ -129,7 +129,8 @@ inline std::size_t router_arbiter(const torus_topology& t, node_id node, std::si
 template <class Scheme, class... Patterns>
 arbiter_loads router_arbiter_loads(const Scheme& scheme, traffic_class c,
                                    const Patterns&... patterns) {
-  static_assert(require_routing_function<Scheme>(), "router_arbiter_loads needs a routing function");
+  static_assert(require_routing_function<Scheme>(),
+                "router_arbiter_loads needs a routing function");
   const torus_topology& t = scheme.topology();
   const std::size_t ports = t.ports();
   arbiter_loads loads(

@@ -126,7 +126,8 @@ struct deterministic_pattern {
   template <class F>
   void for_each_flow(const torus_topology& t, F&& f) const {
     self().check(t);
-    detail::for_each_mapped_flow(t, [&](node_id s) { return self().map(t, s); }, f);
+    detail::for_each_mapped_flow(
+        t, [&](node_id s) { return self().map(t, s); }, f);
   }
   template <class Random>
   node_id destination(const torus_topology& t, node_id source, Random&) const {

@@ -1,11 +1,11 @@
-// interlock/verify/adaptive_deadlock.hpp: deadlock freedom of adaptive routing with an escape network.
+// interlock/verify/adaptive_deadlock.hpp: deadlock freedom of adaptive routing with an escape
+// network.
 //
 // Contract
-//   check_adaptive_deadlock_freedom(scheme, flow_control, options) checks adaptive routing: is Duato's scheme as
-//   the T3E applies it: the deterministic escape routes must be deadlock
-//   free on their own, and every state a packet can reach must offer its
-//   escape hop, with every adaptive hop profitable so adaptive detours end.
-//   Then the flow control decides what else must hold:
+//   check_adaptive_deadlock_freedom(scheme, flow_control, options) checks adaptive routing: is
+//   Duato's scheme as the T3E applies it: the deterministic escape routes must be deadlock free on
+//   their own, and every state a packet can reach must offer its escape hop, with every adaptive
+//   hop profitable so adaptive detours end. Then the flow control decides what else must hold:
 //     adaptive_flow_control::whole_packet   the T3E: a packet enters an
 //         adaptive VC only when the buffer has room for all of it, so an
 //         adaptive VC never holds part of a packet and nothing waits while

@@ -74,7 +74,8 @@ namespace interlock::verify {
 /// looks for a cycle. See the contract at the top of this header.
 template <class Scheme>
 cdg_report check_deadlock_freedom(const Scheme& scheme, const cdg_options& options = {}) {
-  static_assert(require_routing_function<Scheme>(), "check_deadlock_freedom needs a routing function");
+  static_assert(require_routing_function<Scheme>(),
+                "check_deadlock_freedom needs a routing function");
   const unsigned per_class = scheme.vcs_per_class();
   detail::check_options("check_deadlock_freedom", options, per_class);
   channel_dependency_graph g(scheme.topology(), traffic_classes * per_class);

@@ -230,7 +230,7 @@ class channel_dependency_graph {
   torus_topology topology_;
   std::uint64_t vcs_;
   std::uint64_t directions_;
-  std::uint64_t keys_ = 0;   // successors a vertex can have: slices x directions x VCs
+  std::uint64_t keys_ = 0;  // successors a vertex can have: slices x directions x VCs
   std::uint64_t words_ = 0;
   std::vector<std::uint64_t> adjacency_;
   std::vector<std::uint64_t> used_;
