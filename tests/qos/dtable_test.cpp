@@ -238,3 +238,18 @@ TEST_CASE("dtable: a queue whose SL has no table entry is refused", "[dtable][co
                     "entry");
   CHECK_NOTHROW(dtable_scheduler({{0, 4}, {1, 4}}, {0, 1}, {2, 2}));
 }
+
+TEST_CASE("dtable: the deficit moves into the accumulated weight while its entry is served",
+          "[dtable]") {
+  // Figure 5.2: after round N SL0 keeps 1 unit; when its entry is selected
+  // again the unit joins the accumulated weight (1 + 3 = 4) and the counter
+  // reads 0 until the entry ends.
+  dtable_scheduler d({{0, 3}, {1, 3}}, {0, 1}, {2, 2});
+  const std::array<std::uint32_t, 2> size{2, 2};
+  const queue_requests sl0_only{0b01, size};
+  d.grant(sl0_only);
+  CHECK(d.accumulated_weight() == 1);
+  d.grant(sl0_only);  // 1 < 2: the entry ends with 1 in the deficit, and is selected again
+  CHECK(d.accumulated_weight() == 2);
+  CHECK(d.deficit_counter(0) == 0);  // moved, not copied
+}
