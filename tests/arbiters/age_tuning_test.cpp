@@ -147,7 +147,6 @@ TEST_CASE("age_tuning: configuration errors", "[age_tuning][config]") {
 
 TEST_CASE("age_tuning: nonsense inputs are refused, not turned into numbers",
           "[age_tuning][config]") {
-  const std::vector<dimension> xt3{{11}, {12}, {16}};
   age_clock_inputs in{xt3};
   in.vcs_per_link = 0;  // once gave AGE_CLK_PERIOD 1
   CHECK_THROWS_WITH(recommend_age_clock(in), "age_tuning: VCs per link = 0; allowed: 1..64");

@@ -7,7 +7,9 @@
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/core/arbiter_traits.hpp>
 
-namespace {
+// A named namespace: the types are used only in unevaluated contexts, which
+// clang reports as unneeded in an anonymous one.
+namespace arbiter_traits_test {
 
 struct complete {
   using request_type = std::uint64_t;
@@ -62,7 +64,9 @@ struct not_comparable {
   std::size_t size() const { return 1; }
 };
 
-}  // namespace
+}  // namespace arbiter_traits_test
+
+using namespace arbiter_traits_test;
 
 TEST_CASE("is_arbiter_v: the library's arbiters follow the protocol", "[arbiter_traits]") {
   STATIC_REQUIRE(interlock::is_arbiter_v<interlock::round_robin_arbiter<1>>);

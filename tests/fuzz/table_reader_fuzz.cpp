@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "table_reader_regression: %s: cannot open\n", argv[i]);
       return 2;
     }
-    const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::string bytes((std::istreambuf_iterator<char>(file)),
+                            std::istreambuf_iterator<char>());
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   }
   std::printf("%d inputs replayed\n", argc - 1);

@@ -55,7 +55,9 @@
 //     Latency control: an active SL whose consecutive entries are at most d
 //     entries apart waits at most d - 1 other entries, i.e. at most the sum
 //     of the d - 1 largest foreign weights in credits (entry_distance()).
-//   Complexity: O(active SLs) mask work per decision, no loop over entries.
+//   Complexity: per decision, one lookup per 8 queues (per-byte unions of
+//   entry masks, built once in the shared table: 8 KB per 8 queues) and a
+//   find-first over the table's words; no loop over entries or active queues.
 //
 // Example (Figure 5.2)
 //   interlock::qos::dtable_scheduler d({{0, 3}, {1, 3}}, {0, 1}, {2, 2});
@@ -133,6 +135,19 @@ class deficit_table {
                            std::to_string(sls[q]), "an SL with at least one table entry");
       }
     }
+    // Per byte of the active mask, the union of its queues' entry masks:
+    // a decision ORs one mask per 8 queues instead of one per active queue.
+    const std::size_t groups = (sls.size() + 7) / 8;
+    entries_of_byte_.assign(groups * 256, detail::entry_mask{});
+    for (std::size_t g = 0; g < groups; ++g)
+      for (std::size_t b = 1; b < 256; ++b) {
+        const std::size_t low = bits::lowest_index(b);
+        const std::size_t q = g * 8 + low;
+        detail::entry_mask m = entries_of_byte_[g * 256 + (b & (b - 1))];
+        if (q < sls.size())
+          for (std::size_t w = 0; w < 4; ++w) m[w] |= entries_of_queue_[q][w];
+        entries_of_byte_[g * 256 + b] = m;
+      }
   }
 
   std::size_t entry_count() const noexcept { return size_; }
@@ -152,6 +167,18 @@ class deficit_table {
   }
   const detail::entry_mask& entries_of_queue(std::size_t q) const noexcept {
     return entries_of_queue_[q % max_queues];
+  }
+  /// The entries of every queue in `active` (bits beyond the queues ignored):
+  /// one lookup per 8 queues.
+  detail::entry_mask entries_of(std::uint64_t active) const noexcept {
+    detail::entry_mask m{};
+    const std::size_t groups = entries_of_byte_.size() / 256;
+    for (std::size_t g = 0; g < groups; ++g) {
+      const std::size_t b = static_cast<std::size_t>(active >> (8 * g) & 0xFFu);
+      const detail::entry_mask& part = entries_of_byte_[g * 256 + b];
+      for (std::size_t w = 0; w < 4; ++w) m[w] |= part[w];
+    }
+    return m;
   }
   /// Sum of the weights of SL `sl`'s entries (credits).
   std::uint64_t sl_weight(std::size_t sl) const noexcept {
@@ -206,6 +233,7 @@ class deficit_table {
   std::array<std::uint32_t, max_entries> entry_weight_{};
   std::array<detail::entry_mask, max_sls> entries_of_sl_{};
   std::array<detail::entry_mask, max_queues> entries_of_queue_{};
+  std::vector<detail::entry_mask> entries_of_byte_;  // [group * 256 + byte]
   std::array<std::uint64_t, max_sls> queues_of_sl_{};
   std::array<std::uint8_t, max_queues> sl_of_queue_{};
   std::array<std::uint32_t, max_sls> mtu_{};
@@ -299,13 +327,9 @@ class basic_dtable_scheduler {
       }
     }
     // The next entry whose SL is active: the union of the active queues'
-    // entry masks, then a cyclic find-first from the entry after this one.
-    detail::entry_mask eligible{};
-    const std::size_t words = bits::words_for(t.entry_count());
-    for (std::uint64_t x = active; x != 0; x &= x - 1) {
-      const detail::entry_mask& m = t.entries_of_queue(bits::lowest_index(x));
-      for (std::size_t w = 0; w < words; ++w) eligible[w] |= m[w];
-    }
+    // entry masks (a lookup per byte of the mask), then a cyclic find-first
+    // from the entry after this one.
+    const detail::entry_mask eligible = t.entries_of(active);
     const std::size_t e = detail::next_at_or_after(eligible, state_.entry + 1u, t.entry_count());
     INTERLOCK_ASSERT(e != detail::not_found, "an active queue whose SL has no table entry");
     if (e >= max_entries) return decision{};

@@ -49,7 +49,9 @@
 //     LimitOfHighPriority L < 255 and an active low-priority entry, at most
 //     max(1, ceil(L * 4096 / smallest packet)) high-priority packets pass
 //     between two low-priority packets.
-//   Complexity: O(active VLs) mask work per decision; no loop over entries.
+//   Complexity: two lookups per decision (per-byte unions of entry masks,
+//   4 KB per table, built once in the shared tables); no loop over entries
+//   or active VLs.
 //
 // Example (Figure 6.1)
 //   interlock::qos::ib_vl_arbiter arb({{{0, 3}, {1, 3}}, {{2, 2}, {3, 2}}, 1});
@@ -128,6 +130,9 @@ class vl_arbitration_tables {
     std::array<std::uint8_t, ib::max_table_entries> vl{};
     std::array<std::uint8_t, ib::max_table_entries> weight{};
     std::array<std::uint64_t, ib::data_vls> entries_of_vl{};  // entries with weight > 0
+    /// Per byte of the active VLs (VLs 0-7, then 8-14): the union of their
+    /// entries_of_vl, so a decision ORs two masks whatever the active VLs.
+    std::array<std::uint64_t, 512> entries_of_byte{};
     std::uint64_t vls_with_entries = 0;
     std::uint8_t size = 0;
 
@@ -175,6 +180,12 @@ class vl_arbitration_tables {
         t.vls_with_entries |= bits::bit(entries[e].vl);
       }
     }
+    for (std::size_t g = 0; g < 2; ++g)
+      for (std::size_t b = 1; b < 256; ++b) {
+        const std::size_t vl = g * 8 + bits::lowest_index(b);
+        t.entries_of_byte[g * 256 + b] = t.entries_of_byte[g * 256 + (b & (b - 1))] |
+                                         (vl < ib::data_vls ? t.entries_of_vl[vl] : 0);
+      }
   }
 
   table high_;
@@ -306,10 +317,7 @@ class ib_vl_arbiter {
     return remaining > 0 && ((active >> t.vl[entry]) & 1u) != 0;
   }
   static std::uint64_t eligible(const weighted_table& t, std::uint64_t active) noexcept {
-    std::uint64_t entries = 0;
-    for (std::uint64_t x = active & t.vls_with_entries; x != 0; x &= x - 1)
-      entries |= t.entries_of_vl[bits::lowest_index(x)];
-    return entries;
+    return t.entries_of_byte[active & 0xFFu] | t.entries_of_byte[256 + (active >> 8 & 0x7Fu)];
   }
   static decision serve(const weighted_table& t, std::uint8_t entry, std::int32_t remaining,
                         std::uint64_t active, const queue_requests& r, table from) {
