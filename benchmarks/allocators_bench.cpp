@@ -60,13 +60,8 @@ constexpr std::size_t log2_ceil(std::size_t n) {
 template <std::size_t I, std::size_t O>
 void register_shape() {
   for (double density : densities) {
-    benchmark::RegisterBenchmark(name("floor", I, density).c_str(), [=](benchmark::State& state) {
-      const std::vector<std::uint64_t> requests =
-          request_words(I, density, stream_length(1), 9000 + I);
-      floor_round_robin floor;
-      time_decisions(state, requests.size(),
-                     [&](std::size_t k) { return floor.grant(requests[k]); });
-    });
+    benchmark::RegisterBenchmark(name("floor", I, density).c_str(),
+                                 [=](benchmark::State& state) { time_floor(state, I, density); });
   }
   register_allocator<I, O>("separable_if", interlock::separable_input_first<I, O>());
   register_allocator<I, O>("separable_of", interlock::separable_output_first<I, O>());

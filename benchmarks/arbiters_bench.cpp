@@ -75,11 +75,9 @@ void register_each_density(const char* policy, std::size_t n, Run run) {
 
 template <std::size_t N>
 void register_floor() {
-  register_each_density("floor", N, [](benchmark::State& state, const streams& s) {
-    floor_round_robin floor;
-    time_decisions(state, s.requests.size(),
-                   [&](std::size_t k) { return floor.grant(s.requests[k]); });
-  });
+  for (double d : densities)
+    benchmark::RegisterBenchmark(name("floor", N, d).c_str(),
+                                 [d](benchmark::State& state) { time_floor(state, N, d); });
 }
 
 template <std::size_t N>

@@ -92,13 +92,8 @@ void register_scheduler(const char* policy, Make make, std::array<std::uint32_t,
 void register_all() {
   for (double density : densities) {
     benchmark::RegisterBenchmark(
-        name("floor", queues, density).c_str(), [=](benchmark::State& state) {
-          const std::vector<std::uint64_t> active = active_stream(density);
-          floor_round_robin floor;
-          time_decisions(state, active.size(),
-                         [&](std::size_t k) { return floor.grant(active[k]); });
-          state.counters["state_bytes"] = sizeof(floor_round_robin);
-        });
+        name("floor", queues, density).c_str(),
+        [=](benchmark::State& state) { time_floor(state, queues, density); });
   }
   std::array<std::uint32_t, queues> credits{};
   for (std::size_t q = 0; q < queues; ++q) credits[q] = 1 + static_cast<std::uint32_t>(q % 4);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace interlock_bench {
@@ -57,6 +58,35 @@ class floor_wide_round_robin {
   std::size_t words_;
   std::size_t last_;
 };
+
+}  // namespace interlock_bench
+
+#include "support/streams.hpp"
+
+namespace interlock_bench {
+
+/// The floor's stream of n <= 64 requesters at a density: the same in every
+/// binary (length and seed fixed here), so every binary's floor/<n>/<d>
+/// measures the same decisions.
+inline const std::vector<std::uint64_t>& floor_stream(std::size_t n, double density) {
+  static std::vector<std::pair<std::pair<std::size_t, int>, std::vector<std::uint64_t>>> made;
+  const std::pair<std::size_t, int> key{n, static_cast<int>(density * 100 + 0.5)};
+  for (const auto& [k, stream] : made)
+    if (k == key) return stream;
+  made.emplace_back(key,
+                    request_words(n, density, stream_length(1),
+                                  0xF100u + n * 1000 + static_cast<std::uint64_t>(key.second)));
+  return made.back().second;
+}
+
+/// Times the floor over floor_stream(n, density): what every binary reports
+/// as floor/<n>/<density%>.
+inline void time_floor(benchmark::State& state, std::size_t n, double density) {
+  const std::vector<std::uint64_t>& requests = floor_stream(n, density);
+  floor_round_robin floor;
+  time_decisions(state, requests.size(), [&](std::size_t k) { return floor.grant(requests[k]); });
+  state.counters["state_bytes"] = sizeof(floor_round_robin);
+}
 
 }  // namespace interlock_bench
 
