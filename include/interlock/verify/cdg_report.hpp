@@ -17,19 +17,12 @@
 #ifndef INTERLOCK_VERIFY_CDG_REPORT_HPP
 #define INTERLOCK_VERIFY_CDG_REPORT_HPP
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
-#include "interlock/core/assert.hpp"
-#include "interlock/core/bits.hpp"
-#include "interlock/core/config_error.hpp"
 #include "interlock/routing/route.hpp"
 #include "interlock/topology/torus.hpp"
 #include "interlock/verify/dependency_graph.hpp"
