@@ -14,6 +14,8 @@
 #include <interlock/verify/adaptive_deadlock.hpp>
 #include <interlock/verify/channel_dependency_graph.hpp>
 
+#include "deadlock_check_args.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +26,8 @@
 #include <vector>
 
 namespace {
+
+using namespace deadlock_check_tool;
 
 const char* const help_text =
     "usage: deadlock_check --radix K0,K1,... --scheme NAME [options]\n"
@@ -80,181 +84,6 @@ const char* const help_text =
     "\n"
     "exit status: 0 deadlock free, 1 a cycle or a route that does not arrive,\n"
     "2 bad input or a run over the limits, 3 out of memory or another failure\n";
-
-struct bad_input {
-  std::string message;
-};
-
-struct arguments {
-  std::vector<std::size_t> radix;
-  std::vector<bool> wrap;
-  std::size_t slices = 1;
-  std::string scheme;
-  std::string orders;
-  unsigned vcs = 0;
-  std::vector<interlock::traffic_class> classes{interlock::traffic_class::request,
-                                                interlock::traffic_class::response};
-  bool no_datelines = false, other_way = false, initial_hops = false, final_hop = false;
-  bool initial_onto_dateline = false, non_minimal = false;
-  std::string tables = "toc";
-  std::string flow = "whole_packet";
-  std::size_t minus_dateline = 0;
-  std::size_t max_memory_mib = 4096;
-  std::size_t max_routes = 1000000000;
-  std::vector<std::string> scheme_flags;  // the scheme-specific flags given
-};
-
-std::size_t parse_number(const std::string& flag, const std::string& text, std::size_t lo,
-                         std::size_t hi) {
-  std::size_t value = 0;
-  bool ok = !text.empty() && text.size() <= 18;
-  for (const char c : text) {
-    ok = ok && c >= '0' && c <= '9';
-    if (ok) value = value * 10 + static_cast<std::size_t>(c - '0');
-  }
-  if (!ok || value < lo || value > hi) {
-    throw bad_input{flag + ": '" + text + "' is not a number in " + std::to_string(lo) + ".." +
-                    std::to_string(hi)};
-  }
-  return value;
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts(1);
-  for (const char c : text) {
-    if (c == ',') {
-      parts.emplace_back();
-    } else {
-      parts.back() += c;
-    }
-  }
-  return parts;
-}
-
-arguments parse(int argc, char** argv) {
-  arguments a;
-  bool wrap_given = false;
-  std::vector<std::string> seen;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    for (const std::string& f : seen)
-      if (f == flag) throw bad_input{flag + ": given twice"};
-    seen.push_back(flag);
-    static const char* const scheme_specific[] = {
-        "--orders", "--no-datelines",          "--other-way", "--initial-hops", "--final-hop",
-        "--tables", "--initial-onto-dateline", "--flow",      "--non-minimal",  "--minus-dateline"};
-    for (const char* f : scheme_specific)
-      if (flag == f) a.scheme_flags.push_back(flag);
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw bad_input{flag + ": needs a value"};
-      return argv[++i];
-    };
-    if (flag == "--radix") {
-      for (const std::string& part : split(value()))
-        a.radix.push_back(parse_number(flag, part, 2, 65535));
-    } else if (flag == "--wrap") {
-      wrap_given = true;
-      for (const std::string& part : split(value()))
-        a.wrap.push_back(parse_number(flag, part, 0, 1) != 0);
-    } else if (flag == "--slices") {
-      a.slices = parse_number(flag, value(), 1, 8);
-    } else if (flag == "--scheme") {
-      a.scheme = value();
-    } else if (flag == "--orders") {
-      a.orders = value();
-    } else if (flag == "--vcs") {
-      a.vcs = static_cast<unsigned>(parse_number(flag, value(), 1, 4096));
-    } else if (flag == "--classes") {
-      const std::string c = value();
-      if (c == "request") {
-        a.classes = {interlock::traffic_class::request};
-      } else if (c == "response") {
-        a.classes = {interlock::traffic_class::response};
-      } else if (c != "both") {
-        throw bad_input{"--classes: '" + c + "'; allowed: request, response, both"};
-      }
-    } else if (flag == "--tables") {
-      a.tables = value();
-      if (a.tables != "toc" && a.tables != "optimized")
-        throw bad_input{"--tables: '" + a.tables + "'; allowed: toc, optimized"};
-    } else if (flag == "--flow") {
-      a.flow = value();
-      if (a.flow != "whole_packet" && a.flow != "wormhole")
-        throw bad_input{"--flow: '" + a.flow + "'; allowed: whole_packet, wormhole"};
-    } else if (flag == "--minus-dateline") {
-      a.minus_dateline = parse_number(flag, value(), 0, 65534);
-    } else if (flag == "--no-datelines") {
-      a.no_datelines = true;
-    } else if (flag == "--other-way") {
-      a.other_way = true;
-    } else if (flag == "--initial-hops") {
-      a.initial_hops = true;
-    } else if (flag == "--final-hop") {
-      a.final_hop = true;
-    } else if (flag == "--initial-onto-dateline") {
-      a.initial_onto_dateline = a.initial_hops = true;
-    } else if (flag == "--non-minimal") {
-      a.non_minimal = true;
-    } else if (flag == "--max-memory") {
-      a.max_memory_mib = parse_number(flag, value(), 1, 1u << 24);
-    } else if (flag == "--max-routes") {
-      a.max_routes = parse_number(flag, value(), 1, 1000000000000000);
-    } else {
-      throw bad_input{flag + ": unknown option (see --help)"};
-    }
-  }
-  if (a.radix.empty()) throw bad_input{"--radix: missing (e.g. --radix 8,8,8)"};
-  if (a.radix.size() > interlock::max_dimensions)
-    throw bad_input{"--radix: " + std::to_string(a.radix.size()) + " dimensions; allowed 1..8"};
-  if (!wrap_given) a.wrap.assign(a.radix.size(), true);
-  if (a.wrap.size() != a.radix.size())
-    throw bad_input{"--wrap: " + std::to_string(a.wrap.size()) + " values for " +
-                    std::to_string(a.radix.size()) + " dimensions"};
-  if (a.scheme.empty()) throw bad_input{"--scheme: missing (see --help for the list)"};
-  // Each scheme-specific flag must belong to the chosen scheme.
-  const std::vector<std::pair<std::string, std::vector<std::string>>> takes = {
-      {"dor", {"--orders", "--no-datelines"}},
-      {"t3e",
-       {"--other-way", "--initial-hops", "--final-hop", "--tables", "--initial-onto-dateline"}},
-      {"t3e_adaptive", {"--tables", "--flow"}},
-      {"vc_promotion", {"--orders", "--non-minimal", "--minus-dateline"}},
-      {"per_dimension", {"--orders", "--non-minimal", "--minus-dateline"}}};
-  for (const auto& [scheme, flags] : takes) {
-    if (scheme != a.scheme) continue;
-    for (const std::string& f : a.scheme_flags) {
-      bool ok = false;
-      for (const std::string& g : flags) ok = ok || g == f;
-      if (!ok) throw bad_input{f + ": does not apply to --scheme " + a.scheme};
-    }
-  }
-  return a;
-}
-
-// The orders of --orders: "all", or a comma list such as xyz,zyx or 012,210.
-std::vector<interlock::dimension_order> parse_orders(const std::string& text, std::size_t n,
-                                                     bool all_by_default) {
-  if (text == "all" || (text.empty() && all_by_default)) return interlock::all_dimension_orders(n);
-  if (text.empty()) return {};
-  std::vector<interlock::dimension_order> orders;
-  for (const std::string& part : split(text)) {
-    interlock::dimension_order order;
-    std::vector<bool> seen(n, false);
-    bool ok = part.size() == n;
-    for (const char c : part) {
-      unsigned d = 99;
-      if (c >= '0' && c <= '7') d = static_cast<unsigned>(c - '0');
-      if (n <= 3 && c >= 'x' && c <= 'z') d = static_cast<unsigned>(c - 'x');
-      ok = ok && d < n && !seen[d];
-      if (ok) seen[d] = true;
-      order.push_back(d);
-    }
-    if (!ok)
-      throw bad_input{"--orders: '" + part + "' is not an order of the " + std::to_string(n) +
-                      " dimensions (each once: xyz, zyx, ... or 012, 210, ...)"};
-    orders.push_back(order);
-  }
-  return orders;
-}
 
 std::string order_names(const std::vector<interlock::dimension_order>& orders, std::size_t n) {
   std::string text;

@@ -13,6 +13,8 @@
 // levels' balances (the whole ring counting double).
 #include <interlock/routing/vc_table.hpp>
 
+#include "vc_balance_args.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -72,45 +74,17 @@ int usage(const char* why) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::size_t> rings;
-  std::set<std::string> seen;
-  interlock::vc_optimizer_options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") return usage(nullptr);
-    if (arg == "--seed" || arg == "--iterations") {
-      if (i + 1 >= argc) return usage((arg + " needs a value").c_str());
-      if (!seen.insert(arg).second) return usage((arg + ": given twice").c_str());
-      const std::string text = argv[++i];
-      // Digits only: strtoull would turn "-1" into 2^64 - 1 and saturate
-      // "99999999999999999999", and either made --iterations run forever.
-      const unsigned long long hi = arg == "--seed" ? ~0ull : 1000000000ull;
-      errno = 0;
-      char* end = nullptr;
-      const unsigned long long v =
-          text.empty() || text.find_first_not_of("0123456789") != std::string::npos
-              ? 0
-              : std::strtoull(text.c_str(), &end, 10);
-      if (end == nullptr || *end != '\0' || errno == ERANGE || v > hi ||
-          (arg == "--iterations" && v == 0))
-        return usage((arg + ": '" + text + "' is not a whole number in " +
-                      (arg == "--seed" ? "0..2^64-1" : "1..1000000000"))
-                         .c_str());
-      if (arg == "--seed")
-        options.seed = v;
-      else
-        options.iterations = static_cast<std::size_t>(v);
-      continue;
-    }
-    char* end = nullptr;
-    const unsigned long v =
-        arg.find_first_not_of("0123456789") == std::string::npos && arg.size() <= 4
-            ? std::strtoul(arg.c_str(), &end, 10)
-            : 0;
-    if (end == nullptr || end == arg.c_str() || *end != '\0' || v < 2 || v > 64)
-      return usage(("ring size must be a whole number in 2..64, not \"" + arg + "\"").c_str());
-    rings.push_back(v);
+  vc_balance_tool::arguments args;
+  try {
+    args = vc_balance_tool::parse(argc, argv);
+  } catch (const vc_balance_tool::bad_input& e) {
+    return usage(e.message.c_str());
   }
+  if (args.help) return usage(nullptr);
+  std::vector<std::size_t> rings = args.rings;
+  interlock::vc_optimizer_options options;
+  options.seed = args.seed;
+  if (args.iterations != 0) options.iterations = args.iterations;
   if (rings.empty()) rings = {4, 8, 16, 32};
   std::printf("ring,subring,assignment,avg,max\n");
   for (std::size_t ring : rings) {

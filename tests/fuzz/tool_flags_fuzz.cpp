@@ -1,0 +1,104 @@
+// Fuzzes the command-line parsing of the tools (deadlock_check, ib_analyze,
+// vc_balance): the input's first line names the tool, each further line is
+// one argument. Parsing must accept, or refuse with bad_input naming what is
+// wrong in at most a few hundred characters; nothing else may escape, crash
+// or hang. deadlock_check's accepted orders are also expanded (--orders all
+// on eight dimensions is 40,320 orders). Runs are not started: the tools
+// bound their runs before starting them (deadlock_check's estimate).
+//
+// Built as a libFuzzer target with clang (INTERLOCK_LIBFUZZER) and, with
+// any compiler, as a regression test replaying the corpus.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "deadlock_check_args.hpp"
+#include "ib_analyze_args.hpp"
+#include "vc_balance_args.hpp"
+
+namespace {
+
+void check(bool condition, const char* what) {
+  if (!condition) {
+    std::fprintf(stderr, "tool_flags_fuzz: %s\n", what);
+    std::abort();
+  }
+}
+
+void check_message(const std::string& message) {
+  check(!message.empty(), "an empty refusal");
+  check(message.size() < 600, "a refusal that echoes too much");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::string> lines(1);
+  for (std::size_t i = 0; i < size && lines.size() <= 64; ++i) {
+    const char c = static_cast<char>(data[i]);
+    if (c == '\n') {
+      lines.emplace_back();
+    } else if (lines.back().size() < 256) {
+      lines.back() += c;
+    }
+  }
+  const std::string tool = lines.front();
+  std::vector<char*> argv;
+  for (std::string& line : lines) argv.push_back(&line[0]);
+  const int argc = static_cast<int>(argv.size());
+  if (tool == "deadlock_check") {
+    try {
+      const deadlock_check_tool::arguments a = deadlock_check_tool::parse(argc, argv.data());
+      check(!a.radix.empty() && a.radix.size() <= 8 && a.radix.size() == a.wrap.size(),
+            "accepted radix and wrap that do not match");
+      const auto orders = deadlock_check_tool::parse_orders(a.orders, a.radix.size(), true);
+      for (const auto& o : orders) check(o.size() == a.radix.size(), "an order of another length");
+    } catch (const deadlock_check_tool::bad_input& e) {
+      check_message(e.message);
+    }
+  } else if (tool == "ib_analyze") {
+    try {
+      const ib_analyze_tool::arguments a = ib_analyze_tool::parse(argc, argv.data());
+      check(!a.high.empty() && a.limit <= 255 && a.runs >= 1 && a.packet_bytes >= 1 &&
+                a.packet_bytes <= 4222,
+            "accepted arguments out of range");
+    } catch (const ib_analyze_tool::bad_input& e) {
+      check_message(e.message);
+    }
+  } else if (tool == "vc_balance") {
+    try {
+      const vc_balance_tool::arguments a = vc_balance_tool::parse(argc, argv.data());
+      for (std::size_t k : a.rings) check(k >= 2 && k <= 64, "accepted a ring size out of range");
+      check(a.iterations <= 1000000000, "accepted too many iterations");
+    } catch (const vc_balance_tool::bad_input& e) {
+      check_message(e.message);
+    }
+  }
+  return 0;
+}
+
+#ifndef INTERLOCK_LIBFUZZER
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: tool_flags_regression FILE...\n");
+    return 2;
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::ifstream file(argv[i], std::ios::binary);
+    if (!file) {
+      std::fprintf(stderr, "tool_flags_regression: %s: cannot open\n", argv[i]);
+      return 2;
+    }
+    const std::string bytes((std::istreambuf_iterator<char>(file)),
+                            std::istreambuf_iterator<char>());
+    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  }
+  std::printf("%d inputs replayed\n", argc - 1);
+  return 0;
+}
+#endif
