@@ -11,6 +11,8 @@
 
 #include "ib_analyze_args.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -57,6 +59,9 @@ const char* const help_text =
     "  --low-turn T       entry (default): a low-priority turn serves a whole\n"
     "                     entry, as the thesis's tool does; packet: one packet,\n"
     "                     as the InfiniBand specification words it\n"
+    "  --max-packets N    refuse an analysis that could walk more packets\n"
+    "                     (default 10000000000, about 20 s; estimated before it\n"
+    "                     starts)\n"
     "  --help             this text\n";
 
 std::vector<interlock::qos::ib_vl_arbitration_entry> read_table(const std::string& path) {
@@ -86,6 +91,22 @@ int main(int argc, char** argv) {
     if (!a.low.empty()) config.low = read_table(a.low);
     config.limit_of_high_priority = static_cast<std::uint8_t>(a.limit);
     config.turn = a.turn;
+    // The packets the analysis will walk, bounded above: per high-table
+    // cycle every high entry's packets, each perhaps followed by a
+    // low-priority turn of up to the largest low entry's packets.
+    const double units = static_cast<double>(
+        interlock::qos::ib::weight_units(static_cast<std::uint32_t>(a.packet_bytes)));
+    double high_packets = 0, low_turn = 0;
+    for (const auto& e : config.high) high_packets += std::ceil(e.weight / units);
+    for (const auto& e : config.low) low_turn = std::max(low_turn, std::ceil(e.weight / units));
+    if (a.turn == interlock::qos::low_priority_turn::one_packet && low_turn > 0) low_turn = 1;
+    const double packets = static_cast<double>(a.runs) * high_packets * (1 + low_turn);
+    if (packets > static_cast<double>(a.max_packets)) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%.3g", packets);
+      throw bad_input{std::string("--max-packets: the analysis could walk up to ") + text +
+                      " packets; lower --runs or raise --max-packets"};
+    }
     const auto result = interlock::qos::analyze_vl_arbitration(
         config, {a.runs, static_cast<std::uint32_t>(a.packet_bytes)});
     std::printf("vl,share,mean_distance,max_distance\n");

@@ -22,12 +22,13 @@ struct arguments {
   unsigned long runs = 30;
   unsigned long packet_bytes = 64;
   interlock::qos::low_priority_turn turn = interlock::qos::low_priority_turn::whole_entry;
+  unsigned long max_packets = 10000000000;  // refuse a longer analysis (about 20 s)
 };
 
 inline unsigned long number(const std::string& flag, const std::string& text, unsigned long lo,
                             unsigned long hi) {
   const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
-  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+  if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos)
     throw bad_input{flag + ": '" + text + "' is not a number in " + range};
   const unsigned long value = std::stoul(text);
   if (value < lo || value > hi) throw bad_input{flag + ": " + text + " is outside " + range};
@@ -52,6 +53,8 @@ inline arguments parse(int argc, char** argv) {
       a.runs = number(flag, value, 1, 1000000);
     } else if (flag == "--packet-size") {
       a.packet_bytes = number(flag, value, 1, interlock::qos::ib::max_packet_bytes);
+    } else if (flag == "--max-packets") {
+      a.max_packets = number(flag, value, 1, 999999999999ul);
     } else if (flag == "--low-turn") {
       if (value == "entry") {
         a.turn = interlock::qos::low_priority_turn::whole_entry;
