@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <set>
 #include <string>
 #include <vector>
@@ -67,7 +68,10 @@ int usage(const char* why) {
                "  Prints the VC balance of the T3E's VC assignments (HOTI'96, Table 1) as CSV:\n"
                "  ring,subring,assignment,avg,max. RING_SIZE: 2..64 (default 4 8 16 32).\n"
                "  --seed N        the annealing's seed (default 1)\n"
-               "  --iterations N  annealing steps (default: 4000 per free table entry)\n");
+               "  --iterations N  annealing steps (default: 4000 per free table entry)\n"
+               "  --max-steps N   refuse a search estimated to take more steps\n"
+               "                  (default 100000000, about 30 s)\n"
+               "  exit status: 0 done, 2 bad input or over the limit, 3 another failure\n");
   return why != nullptr ? 2 : 0;
 }
 
@@ -86,17 +90,37 @@ int main(int argc, char** argv) {
   options.seed = args.seed;
   if (args.iterations != 0) options.iterations = args.iterations;
   if (rings.empty()) rings = {4, 8, 16, 32};
-  std::printf("ring,subring,assignment,avg,max\n");
-  for (std::size_t ring : rings) {
-    print(ring, "time_of_crossing", interlock::ring_vc_assignment(ring));
-    for (bool full : {false, true}) {
-      interlock::vc_optimizer_options o = options;
-      o.caps = table1_caps(ring, full);
-      const auto a = interlock::optimize_vc_assignment(
-          ring, full ? ring : interlock::ring_vc_assignment::t3e_entries, o);
-      interlock::validate(a);
-      print(ring, full ? "optimized_full" : "optimized_t3e", a);
+  // The annealing steps, bounded above before starting: per ring two
+  // searches (T3E tables, full tables) of --iterations steps, or by
+  // default 4000 per free entry (at most ring x entries).
+  double steps = 0;
+  for (std::size_t ring : rings)
+    for (std::size_t entries : {interlock::ring_vc_assignment::t3e_entries, ring})
+      steps += args.iterations != 0 ? static_cast<double>(args.iterations)
+                                    : 4000.0 * static_cast<double>(ring * entries);
+  if (steps > static_cast<double>(args.max_steps)) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3g", steps);
+    return usage(("--max-steps: the search could take " + std::string(text) +
+                  " annealing steps (about 0.3 us each); lower --iterations or raise --max-steps")
+                     .c_str());
+  }
+  try {
+    std::printf("ring,subring,assignment,avg,max\n");
+    for (std::size_t ring : rings) {
+      print(ring, "time_of_crossing", interlock::ring_vc_assignment(ring));
+      for (bool full : {false, true}) {
+        interlock::vc_optimizer_options o = options;
+        o.caps = table1_caps(ring, full);
+        const auto a = interlock::optimize_vc_assignment(
+            ring, full ? ring : interlock::ring_vc_assignment::t3e_entries, o);
+        interlock::validate(a);
+        print(ring, full ? "optimized_full" : "optimized_t3e", a);
+      }
     }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "vc_balance: %s\n", e.what());
+    return 3;
   }
   return 0;
 }

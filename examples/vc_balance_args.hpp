@@ -22,7 +22,8 @@ struct bad_input {
 struct arguments {
   std::vector<std::size_t> rings;  // empty: the default sizes
   std::uint64_t seed = 1;
-  std::size_t iterations = 0;  // 0: the optimizer's default
+  std::size_t iterations = 0;           // 0: the optimizer's default
+  std::uint64_t max_steps = 100000000;  // refuse a longer search (about 30 s)
   bool help = false;
 };
 
@@ -45,6 +46,17 @@ inline arguments parse(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       a.help = true;
+      continue;
+    }
+    if (arg == "--max-steps") {
+      if (i + 1 >= argc) throw bad_input{arg + " needs a value"};
+      if (!seen.insert(arg).second) throw bad_input{arg + ": given twice"};
+      const std::string text = argv[++i];
+      unsigned long long v = 0;
+      if (!whole_number(text, 1000000000000ull, v) || v == 0)
+        throw bad_input{arg + ": '" + text.substr(0, 80) +
+                        "' is not a whole number in 1..1000000000000"};
+      a.max_steps = v;
       continue;
     }
     if (arg == "--seed" || arg == "--iterations") {
