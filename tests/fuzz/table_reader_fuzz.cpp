@@ -59,22 +59,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 }
 
 #ifndef INTERLOCK_LIBFUZZER
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: table_reader_regression FILE...\n");
-    return 2;
-  }
-  for (int i = 1; i < argc; ++i) {
-    std::ifstream file(argv[i], std::ios::binary);
-    if (!file) {
-      std::fprintf(stderr, "table_reader_regression: %s: cannot open\n", argv[i]);
-      return 2;
-    }
-    const std::string bytes((std::istreambuf_iterator<char>(file)),
-                            std::istreambuf_iterator<char>());
-    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-  }
-  std::printf("%d inputs replayed\n", argc - 1);
-  return 0;
-}
+#include "replay_main.hpp"
 #endif
