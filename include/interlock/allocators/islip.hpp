@@ -110,13 +110,13 @@ class islip_allocator {
       const std::uint64_t free_outputs = bits::low_mask(O) & ~d.result.matched_outputs();
       // Grant: every free output with a free requester grants one; no branch
       // on the requests (the arbiter returns no grant for none).
-      std::array<std::uint64_t, 64> grants{};  // per input: the outputs granting it
+      std::array<std::uint64_t, I> grants{};  // per input: the outputs granting it
       std::uint64_t granted_inputs = 0;
       for (std::size_t o = 0; o < O; ++o) {
         const std::uint64_t req = (free_outputs >> o & 1u) != 0 ? columns[o] & free_inputs : 0;
         const interlock::grant g = grant_[o].arbitrate(req);
         const std::uint64_t hit = g ? bits::bit(o) : 0;
-        grants[g.index() & 63u] |= hit;
+        grants[g ? g.index() % I : 0] |= hit;
         granted_inputs |= g ? bits::bit(g.index()) : 0;
       }
       if (granted_inputs == 0) break;

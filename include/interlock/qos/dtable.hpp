@@ -123,14 +123,14 @@ class deficit_table {
     size_ = static_cast<std::uint16_t>(table.size());
     queue_count_ = static_cast<std::uint8_t>(sls.size());
     sl_count_ = static_cast<std::uint8_t>(sl_mtu.size());
+    std::array<detail::entry_mask, max_sls> entries_of_sl{};  // built here, kept per byte below
     for (std::size_t e = 0; e < table.size(); ++e) {
       entry_sl_[e] = table[e].sl;
       entry_weight_[e] = table[e].weight;
-      entries_of_sl_[table[e].sl][e / 64] |= bits::bit(e % 64);
+      entries_of_sl[table[e].sl][e / 64] |= bits::bit(e % 64);
     }
     for (std::size_t q = 0; q < sls.size(); ++q) {
-      entries_of_queue_[q] = entries_of_sl_[sls[q]];
-      if (!detail::any(entries_of_queue_[q])) {  // it would never be served
+      if (!detail::any(entries_of_sl[sls[q]])) {  // it would never be served
         throw config_error("dtable_scheduler", "SL of queue " + std::to_string(q),
                            std::to_string(sls[q]), "an SL with at least one table entry");
       }
@@ -145,7 +145,7 @@ class deficit_table {
         const std::size_t q = g * 8 + low;
         detail::entry_mask m = entries_of_byte_[g * 256 + (b & (b - 1))];
         if (q < sls.size())
-          for (std::size_t w = 0; w < 4; ++w) m[w] |= entries_of_queue_[q][w];
+          for (std::size_t w = 0; w < 4; ++w) m[w] |= entries_of_sl[sls[q]][w];
         entries_of_byte_[g * 256 + b] = m;
       }
   }
@@ -164,9 +164,6 @@ class deficit_table {
   std::uint8_t sl_of_queue(std::size_t q) const noexcept { return sl_of_queue_[q % max_queues]; }
   std::uint64_t queues_of_sl(std::size_t sl) const noexcept {
     return sl < max_sls ? queues_of_sl_[sl] : 0;
-  }
-  const detail::entry_mask& entries_of_queue(std::size_t q) const noexcept {
-    return entries_of_queue_[q % max_queues];
   }
   /// The entries of every queue in `active` (bits beyond the queues ignored):
   /// one lookup per 8 queues.
@@ -231,8 +228,6 @@ class deficit_table {
 
   std::array<std::uint8_t, max_entries> entry_sl_{};
   std::array<std::uint32_t, max_entries> entry_weight_{};
-  std::array<detail::entry_mask, max_sls> entries_of_sl_{};
-  std::array<detail::entry_mask, max_queues> entries_of_queue_{};
   std::vector<detail::entry_mask> entries_of_byte_;  // [group * 256 + byte]
   std::array<std::uint64_t, max_sls> queues_of_sl_{};
   std::array<std::uint8_t, max_queues> sl_of_queue_{};

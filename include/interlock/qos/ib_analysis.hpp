@@ -233,6 +233,11 @@ class table_parse_error : public std::runtime_error {
 // QoS helpers live in interlock::detail with the others.
 namespace detail {
 
+/// What an error quotes of a field: at most 80 characters.
+inline std::string shown_field(const std::string& text) {
+  return text.size() > 80 ? text.substr(0, 77) + "..." : text;
+}
+
 /// getline with a bound: false at the end of the input; a line longer than
 /// `limit` characters throws table_parse_error naming file, line and column.
 inline bool read_bounded_line(std::istream& in, std::string& text, std::size_t limit,
@@ -261,8 +266,7 @@ inline std::string trim(const std::string& text) {
 inline unsigned parse_table_field(const std::string& field, unsigned hi, const char* what,
                                   const std::string& file, std::size_t line, std::size_t column) {
   const std::string text = trim(field);
-  // What an error echoes: at most 80 characters of the field.
-  const std::string shown = text.size() > 80 ? text.substr(0, 77) + "..." : text;
+  const std::string shown = shown_field(text);
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     throw qos::table_parse_error(
         file, line, column,
@@ -301,7 +305,7 @@ inline std::vector<ib_vl_arbitration_entry> read_vl_arbitration_table(std::istre
       const std::size_t c = text.find_first_not_of(" \t\r", at);
       return (c == std::string::npos ? at : c) + 1;
     };
-    const std::string shown = content.size() > 80 ? content.substr(0, 77) + "..." : content;
+    const std::string shown = detail::shown_field(content);
     const auto comma = content.find(',');
     if (comma == std::string::npos)
       throw table_parse_error(file, line, start + 1, "expected vl,weight, found '" + shown + "'");

@@ -273,11 +273,12 @@ enum class walk_end {
 };
 
 /// Follows the route from `source` in state `s`, at most hop_limit hops:
-/// before each hop, f(from, state before the hop, hop) is called; it
-/// returns false to stop the walk there (before the hop is taken), or
-/// true to go on.
-template <class Scheme, class F>
-walk_end walk_hops(const Scheme& scheme, node_id source, typename Scheme::state s, F&& f) {
+/// before each hop, before_hop(from, state) sees the state the hop is
+/// computed from; then on_hop(from, hop) returns false to stop the walk
+/// there (before the hop is taken), or true to go on. No state is copied.
+template <class Scheme, class BeforeHop, class OnHop>
+walk_end walk_hops(const Scheme& scheme, node_id source, typename Scheme::state s,
+                   BeforeHop&& before_hop, OnHop&& on_hop) {
   static_assert(require_routing_function<Scheme>(), "walk_hops needs a routing function");
   const torus_topology& t = scheme.topology();
   const std::size_t limit = hop_limit(t);
@@ -285,9 +286,9 @@ walk_end walk_hops(const Scheme& scheme, node_id source, typename Scheme::state 
   for (std::size_t hops = 0;; ++hops) {
     if (scheme.arrived(at, s)) return walk_end::arrived;
     if (hops == limit) return walk_end::hop_limit;
-    const typename Scheme::state before = s;
+    before_hop(at, static_cast<const typename Scheme::state&>(s));
     const hop h = scheme.next(at, s);
-    if (!f(at, before, h)) return walk_end::stopped;
+    if (!on_hop(at, h)) return walk_end::stopped;
     at = t.neighbor(at, h.dimension, h.sign);
     if (at == no_node) return walk_end::off_network;
   }
@@ -299,11 +300,12 @@ walk_end walk_hops(const Scheme& scheme, node_id source, typename Scheme::state 
 template <class Scheme, class F>
 bool walk(const Scheme& scheme, node_id source, typename Scheme::state s, F&& f) {
   static_assert(require_routing_function<Scheme>(), "walk needs a routing function");
-  return walk_hops(scheme, source, s,
-                   [&](node_id from, const typename Scheme::state&, const hop& h) {
-                     f(from, h);
-                     return true;
-                   }) == walk_end::arrived;
+  return walk_hops(
+             scheme, source, s, [](node_id, const typename Scheme::state&) {},
+             [&](node_id from, const hop& h) {
+               f(from, h);
+               return true;
+             }) == walk_end::arrived;
 }
 
 }  // namespace interlock

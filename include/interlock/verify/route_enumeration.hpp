@@ -99,16 +99,14 @@ std::string follow_route(const Scheme& scheme, node_id source, typename Scheme::
                          traffic_class cls, unsigned vc_limit, Visit&& visit, OnHop&& on_hop) {
   const unsigned base = static_cast<unsigned>(cls) * scheme.vcs_per_class();
   std::string problem;
-  const walk_end end = walk_hops(
-      scheme, source, s, [&](node_id at, const typename Scheme::state& before, const hop& h) {
-        visit(at, before);
-        if (!hop_is_valid(scheme, at, h, cls)) {
-          problem = hop_problem(scheme, at, h, cls);
-          return false;
-        }
-        on_hop(at, limit_vc(h, base, vc_limit));
-        return true;
-      });
+  const walk_end end = walk_hops(scheme, source, s, visit, [&](node_id at, const hop& h) {
+    if (!hop_is_valid(scheme, at, h, cls)) {
+      problem = hop_problem(scheme, at, h, cls);
+      return false;
+    }
+    on_hop(at, limit_vc(h, base, vc_limit));
+    return true;
+  });
   if (end == walk_end::hop_limit)
     return "does not arrive within " + std::to_string(hop_limit(scheme.topology())) + " hops";
   return problem;  // empty when the route arrived (an off-network hop is an invalid hop)
