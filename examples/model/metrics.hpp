@@ -34,7 +34,7 @@ inline double quantile(std::vector<std::uint32_t>& v, double q) {
 
 struct deadlock_report {
   bool deadlocked = false;
-  std::uint64_t cycle = 0;         // when it was declared
+  std::uint64_t cycle = 0;                    // when it was declared
   std::vector<std::string> cycle_of_buffers;  // full buffers, each waiting for the next
 };
 
@@ -45,11 +45,12 @@ struct results {
   double capacity = 1;  // the ideal accepted load of the pattern (1 / the busiest channel)
   std::vector<double> accepted_per_source;  // flits per cycle, sources that send
   std::vector<std::uint32_t> sources;       // their node ids
+  std::vector<double> hops_per_source;      // mean hops of each source's measured packets
   // Latency of the packets created in the window (cycles).
   std::size_t measured_packets = 0;
   std::size_t measured_delivered = 0;  // the rest were still in the network at the drain limit
   double latency_mean = 0, latency_p50 = 0, latency_p99 = 0, latency_max = 0;
-  double network_latency_mean = 0;  // from leaving the source queue to delivery
+  double network_latency_mean = 0;   // from leaving the source queue to delivery
   double queueing_latency_mean = 0;  // in the source queue
   double hops_mean = 0;
   // Fairness over the sources' accepted throughput.
@@ -90,8 +91,8 @@ inline std::string csv_row(const results& r) {
                 r.offered, r.accepted, r.accepted / r.capacity, r.latency_mean, r.latency_p50,
                 r.latency_p99, r.latency_max, r.network_latency_mean, r.queueing_latency_mean,
                 r.hops_mean, r.jain, r.max_min_ratio, r.measured_packets, r.measured_delivered,
-                r.deadlock.deadlocked ? 1 : 0, static_cast<unsigned long long>(r.cycles),
-                r.wall_s, r.router_cycles_per_s());
+                r.deadlock.deadlocked ? 1 : 0, static_cast<unsigned long long>(r.cycles), r.wall_s,
+                r.router_cycles_per_s());
   return line;
 }
 

@@ -91,8 +91,9 @@ using destination_function = std::function<node_id(node_id, interlock::splitmix6
 
 /// The age-clock side of a run (used only with an arbiter that reads ages).
 struct age_config {
-  std::uint32_t period = 18;  // AGE_CLK_PERIOD
-  interlock::age_bias bias{1, 1};
+  std::uint32_t period = 18;                   // AGE_CLK_PERIOD
+  interlock::age_bias bias{1, 1};              // every input port's, unless port_bias is given
+  std::vector<interlock::age_bias> port_bias;  // per input port (the topology's numbering)
   interlock::saturation_rule rule = interlock::saturation_rule::corrected;
 };
 
@@ -100,8 +101,9 @@ namespace detail {
 template <class Policy, class = void>
 struct reads_age : std::false_type {};
 template <class Policy>
-struct reads_age<Policy, std::enable_if_t<std::is_constructible<interlock::request_builder<Policy>,
-                                                                const interlock::age_clock&>::value>>
+struct reads_age<Policy,
+                 std::enable_if_t<std::is_constructible<interlock::request_builder<Policy>,
+                                                        const interlock::age_clock&>::value>>
     : std::true_type {};
 
 /// A FIFO of creation times that reuses its storage.
@@ -151,22 +153,23 @@ class network {
       throw interlock::config_error("network model", "--slices", std::to_string(t_.slices()),
                                     "at most 64 router ports (2 x dimensions x slices + 1)");
     map_vcs();
+    if (!age_.port_bias.empty() && age_.port_bias.size() != ports_)
+      throw interlock::config_error("network model", "--age-bias",
+                                    std::to_string(age_.port_bias.size()) + " ports",
+                                    "one bias per router port (" + std::to_string(ports_) + ")");
     min_flits_ = cfg_.lengths[0].flits;
     for (const auto& l : cfg_.lengths) min_flits_ = std::min(min_flits_, l.flits);
     capacity_ = cfg_.buffer_flits / min_flits_;
     if (ages) {
-      // The SeaStar counters count 4 VCs, and the age clock's packet_count
-      // (11 bits) must hold every packet a router can store.
-      if (vcs_ > 4)
-        throw interlock::config_error("network model", "--vcs", std::to_string(vcs_),
-                                      "at most 4 VCs with --arbiter age (the SeaStar's)");
+      // The age clock's packet_count (11 bits) must hold every packet a
+      // router can store.
       if (ports_ * vcs_ * capacity_ > interlock::age_clock::max_packet_count)
         throw interlock::config_error(
             "network model", "--buffer-flits", std::to_string(cfg_.buffer_flits),
             "a router holding at most 2047 packets with --arbiter age (the age clock's "
-            "11-bit packet_count): " + std::to_string(ports_) + " ports x " +
-                std::to_string(vcs_) + " VCs x " + std::to_string(capacity_) +
-                " packets of the shortest length is too many");
+            "11-bit packet_count): " +
+                std::to_string(ports_) + " ports x " + std::to_string(vcs_) + " VCs x " +
+                std::to_string(capacity_) + " packets of the shortest length is too many");
     }
     max_cand_ = 1 + 2 * t_.dimensions() * t_.slices();
     if (max_cand_ > interlock::max_route_candidates) max_cand_ = interlock::max_route_candidates;
@@ -182,7 +185,8 @@ class network {
     port_mask_.assign(nodes_, 0);
     in_free_at_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
     out_free_at_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
-    input_arb_.assign(static_cast<std::size_t>(nodes_) * ports_, interlock::round_robin_arbiter<64>{});
+    input_arb_.assign(static_cast<std::size_t>(nodes_) * ports_,
+                      interlock::round_robin_arbiter<64>{});
     in_active_.assign(nodes_, 0);
     policies_.reserve(static_cast<std::size_t>(nodes_) * ports_);
     for (node_id r = 0; r < nodes_; ++r)
@@ -199,9 +203,9 @@ class network {
     wheel_size_ = 1;
     while (wheel_size_ <= reach) wheel_size_ <<= 1;
     wheel_.resize(wheel_size_);
-    stall_limit_ = cfg_.stall_limit != 0 ? cfg_.stall_limit
-                                         : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency +
-                                                       cfg_.router_delay);
+    stall_limit_ = cfg_.stall_limit != 0
+                       ? cfg_.stall_limit
+                       : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency + cfg_.router_delay);
     // Nodes and their generators.
     rng_.reserve(nodes_);
     for (node_id n = 0; n < nodes_; ++n)
@@ -211,7 +215,10 @@ class network {
     inj_free_at_.assign(nodes_, 0);
     in_inject_list_.assign(nodes_, 0);
     accepted_flits_.assign(nodes_, 0);
+    source_hops_.assign(nodes_, 0);
+    source_packets_.assign(nodes_, 0);
     sent_flits_.assign(t_.dimensions() * 2, 0);
+    channel_flits_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
     double share_total = 0;
     for (const auto& l : cfg_.lengths) share_total += l.share;
     double cumulative = 0;
@@ -224,39 +231,56 @@ class network {
 
   // ---- running ----------------------------------------------------------
 
-  /// Runs warm-up, the measured window and the drain (or a batch) and
-  /// returns what was measured. `progress(fraction)` is called now and then.
-  results run(const std::function<void(double)>& progress = {}) {
-    const auto start_time = std::chrono::steady_clock::now();
-    results r;
+  /// Sets the traffic going: the first creations of a Bernoulli run, or
+  /// every packet of a batch. run() calls it; a test that steps the network
+  /// itself calls it once first.
+  void start() {
+    if (started_) return;
+    started_ = true;
     if (cfg_.batch > 0) {
       window_start_ = 0;
       window_end_ = ~std::uint64_t{0};
       start_batch();
-      std::uint64_t budget = cfg_.measure + cfg_.drain;
-      while (delivered_ < created_ && !deadlock_.deadlocked && now_ < budget) {
-        step();
-        if (progress && (now_ & 4095) == 0)
-          progress(static_cast<double>(delivered_) / static_cast<double>(created_));
-      }
-      r.batch_cycles = last_delivery_;
-      window_start_ = 0;
-      window_end_ = last_delivery_ + 1;
     } else {
-      schedule_all_creations();
       window_start_ = cfg_.warmup;
       window_end_ = cfg_.warmup + cfg_.measure;
-      const std::uint64_t end = window_end_ + cfg_.drain;
-      while (now_ < end && !deadlock_.deadlocked) {
-        if (now_ >= window_end_ && measured_delivered_ == measured_created_) break;
-        step();
-        if (progress && (now_ & 4095) == 0)
-          progress(static_cast<double>(now_) / static_cast<double>(window_end_));
-      }
+      schedule_all_creations();
     }
+  }
+
+  /// Whether a run is over: a batch delivered (or out of cycles), the
+  /// measured packets delivered after the window (or the drain used up),
+  /// or a deadlock.
+  bool finished() const {
+    if (deadlock_.deadlocked) return true;
+    if (cfg_.batch > 0)
+      return delivered_ + dropped_ == enqueued_ || now_ >= cfg_.measure + cfg_.drain;
+    if (now_ >= window_end_ + cfg_.drain) return true;
+    return now_ >= window_end_ && measured_delivered_ == measured_created_;
+  }
+
+  /// Runs warm-up, the measured window and the drain (or a batch) and
+  /// returns what was measured. `progress(fraction)` is called now and then.
+  results run(const std::function<void(double)>& progress = {}) {
+    const auto start_time = std::chrono::steady_clock::now();
+    start();
+    while (!finished()) {
+      step();
+      if (progress && (now_ & 4095) == 0) progress(progress_fraction());
+    }
+    results r;
     r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
     collect(r);
     return r;
+  }
+
+  /// How far the run is: delivered share of a batch, else cycles of the window.
+  double progress_fraction() const {
+    if (cfg_.batch > 0)
+      return enqueued_ == 0
+                 ? 1
+                 : static_cast<double>(delivered_ + dropped_) / static_cast<double>(enqueued_);
+    return static_cast<double>(now_) / static_cast<double>(window_end_);
   }
 
   /// One cycle.
@@ -300,6 +324,13 @@ class network {
   std::uint64_t delivered() const noexcept { return delivered_; }
   std::uint64_t in_network() const noexcept { return in_network_; }
   const deadlock_report& deadlock() const noexcept { return deadlock_; }
+  /// Flits sent out of router r's output port o during the measured window.
+  std::uint64_t channel_flits(node_id r, std::size_t o) const {
+    return channel_flits_[port_index(r, o)];
+  }
+  /// Called for every packet that wins an output: (router, input port, output
+  /// port, flits, cycle); tests check the ports' one flit per cycle with it.
+  std::function<void(node_id, std::size_t, std::size_t, unsigned, std::uint64_t)> on_send;
   /// Called for every packet delivered: (source, destination, class, sequence, cycle).
   std::function<void(node_id, node_id, unsigned, std::uint64_t, std::uint64_t)> on_delivery;
 
@@ -307,7 +338,7 @@ class network {
   /// buffers and the flits and credits in flight; returns what is wrong
   /// (empty if nothing). Visits the whole network: for tests.
   std::string check_invariants() const {
-    std::uint64_t in_buffers = 0, in_flight = 0;
+    std::uint64_t in_buffers = 0, in_flight = 0, ejecting = 0;
     std::vector<std::int64_t> held(credits_.size(), 0);  // flits a buffer holds or will
     std::vector<std::int64_t> returning(credits_.size(), 0);
     for (std::size_t b = 0; b < ring_count_.size(); ++b) {
@@ -323,12 +354,15 @@ class network {
           held[b] += pool_[e.payload].flits;
         } else if (e.kind == event_kind::credit) {
           returning[b] += e.payload;
+        } else {
+          ++ejecting;
         }
       }
-    if (injected_ != delivered_ + in_buffers + in_flight)
+    if (injected_ != delivered_ + in_buffers + in_flight + ejecting)
       return "packets: injected " + std::to_string(injected_) + " != delivered " +
              std::to_string(delivered_) + " + in buffers " + std::to_string(in_buffers) +
-             " + in flight " + std::to_string(in_flight);
+             " + in flight " + std::to_string(in_flight) + " + ejecting " +
+             std::to_string(ejecting);
     if (in_network_ != in_buffers + in_flight) return "in_network count is wrong";
     for (node_id r = 0; r < nodes_; ++r)
       for (std::size_t o = 0; o < ports_; ++o)
@@ -344,7 +378,7 @@ class network {
             const auto p = t_.port_info(o);
             const node_id next = t_.neighbor(r, p.dimension, p.sign);
             if (next == interlock::no_node) continue;
-            down = buffer(next, t_.port_of(p.dimension, -p.sign, p.slice), v);
+            down = buffer(next, o, v);
           }
           const std::int64_t sum = credits_[up] + held[down] + returning[up];
           if (sum != static_cast<std::int64_t>(cfg_.buffer_flits))
@@ -386,11 +420,11 @@ class network {
     const unsigned per_class = scheme_.vcs_per_class();
     const unsigned all = scheme_.vcs_per_channel();
     std::vector<bool> used(all, false);
-    const bool requests = cfg_.response_share < 1, responses = cfg_.response_share > 0;
+    const bool requests = cfg_.response_share<1, responses = cfg_.response_share> 0;
     for (unsigned v = 0; v < all; ++v) {
       const unsigned cls = v / per_class;
-      used[v] = cls >= interlock::traffic_classes || (cls == 0 && requests) ||
-                (cls == 1 && responses);
+      used[v] =
+          cls >= interlock::traffic_classes || (cls == 0 && requests) || (cls == 1 && responses);
     }
     std::size_t count = 0;
     logical_.assign(all, 0xFF);
@@ -430,9 +464,7 @@ class network {
     return static_cast<std::size_t>(r) * ports_ + p;
   }
 
-  void schedule(std::uint64_t at, const event& e) {
-    wheel_[at & (wheel_size_ - 1)].push_back(e);
-  }
+  void schedule(std::uint64_t at, const event& e) { wheel_[at & (wheel_size_ - 1)].push_back(e); }
 
   // ---- traffic -------------------------------------------------------------
 
@@ -460,6 +492,7 @@ class network {
   }
 
   void create(node_id n, std::uint64_t t) {
+    ++enqueued_;
     queue_[n].push(t);
     if (!in_inject_list_[n]) {
       in_inject_list_[n] = 1;
@@ -506,7 +539,10 @@ class network {
       const std::uint64_t born = queue_[n].front();
       queue_[n].pop();
       const node_id d = destination_(n, rng_[n]);
-      if (d == interlock::no_node) continue;  // this source has nothing to send
+      if (d == interlock::no_node) {  // this source has nothing to send
+        ++dropped_;
+        continue;
+      }
       const std::uint32_t id = new_packet();
       packet& p = pool_[id];
       p = packet{};
@@ -514,13 +550,13 @@ class network {
       p.source = n;
       p.destination = d;
       p.flits = static_cast<std::uint16_t>(draw_length(n));
-      const bool response = cfg_.response_share >= 1 ||
-                            (cfg_.response_share > 0 &&
-                             interlock::uniform_unit(rng_[n]) < cfg_.response_share);
+      const bool response =
+          cfg_.response_share >= 1 ||
+          (cfg_.response_share > 0 && interlock::uniform_unit(rng_[n]) < cfg_.response_share);
       p.cls = response ? 1 : 0;
       p.route = scheme_.start(n, d, static_cast<interlock::traffic_class>(p.cls), rng_[n]);
       p.sequence = sequence_++;
-      p.measured = cfg_.batch == 0 && born >= window_start_ && born < window_end_;
+      p.measured = cfg_.batch > 0 || (born >= window_start_ && born < window_end_);
       pending_[n] = id;
       ++created_;
       if (p.measured) ++measured_created_;
@@ -567,10 +603,12 @@ class network {
   void arrive(node_id r, std::size_t port, std::size_t v, std::uint32_t id) {
     packet& p = pool_[id];
     if constexpr (ages) {
-      p.age = interlock::receive_packet(interlock::age_field::from_bits(p.age),
-                                        static_cast<unsigned>(v), age_.bias, clocks_[r])
+      // The bias follows the class (REQ_AGE_BIAS for VC0/1, RSP for VC2/3).
+      p.age = interlock::receive_packet(interlock::age_field::from_bits(p.age), p.cls * 2u,
+                                        age_.port_bias.empty() ? age_.bias : age_.port_bias[port],
+                                        clocks_[r])
                   .bits();
-      counters_[r].count_received(static_cast<unsigned>(v), p.flits);
+      if (v < 4) counters_[r].count_received(static_cast<unsigned>(v), p.flits);  // Table 4: VC0-3
     }
     const std::size_t b = buffer(r, port, v);
     INTERLOCK_ASSERT(ring_count_[b] < capacity_, "input buffer overflow");
@@ -607,6 +645,8 @@ class network {
       network_latency_sum_ += static_cast<double>(t - p.injected);
       queueing_latency_sum_ += static_cast<double>(p.injected - p.created);
       hops_sum_ += p.hops;
+      source_hops_[p.source] += p.hops;
+      ++source_packets_[p.source];
     }
     if (on_delivery) on_delivery(p.source, p.destination, p.cls, p.sequence, t);
     free_.push_back(id);
@@ -661,12 +701,15 @@ class network {
           const int pv = pick_vc(base, h.vc, p.flits);
           if (pv < 0) {
             blocked_on_credits = true;
-            if constexpr (ages) counters_[r].count_blocked_cycle(static_cast<unsigned>(v));
+            if constexpr (ages)
+              if (v < 4) counters_[r].count_blocked_cycle(static_cast<unsigned>(v));
             continue;
           }
           const std::int32_t c = credits_[base + static_cast<std::size_t>(pv)];
-          const bool better = best < 0 || (h.adaptive && !cand_[b * max_cand_ + static_cast<std::size_t>(best)].adaptive) ||
-                              (h.adaptive && c > best_credits);
+          const bool better =
+              best < 0 ||
+              (h.adaptive && !cand_[b * max_cand_ + static_cast<std::size_t>(best)].adaptive) ||
+              (h.adaptive && c > best_credits);
           if (better) {
             best = static_cast<int>(k);
             best_vc = pv;
@@ -677,7 +720,8 @@ class network {
           can_go |= interlock::bits::bit(v);
           options[v] = choice{static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(best),
                               static_cast<std::uint8_t>(best_vc)};
-          option_out[v] = static_cast<std::uint8_t>(t_.port_of(cand_[b * max_cand_ + static_cast<std::size_t>(best)]));
+          option_out[v] = static_cast<std::uint8_t>(
+              t_.port_of(cand_[b * max_cand_ + static_cast<std::size_t>(best)]));
         }
       }
       if (can_go == 0) continue;
@@ -729,6 +773,7 @@ class network {
     ring_head_[b] = static_cast<std::uint16_t>((ring_head_[b] + 1) % capacity_);
     --ring_count_[b];
     last_progress_ = t;
+    if (on_send) on_send(r, in, o, p.flits, t);
     const std::uint64_t tail_leaves = t + p.flits - 1;
     in_free_at_[pi] = t + p.flits;
     out_free_at_[port_index(r, o)] = t + p.flits;
@@ -737,12 +782,12 @@ class network {
       schedule(tail_leaves + cfg_.channel_latency,
                event{event_kind::credit, static_cast<std::uint8_t>(local_), c.vc, r, p.flits});
     } else {
+      // Input port q holds packets that travelled in q's direction: its
+      // upstream is the neighbour behind, whose output port is q too.
       const auto from = t_.port_info(in);
-      const node_id up = t_.neighbor(r, from.dimension, from.sign);
+      const node_id up = t_.neighbor(r, from.dimension, -from.sign);
       schedule(tail_leaves + cfg_.channel_latency,
-               event{event_kind::credit,
-                     static_cast<std::uint8_t>(t_.port_of(from.dimension, -from.sign, from.slice)),
-                     c.vc, up, p.flits});
+               event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc, up, p.flits});
     }
     if constexpr (ages) {
       const interlock::age_field sent =
@@ -758,13 +803,13 @@ class network {
       scheme_.follow(r, p.route, h);
       ++p.hops;
       credits_[buffer(r, o, c.out_vc)] -= p.flits;
-      if (t >= window_start_ && t < window_end_)
+      if (t >= window_start_ && t < window_end_) {
         sent_flits_[h.dimension * 2 + (h.sign > 0 ? 0 : 1)] += p.flits;
+        channel_flits_[port_index(r, o)] += p.flits;
+      }
       const node_id next = t_.neighbor(r, h.dimension, h.sign);
       schedule(t + cfg_.channel_latency + cfg_.router_delay,
-               event{event_kind::arrival,
-                     static_cast<std::uint8_t>(t_.port_of(h.dimension, -h.sign, h.slice)),
-                     c.out_vc, next, id});
+               event{event_kind::arrival, static_cast<std::uint8_t>(o), c.out_vc, next, id});
     }
     // The next packet of this VC, if any, becomes the head.
     if (ring_count_[b] == 0) {
@@ -811,7 +856,7 @@ class network {
     const interlock::hop& h = cand_[b * max_cand_];
     const node_id next = t_.neighbor(r, h.dimension, h.sign);
     const std::size_t first = static_cast<std::size_t>(logical_[h.vc]) * replication_;
-    return buffer(next, t_.port_of(h.dimension, -h.sign, h.slice), first);
+    return buffer(next, t_.port_of(h), first);
   }
 
   std::string describe(std::size_t b) const {
@@ -820,24 +865,31 @@ class network {
     const std::size_t v = b % vcs_;
     std::string s = "node (";
     const auto c = t_.coordinates_of(r);
-    for (std::size_t d = 0; d < t_.dimensions(); ++d)
-      s += (d ? "," : "") + std::to_string(c[d]);
+    for (std::size_t d = 0; d < t_.dimensions(); ++d) s += (d ? "," : "") + std::to_string(c[d]);
     s += ") input ";
     if (port == local_) {
       s += "local";
     } else {
       const auto p = t_.port_info(port);
-      s += std::string(p.sign > 0 ? "-" : "+") + static_cast<char>(d_name(p.dimension));
-      s += " (from the " + std::string(p.sign > 0 ? "+" : "-") + static_cast<char>(d_name(p.dimension)) + " neighbour)";
+      const std::string dir = std::string(p.sign > 0 ? "+" : "-") + d_name(p.dimension);
+      s += dir + " (travelling " + dir + ")";
+      if (t_.slices() > 1) s += " slice " + std::to_string(p.slice);
     }
     s += " VC" + std::to_string(v) + ": " + std::to_string(ring_count_[b]) + " packets";
     return s;
   }
-  static char d_name(std::size_t d) { return d < 3 ? static_cast<char>('X' + d) : static_cast<char>('0' + d); }
+  static char d_name(std::size_t d) {
+    return static_cast<char>(d < 3 ? 'X' + static_cast<int>(d) : '0' + static_cast<int>(d));
+  }
 
   // ---- results -----------------------------------------------------------------
 
   void collect(results& r) {
+    if (cfg_.batch > 0) {
+      r.batch_cycles = last_delivery_;
+      window_start_ = 0;
+      window_end_ = last_delivery_ + 1;
+    }
     r.cycles = now_;
     r.routers = nodes_;
     r.deadlock = deadlock_;
@@ -854,6 +906,10 @@ class network {
       if (!sends[n]) continue;
       r.sources.push_back(n);
       r.accepted_per_source.push_back(static_cast<double>(accepted_flits_[n]) / window);
+      r.hops_per_source.push_back(source_packets_[n] == 0
+                                      ? 0.0
+                                      : static_cast<double>(source_hops_[n]) /
+                                            static_cast<double>(source_packets_[n]));
     }
     r.accepted = total / window / static_cast<double>(nodes_);
     if (cfg_.batch > 0 && !r.sources.empty())
@@ -866,8 +922,8 @@ class network {
       hi = i == 0 ? a : std::max(hi, a);
     }
     r.max_min_ratio = lo > 0 ? hi / lo : (hi > 0 ? INFINITY : 1);
-    r.measured_packets = cfg_.batch > 0 ? created_ : measured_created_;
-    r.measured_delivered = cfg_.batch > 0 ? delivered_ : measured_delivered_;
+    r.measured_packets = measured_created_;
+    r.measured_delivered = measured_delivered_;
     if (!latencies_.empty()) {
       const double n = static_cast<double>(latencies_.size());
       double sum = 0, mx = 0;
@@ -886,9 +942,9 @@ class network {
     r.utilization.assign(t_.dimensions(), {0.0, 0.0});
     for (std::size_t d = 0; d < t_.dimensions(); ++d) {
       const std::size_t k = t_.radix(d);
-      const double per_direction =
-          static_cast<double>(nodes_) / static_cast<double>(k) *
-          static_cast<double>(t_.wraps(d) ? k : k - 1) * static_cast<double>(t_.slices());
+      const double per_direction = static_cast<double>(nodes_) / static_cast<double>(k) *
+                                   static_cast<double>(t_.wraps(d) ? k : k - 1) *
+                                   static_cast<double>(t_.slices());
       for (int s = 0; s < 2; ++s)
         r.utilization[d][static_cast<std::size_t>(s)] =
             static_cast<double>(sent_flits_[d * 2 + static_cast<std::size_t>(s)]) /
@@ -962,8 +1018,11 @@ class network {
   std::uint64_t last_delivery_ = 0, stall_limit_ = 0;
   std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;
   std::uint64_t measured_created_ = 0, measured_delivered_ = 0;
-  std::vector<std::uint64_t> accepted_flits_;
+  std::uint64_t enqueued_ = 0, dropped_ = 0;  // into source queues; with no destination
+  bool started_ = false;
+  std::vector<std::uint64_t> accepted_flits_, source_hops_, source_packets_;
   std::vector<std::uint64_t> sent_flits_;
+  std::vector<std::uint64_t> channel_flits_;  // per (router, output port), in the window
   std::vector<std::uint32_t> latencies_;
   double network_latency_sum_ = 0, queueing_latency_sum_ = 0, hops_sum_ = 0;
   deadlock_report deadlock_;

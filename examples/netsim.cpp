@@ -1,0 +1,401 @@
+// netsim: the reference network model (examples/model/) from the command line.
+//
+//   netsim --radix 8,8,8 --scheme dor --arbiter round_robin --traffic uniform_random --load 0.3
+//   netsim --radix 8 --wrap 0 --traffic all_to_one --load 1 --arbiter age --per-source lot.csv
+//
+// Exit status: 0 the run(s) finished, 1 the network deadlocked, 2 bad input.
+// --help lists every flag.
+#include <interlock/arbiters/age_epoch.hpp>
+#include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weights.hpp>
+#include <interlock/arbiters/round_robin.hpp>
+#include <interlock/routing/adaptive.hpp>
+#include <interlock/routing/dimension_order.hpp>
+#include <interlock/routing/direction_order.hpp>
+#include <interlock/routing/vc_promotion.hpp>
+#include <interlock/routing/vc_table.hpp>
+#include <interlock/traffic/loads.hpp>
+#include <interlock/traffic/patterns.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "model/network.hpp"
+#include "netsim_args.hpp"
+
+namespace {
+
+using namespace netsim_tool;
+using interlock::node_id;
+
+const char* const help_text =
+    "usage: netsim [options]\n"
+    "\n"
+    "Runs the reference network model: credit-based virtual cut-through routers\n"
+    "on a torus or mesh, routing and output arbitration by interlock's policies.\n"
+    "Prints a summary; --csv writes one row per run.\n"
+    "\n"
+    "network (as deadlock_check)\n"
+    "  --radix K0,K1,...      radix of each dimension (2..256), 1 to 8 dimensions;\n"
+    "                         default 8,8,8\n"
+    "  --wrap W0,W1,...       1: ring (torus), 0: line (mesh); default all 1\n"
+    "  --slices N             parallel copies of every link (Anton 2: 2); default 1\n"
+    "  --scheme NAME          dor (default), t3e, t3e_adaptive, vc_promotion, per_dimension\n"
+    "    --orders LIST        dor, vc_promotion, per_dimension: dimension orders packets\n"
+    "                         take, chosen at random per packet (xyz,zyx,... or all)\n"
+    "    --no-datelines       dor: one VC per class, no dateline (deadlocks on rings\n"
+    "                         of 5 or more; the model reports the cycle)\n"
+    "    --tables toc|optimized  t3e, t3e_adaptive: VC tables\n"
+    "\n"
+    "router\n"
+    "  --arbiter NAME         output arbiter: round_robin (default), age (the Cray XT\n"
+    "                         age-epoch arbiter, every grant by age), inverse_weighted\n"
+    "                         (Anton 2, weights from the pattern's loads, M = 8)\n"
+    "    --age-period N       age: AGE_CLK_PERIOD in cycles (default 18)\n"
+    "    --age-bias B|B0,..   age: REQ/RSP_AGE_BIAS (0..7) of every input port, or of\n"
+    "                         the ports of each dimension [and the local port]\n"
+    "  --vcs N                physical VCs per channel: a multiple of what the scheme\n"
+    "                         uses for the classes sent (default exactly that)\n"
+    "  --buffer-flits N       input buffer per (port, VC), >= the longest packet\n"
+    "                         (default 16)\n"
+    "  --channel-latency N    cycles on a channel (default 1)\n"
+    "  --router-delay N       cycles from a head's arrival to its allocation (default 1)\n"
+    "\n"
+    "traffic\n"
+    "  --traffic NAME         uniform_random (default), tornado, reverse_tornado,\n"
+    "                         bit_complement, transpose, neighbor, all_to_one, hotspot\n"
+    "    --destination N      all_to_one, hotspot: the node (default the last)\n"
+    "    --hotspot-fraction F hotspot: share of packets to it (default 0.5)\n"
+    "    --neighbor-hops H    neighbor: at most H hops per dimension (default 1)\n"
+    "  --load L               offered flits per node per cycle, 0..1 (default 0.1)\n"
+    "  --sweep L1,L2,...      one run per load, one CSV row each\n"
+    "  --batch B              every source sends B packets as fast as it can; the run\n"
+    "                         ends at the last delivery\n"
+    "  --packet-flits N|N:S,..  packet length, or lengths with shares (default 1)\n"
+    "  --response-share F     share of packets in the response class (default 0)\n"
+    "\n"
+    "run\n"
+    "  --warmup N             cycles before measuring (default 1000)\n"
+    "  --cycles N             measured cycles (default 10000)\n"
+    "  --drain N              at most N more cycles for measured packets (default 50000)\n"
+    "  --seed N               the run's seed (default 1)\n"
+    "  --csv FILE             one row per run, with a header line\n"
+    "  --per-source FILE      source,hops,accepted,share for each source\n"
+    "  --no-progress          no progress bar (it is shown only on a terminal)\n"
+    "  --help                 this text\n"
+    "\n"
+    "Throughput is in flits per node per cycle; 'normalized' divides it by the\n"
+    "pattern's ideal (1 / the load of the busiest channel, injection or ejection\n"
+    "port per unit offered), computed from interlock's channel loads.\n";
+
+struct progress_bar {
+  bool on = false;
+  std::string label;
+  void operator()(double fraction) const {
+    if (!on) return;
+    const int width = 40;
+    const int filled = static_cast<int>(std::min(1.0, fraction) * width);
+    std::fprintf(stderr, "\r%s [%s%s] %3d%%", label.c_str(),
+                 std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                 std::string(static_cast<std::size_t>(width - filled), ' ').c_str(),
+                 static_cast<int>(std::min(1.0, fraction) * 100));
+  }
+  void done() const {
+    if (on) std::fprintf(stderr, "\r%*s\r", 60 + static_cast<int>(label.size()), "");
+  }
+};
+
+// What the run needs of its traffic pattern.
+struct traffic_setup {
+  netmodel::destination_function destination;
+  double capacity = 0;             // 0: not computed
+  interlock::arbiter_loads loads;  // only for --arbiter inverse_weighted
+};
+
+// The largest network whose flows are summed for the capacity and the weights.
+constexpr double max_flow_pairs = 4.0e6;
+
+template <class Scheme, class Pattern>
+traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Pattern& pattern) {
+  const interlock::torus_topology& t = scheme.topology();
+  pattern.check(t);
+  traffic_setup s;
+  s.destination = [pattern, &t](node_id source, interlock::splitmix64& rng) {
+    return pattern.destination(t, source, rng);
+  };
+  const double pairs = static_cast<double>(t.node_count()) * static_cast<double>(t.node_count());
+  if (pairs <= max_flow_pairs) {
+    const auto channel = interlock::channel_loads(scheme, pattern);
+    double busiest = 1;  // the injection port
+    for (const double l : channel) busiest = std::max(busiest, l);
+    std::vector<double> into(t.node_count(), 0.0);
+    std::vector<bool> sends(t.node_count(), false);
+    pattern.for_each_flow(t, [&](node_id src, node_id dst, double rate) {
+      into[dst] += rate;
+      if (rate > 0) sends[src] = true;
+    });
+    for (const double l : into) busiest = std::max(busiest, l);
+    const double senders = static_cast<double>(std::count(sends.begin(), sends.end(), true));
+    s.capacity = senders / static_cast<double>(t.node_count()) / busiest;
+  }
+  if (a.arbiter == "inverse_weighted") {
+    if (pairs > max_flow_pairs)
+      throw bad_input{
+          "--arbiter: inverse_weighted computes its weights from every flow's "
+          "route; at most 2000 nodes"};
+    s.loads = interlock::router_arbiter_loads(scheme, interlock::traffic_class::request, pattern);
+  }
+  return s;
+}
+
+template <class Scheme>
+traffic_setup with_pattern(const arguments& a, const Scheme& scheme) {
+  const interlock::torus_topology& t = scheme.topology();
+  const node_id last = t.node_count() - 1;
+  const node_id chosen =
+      a.destination == ~std::size_t{0} ? last : static_cast<node_id>(a.destination);
+  if (a.destination != ~std::size_t{0} && a.destination > last)
+    throw bad_input{"--destination: " + std::to_string(a.destination) +
+                    "; the network has nodes 0.." + std::to_string(last)};
+  namespace tr = interlock::traffic;
+  if (a.traffic == "uniform_random") return make_traffic(a, scheme, tr::uniform_random{});
+  if (a.traffic == "tornado") return make_traffic(a, scheme, tr::tornado{});
+  if (a.traffic == "reverse_tornado") return make_traffic(a, scheme, tr::reverse_tornado{});
+  if (a.traffic == "bit_complement") return make_traffic(a, scheme, tr::bit_complement{});
+  if (a.traffic == "transpose") return make_traffic(a, scheme, tr::transpose{});
+  if (a.traffic == "neighbor") return make_traffic(a, scheme, tr::neighbor{a.neighbor_hops});
+  if (a.traffic == "all_to_one") return make_traffic(a, scheme, tr::all_to_one{chosen});
+  if (a.traffic == "hotspot")
+    return make_traffic(a, scheme, tr::hotspot{chosen, a.hotspot_fraction});
+  throw bad_input{"--traffic: '" + a.traffic +
+                  "'; allowed: uniform_random, tornado, reverse_tornado, bit_complement, "
+                  "transpose, neighbor, all_to_one, hotspot"};
+}
+
+netmodel::age_config make_age_config(const arguments& a, const interlock::torus_topology& t) {
+  netmodel::age_config age;
+  age.period = a.age_period;
+  if (a.age_bias.size() == 1) {
+    age.bias = interlock::age_bias{a.age_bias[0], a.age_bias[0]};
+  } else if (!a.age_bias.empty()) {
+    age.port_bias.assign(t.ports(), interlock::age_bias{1, 1});
+    for (std::size_t p = 0; p < t.ports(); ++p) {
+      std::size_t i = t.dimensions();  // the local port's value, if given
+      if (p != t.local_port()) i = t.port_info(p).dimension;
+      if (i < a.age_bias.size())
+        age.port_bias[p] = interlock::age_bias{a.age_bias[i], a.age_bias[i]};
+    }
+  }
+  return age;
+}
+
+void print_results(const arguments& a, const netmodel::results& r, double capacity) {
+  if (a.model.batch > 0) {
+    std::printf("batch: %zu packets per source, last delivery at cycle %llu\n", a.model.batch,
+                static_cast<unsigned long long>(r.batch_cycles));
+  } else {
+    std::printf("offered %.3f flits/node/cycle\n", r.offered);
+  }
+  std::printf("accepted %.4f flits/node/cycle", r.accepted);
+  if (capacity > 0)
+    std::printf(" (%.3f of the pattern's ideal %.4f)", r.accepted / capacity, capacity);
+  std::printf("\n");
+  std::printf(
+      "latency (cycles) mean %.2f  p50 %.0f  p99 %.0f  max %.0f  (network %.2f, source "
+      "queue %.2f); %.2f hops on average\n",
+      r.latency_mean, r.latency_p50, r.latency_p99, r.latency_max, r.network_latency_mean,
+      r.queueing_latency_mean, r.hops_mean);
+  if (r.measured_delivered < r.measured_packets)
+    std::printf(
+        "  %zu of %zu measured packets were still in the network after --drain: the "
+        "latency is of the delivered ones (past saturation)\n",
+        r.measured_packets - r.measured_delivered, r.measured_packets);
+  std::printf("fairness over %zu sources: Jain %.4f, max/min throughput %.3f\n", r.sources.size(),
+              r.jain, r.max_min_ratio);
+  std::printf("channel utilization:");
+  for (std::size_t d = 0; d < r.utilization.size(); ++d)
+    std::printf(" dim %zu +%.3f -%.3f", d, r.utilization[d][0], r.utilization[d][1]);
+  std::printf("\n");
+  if (r.has_age) {
+    std::printf(
+        "age histogram (departures, ages 0-63/64-127/128-191/192-255): %llu %llu %llu %llu;"
+        " stalled cycles %llu\n",
+        static_cast<unsigned long long>(r.age_histogram[0]),
+        static_cast<unsigned long long>(r.age_histogram[1]),
+        static_cast<unsigned long long>(r.age_histogram[2]),
+        static_cast<unsigned long long>(r.age_histogram[3]),
+        static_cast<unsigned long long>(r.stalled_cycles));
+  }
+  std::printf("speed: %llu cycles x %zu routers in %.2f s = %.3g router-cycles/s\n",
+              static_cast<unsigned long long>(r.cycles), r.routers, r.wall_s,
+              r.router_cycles_per_s());
+  if (r.deadlock.deadlocked) {
+    std::printf(
+        "DEADLOCK at cycle %llu: nothing moved for the stall limit; full buffers, each "
+        "waiting for the next:\n",
+        static_cast<unsigned long long>(r.deadlock.cycle));
+    for (const auto& b : r.deadlock.cycle_of_buffers) std::printf("  %s\n", b.c_str());
+  }
+}
+
+std::FILE* open_output(const std::string& flag, const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) throw bad_input{flag + ": cannot write '" + path + "'"};
+  return f;
+}
+
+template <class Scheme, class Policy>
+int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traffic,
+             const std::function<Policy(node_id, std::size_t)>& make_policy,
+             const netmodel::age_config& age) {
+  std::vector<double> loads = a.sweep;
+  if (loads.empty()) loads.push_back(a.model.load);
+  std::FILE* csv = a.csv.empty() ? nullptr : open_output("--csv", a.csv);
+  if (csv != nullptr) std::fprintf(csv, "%s\n", netmodel::csv_header());
+  int status = 0;
+  for (const double load : loads) {
+    netmodel::config cfg = a.model;
+    if (cfg.batch == 0) cfg.load = load;
+    netmodel::network<Scheme, Policy> net(scheme, cfg, traffic.destination, make_policy, age);
+    if (loads.size() > 1) std::printf("\n");
+    progress_bar bar;
+    bar.on = a.progress && isatty(2) != 0;
+    bar.label = cfg.batch > 0 ? "batch" : "load " + std::to_string(load).substr(0, 5);
+    netmodel::results r = net.run([&](double f) { bar(f); });
+    bar.done();
+    r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
+    print_results(a, r, traffic.capacity);
+    if (csv != nullptr) std::fprintf(csv, "%s\n", netmodel::csv_row(r).c_str());
+    if (!a.per_source.empty()) {
+      std::FILE* f = open_output("--per-source", a.per_source);
+      double total = 0;
+      for (const double x : r.accepted_per_source) total += x;
+      std::fprintf(f, "source,hops,accepted,share\n");
+      const interlock::torus_topology& t = scheme.topology();
+      for (std::size_t i = 0; i < r.sources.size(); ++i) {
+        const double hops = a.traffic == "all_to_one"
+                                ? static_cast<double>(t.distance(
+                                      r.sources[i], a.destination == ~std::size_t{0}
+                                                        ? t.node_count() - 1
+                                                        : static_cast<node_id>(a.destination)))
+                                : r.hops_per_source[i];
+        std::fprintf(f, "%u,%.3f,%.6f,%.6f\n", r.sources[i], hops, r.accepted_per_source[i],
+                     total > 0 ? r.accepted_per_source[i] / total : 0.0);
+      }
+      std::fclose(f);
+    }
+    if (r.deadlock.deadlocked) status = 1;
+  }
+  if (csv != nullptr) std::fclose(csv);
+  return status;
+}
+
+template <class Scheme>
+int with_arbiter(const arguments& a, const Scheme& scheme) {
+  const interlock::torus_topology& t = scheme.topology();
+  const traffic_setup traffic = with_pattern(a, scheme);
+  if (a.arbiter == "round_robin") {
+    using policy = interlock::round_robin_arbiter<64>;
+    return simulate<Scheme, policy>(a, scheme, traffic,
+                                    [](node_id, std::size_t) { return policy{}; }, {});
+  }
+  if (a.arbiter == "age") {
+    using policy = interlock::age_epoch_arbiter<64>;
+    return simulate<Scheme, policy>(
+        a, scheme, traffic, [](node_id, std::size_t) { return policy(policy::all_age); },
+        make_age_config(a, t));
+  }
+  // inverse_weighted: each output's weights from its inputs' loads (Section 3.1).
+  using policy = interlock::inverse_weighted_arbiter<64, 1, 8>;
+  using table = interlock::inverse_weight_table<64, 1, 8>;
+  std::vector<std::shared_ptr<const table>> tables(traffic.loads.size());
+  for (std::size_t arb = 0; arb < traffic.loads.size(); ++arb) {
+    interlock::load_matrix loads(64, std::vector<double>(1, 0.0));
+    std::uint64_t idle = 0;
+    bool any = false;
+    for (std::size_t i = 0; i < 64; ++i) {
+      if (i < traffic.loads[arb].size()) loads[i][0] = traffic.loads[arb][i][0];
+      if (loads[i][0] == 0) idle |= std::uint64_t{1} << i;
+      any = any || loads[i][0] > 0;
+    }
+    tables[arb] = any ? std::make_shared<const table>(interlock::weights_from_loads(loads, 8, idle))
+                      : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
+                            64, std::vector<std::uint32_t>(1, 255)));
+  }
+  return simulate<Scheme, policy>(
+      a, scheme, traffic,
+      [&](node_id r, std::size_t o) { return policy(tables[interlock::router_arbiter(t, r, o)]); },
+      {});
+}
+
+std::vector<interlock::ring_vc_assignment> t3e_tables(const arguments& a) {
+  std::vector<interlock::ring_vc_assignment> tables;
+  if (a.tables == "toc") return tables;
+  interlock::vc_optimizer_options options;
+  for (const std::size_t k : a.radix)
+    tables.push_back(k <= 64 ? interlock::optimize_vc_assignment(k, 8, options)
+                             : interlock::ring_vc_assignment(64));
+  return tables;
+}
+
+int run(const arguments& a) {
+  const interlock::torus_topology t(a.radix, a.wrap, a.slices);
+  if (t.node_count() > (1u << 20))
+    throw bad_input{"--radix: " + std::to_string(t.node_count()) + " nodes; at most 1048576"};
+  const std::size_t n = a.radix.size();
+  std::printf("network: %zu nodes,", static_cast<std::size_t>(t.node_count()));
+  for (std::size_t d = 0; d < n; ++d)
+    std::printf("%s%zu%s", d ? " x " : " ", a.radix[d], a.wrap[d] ? "" : " (mesh)");
+  std::printf(", %zu slice%s; scheme %s; arbiter %s; traffic %s\n", a.slices,
+              a.slices > 1 ? "s" : "", a.scheme.c_str(), a.arbiter.c_str(), a.traffic.c_str());
+  if (a.scheme == "dor") {
+    const interlock::dimension_order_routing dor(
+        t, deadlock_check_tool::parse_orders(a.orders, n, false), {!a.no_datelines});
+    return with_arbiter(a, dor);
+  }
+  if (a.scheme == "vc_promotion" || a.scheme == "per_dimension") {
+    interlock::vc_promotion_options options;
+    options.scheme = a.scheme == "vc_promotion" ? interlock::vc_scheme::promotion
+                                                : interlock::vc_scheme::per_dimension;
+    const interlock::vc_promotion_routing scheme(
+        t, deadlock_check_tool::parse_orders(a.orders, n, true), options);
+    return with_arbiter(a, scheme);
+  }
+  if (a.scheme == "t3e") {
+    const interlock::direction_order_routing t3e(t, {}, t3e_tables(a));
+    return with_arbiter(a, t3e);
+  }
+  const interlock::t3e_adaptive_routing adaptive(t, {}, t3e_tables(a));
+  return with_arbiter(a, adaptive);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::fputs(help_text, stdout);
+      return 0;
+    }
+  try {
+    return run(parse(argc, argv));
+  } catch (const bad_input& e) {
+    std::fprintf(stderr, "netsim: %s\n", e.message.c_str());
+  } catch (const interlock::config_error& e) {
+    std::fprintf(stderr, "netsim: %s\n", e.what());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "netsim: out of memory (a smaller network, or fewer --cycles)\n");
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "netsim: %s\n", e.what());
+    return 3;
+  }
+  return 2;
+}

@@ -1,0 +1,207 @@
+// netsim's command line: the flags, their checks, and nothing else. parse()
+// throws bad_input naming the flag for anything it refuses. The network and
+// scheme flags are deadlock_check's (deadlock_check_args.hpp), so a
+// configuration checked there runs here unchanged.
+#ifndef INTERLOCK_EXAMPLES_NETSIM_ARGS_HPP
+#define INTERLOCK_EXAMPLES_NETSIM_ARGS_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "deadlock_check_args.hpp"
+#include "model/config.hpp"
+
+namespace netsim_tool {
+
+using deadlock_check_tool::bad_input;
+
+struct arguments {
+  std::vector<std::size_t> radix;
+  std::vector<bool> wrap;
+  std::size_t slices = 1;
+  std::string scheme = "dor";
+  std::string orders;
+  bool no_datelines = false;
+  std::string tables = "toc";
+  std::string arbiter = "round_robin";
+  std::string traffic = "uniform_random";
+  std::size_t destination = ~std::size_t{0};  // all_to_one / hotspot node; default the last
+  double hotspot_fraction = 0.5;
+  std::size_t neighbor_hops = 1;
+  std::vector<double> sweep;
+  std::uint32_t age_period = 18;
+  std::vector<unsigned> age_bias;  // one value, one per dimension, or per dimension + local
+  std::string csv;
+  std::string per_source;
+  bool progress = true;
+  netmodel::config model;
+};
+
+inline double parse_real(const std::string& flag, const std::string& text, double lo, double hi) {
+  char* end = nullptr;
+  const double value = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+  if (text.empty() || end == nullptr || *end != '\0' || !std::isfinite(value) || value < lo ||
+      value > hi) {
+    throw bad_input{flag + ": '" + text + "' is not a number in " +
+                    std::to_string(lo).substr(0, 4) + ".." + std::to_string(hi).substr(0, 4)};
+  }
+  return value;
+}
+
+// --packet-flits: "4", or lengths with shares "1:0.8,8:0.2".
+inline std::vector<netmodel::length_share> parse_lengths(const std::string& flag,
+                                                         const std::string& text) {
+  std::vector<netmodel::length_share> lengths;
+  for (const std::string& part : deadlock_check_tool::split(text)) {
+    const std::size_t colon = part.find(':');
+    netmodel::length_share l;
+    l.flits = static_cast<unsigned>(
+        deadlock_check_tool::parse_number(flag, part.substr(0, colon), 1, 1024));
+    l.share =
+        colon == std::string::npos ? 1.0 : parse_real(flag, part.substr(colon + 1), 1e-9, 1e9);
+    lengths.push_back(l);
+  }
+  if (lengths.size() > 16) throw bad_input{flag + ": more than 16 lengths"};
+  return lengths;
+}
+
+inline arguments parse(int argc, char** argv) {
+  using deadlock_check_tool::parse_number;
+  using deadlock_check_tool::split;
+  arguments a;
+  bool wrap_given = false, load_given = false;
+  std::vector<std::string> seen;
+  std::vector<std::string> age_flags, scheme_flags;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    for (const std::string& f : seen)
+      if (f == flag) throw bad_input{flag + ": given twice"};
+    seen.push_back(flag);
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw bad_input{flag + ": needs a value"};
+      return argv[++i];
+    };
+    if (flag == "--radix") {
+      for (const std::string& part : split(value()))
+        a.radix.push_back(parse_number(flag, part, 2, 256));
+    } else if (flag == "--wrap") {
+      wrap_given = true;
+      for (const std::string& part : split(value()))
+        a.wrap.push_back(parse_number(flag, part, 0, 1) != 0);
+    } else if (flag == "--slices") {
+      a.slices = parse_number(flag, value(), 1, 8);
+    } else if (flag == "--scheme") {
+      a.scheme = value();
+    } else if (flag == "--orders") {
+      a.orders = value();
+      scheme_flags.push_back(flag);
+    } else if (flag == "--no-datelines") {
+      a.no_datelines = true;
+      scheme_flags.push_back(flag);
+    } else if (flag == "--tables") {
+      a.tables = value();
+      scheme_flags.push_back(flag);
+      if (a.tables != "toc" && a.tables != "optimized")
+        throw bad_input{"--tables: '" + a.tables + "'; allowed: toc, optimized"};
+    } else if (flag == "--arbiter") {
+      a.arbiter = value();
+      if (a.arbiter != "round_robin" && a.arbiter != "age" && a.arbiter != "inverse_weighted")
+        throw bad_input{"--arbiter: '" + a.arbiter +
+                        "'; allowed: round_robin, age, inverse_weighted"};
+    } else if (flag == "--age-period") {
+      a.age_period = static_cast<std::uint32_t>(parse_number(flag, value(), 1, 0xFFFFFFFFu));
+      age_flags.push_back(flag);
+    } else if (flag == "--age-bias") {
+      for (const std::string& part : split(value()))
+        a.age_bias.push_back(static_cast<unsigned>(parse_number(flag, part, 0, 7)));
+      age_flags.push_back(flag);
+    } else if (flag == "--vcs") {
+      a.model.vcs = static_cast<unsigned>(parse_number(flag, value(), 1, 64));
+    } else if (flag == "--buffer-flits") {
+      a.model.buffer_flits = static_cast<unsigned>(parse_number(flag, value(), 1, 65535));
+    } else if (flag == "--packet-flits") {
+      a.model.lengths = parse_lengths(flag, value());
+    } else if (flag == "--channel-latency") {
+      a.model.channel_latency = static_cast<unsigned>(parse_number(flag, value(), 1, 1000));
+    } else if (flag == "--router-delay") {
+      a.model.router_delay = static_cast<unsigned>(parse_number(flag, value(), 0, 1000));
+    } else if (flag == "--traffic") {
+      a.traffic = value();
+    } else if (flag == "--destination") {
+      a.destination = parse_number(flag, value(), 0, 1u << 24);
+    } else if (flag == "--hotspot-fraction") {
+      a.hotspot_fraction = parse_real(flag, value(), 0, 1);
+    } else if (flag == "--neighbor-hops") {
+      a.neighbor_hops = parse_number(flag, value(), 0, 128);
+    } else if (flag == "--load") {
+      a.model.load = parse_real(flag, value(), 0, 1);
+      load_given = true;
+    } else if (flag == "--sweep") {
+      for (const std::string& part : split(value()))
+        a.sweep.push_back(parse_real(flag, part, 0, 1));
+    } else if (flag == "--batch") {
+      a.model.batch = parse_number(flag, value(), 1, 100000000);
+    } else if (flag == "--response-share") {
+      a.model.response_share = parse_real(flag, value(), 0, 1);
+    } else if (flag == "--warmup") {
+      a.model.warmup = parse_number(flag, value(), 0, std::size_t{1} << 40);
+    } else if (flag == "--cycles") {
+      a.model.measure = parse_number(flag, value(), 1, std::size_t{1} << 40);
+    } else if (flag == "--drain") {
+      a.model.drain = parse_number(flag, value(), 0, std::size_t{1} << 40);
+    } else if (flag == "--seed") {
+      a.model.seed = parse_number(flag, value(), 0, 1000000000000000000);
+    } else if (flag == "--csv") {
+      a.csv = value();
+    } else if (flag == "--per-source") {
+      a.per_source = value();
+    } else if (flag == "--no-progress") {
+      a.progress = false;
+    } else {
+      throw bad_input{flag + ": unknown option (see --help)"};
+    }
+  }
+  if (a.radix.empty()) a.radix = {8, 8, 8};
+  if (a.radix.size() > 8)
+    throw bad_input{"--radix: " + std::to_string(a.radix.size()) + " dimensions; allowed 1..8"};
+  if (!wrap_given) a.wrap.assign(a.radix.size(), true);
+  if (a.wrap.size() != a.radix.size())
+    throw bad_input{"--wrap: " + std::to_string(a.wrap.size()) + " values for " +
+                    std::to_string(a.radix.size()) + " dimensions"};
+  const char* const schemes[] = {"dor", "t3e", "t3e_adaptive", "vc_promotion", "per_dimension"};
+  bool known = false;
+  for (const char* s : schemes) known = known || a.scheme == s;
+  if (!known)
+    throw bad_input{"--scheme: '" + a.scheme +
+                    "'; allowed: dor, t3e, t3e_adaptive, vc_promotion, per_dimension"};
+  for (const std::string& f : scheme_flags) {
+    const bool ok = (f == "--orders" && (a.scheme == "dor" || a.scheme == "vc_promotion" ||
+                                         a.scheme == "per_dimension")) ||
+                    (f == "--no-datelines" && a.scheme == "dor") ||
+                    (f == "--tables" && (a.scheme == "t3e" || a.scheme == "t3e_adaptive"));
+    if (!ok) throw bad_input{f + ": does not apply to --scheme " + a.scheme};
+  }
+  if (a.arbiter != "age" && !age_flags.empty())
+    throw bad_input{age_flags.front() + ": applies only to --arbiter age"};
+  const std::size_t n = a.radix.size();
+  if (!a.age_bias.empty() && a.age_bias.size() != 1 && a.age_bias.size() != n &&
+      a.age_bias.size() != n + 1)
+    throw bad_input{"--age-bias: " + std::to_string(a.age_bias.size()) +
+                    " values; give 1, one per dimension (" + std::to_string(n) +
+                    "), or one per dimension and one for the local port (" + std::to_string(n + 1) +
+                    ")"};
+  if (a.model.batch > 0 && (load_given || !a.sweep.empty()))
+    throw bad_input{"--batch: not with --load or --sweep (a batch sends as fast as it can)"};
+  if (!a.sweep.empty() && load_given) throw bad_input{"--sweep: not with --load"};
+  if (!a.per_source.empty() && !a.sweep.empty())
+    throw bad_input{"--per-source: not with --sweep (one run's sources)"};
+  return a;
+}
+
+}  // namespace netsim_tool
+
+#endif  // INTERLOCK_EXAMPLES_NETSIM_ARGS_HPP
