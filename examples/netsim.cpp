@@ -6,6 +6,7 @@
 // Exit status: 0 the run(s) finished, 1 the network deadlocked, 2 bad input.
 // --help lists every flag.
 #include <interlock/arbiters/age_epoch.hpp>
+#include <interlock/arbiters/age_tuning.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/arbiters/inverse_weights.hpp>
 #include <interlock/arbiters/round_robin.hpp>
@@ -58,9 +59,11 @@ const char* const help_text =
     "  --arbiter NAME         output arbiter: round_robin (default), age (the Cray XT\n"
     "                         age-epoch arbiter, every grant by age), inverse_weighted\n"
     "                         (Anton 2, weights from the pattern's loads, M = 8)\n"
-    "    --age-period N       age: AGE_CLK_PERIOD in cycles (default 18)\n"
+    "    --age-period N       age: AGE_CLK_PERIOD in cycles (default: Section 3.2's\n"
+    "                         recommendation for the network, recommend_age_clock)\n"
     "    --age-bias B|B0,..   age: REQ/RSP_AGE_BIAS (0..7) of every input port, or of\n"
     "                         the ports of each dimension [and the local port]\n"
+    "                         (default: Section 3.2's n, n-1, ..., 1 by dimension)\n"
     "  --vcs N                physical VCs per channel: a multiple of what the scheme\n"
     "                         uses for the classes sent (default exactly that)\n"
     "  --buffer-flits N       input buffer per (port, VC), >= the longest packet\n"
@@ -179,20 +182,47 @@ traffic_setup with_pattern(const arguments& a, const Scheme& scheme) {
                   "transpose, neighbor, all_to_one, hotspot"};
 }
 
-netmodel::age_config make_age_config(const arguments& a, const interlock::torus_topology& t) {
+// The age parameters: given, or Section 3.2's methodology for this network
+// (recommend_age_clock: biases n..1 by dimension, AGE_CLK_PERIOD from the
+// queueing a hop can hold; the model has no staging buffer).
+netmodel::age_config make_age_config(const arguments& a, const interlock::torus_topology& t,
+                                     unsigned vcs_per_class) {
+  namespace tuning = interlock::age_tuning;
+  tuning::age_clock_inputs in;
+  for (std::size_t d = 0; d < t.dimensions(); ++d)
+    in.dimensions.push_back({t.radix(d), t.wraps(d) ? tuning::wrap::torus : tuning::wrap::mesh});
+  in.input_buffer_flits = a.model.buffer_flits;
+  in.staging_buffer_flits = 0;
+  in.max_packet_flits = a.model.max_flits();
+  const unsigned classes = a.model.response_share > 0 && a.model.response_share < 1 ? 2 : 1;
+  in.vcs_per_link = a.model.vcs != 0 ? std::max(1u, a.model.vcs / classes) : vcs_per_class;
+  tuning::age_clock_recommendation advice;
+  bool advised = true;
+  try {
+    advice = tuning::recommend_age_clock(in);
+  } catch (const interlock::config_error&) {
+    advised = false;  // outside the methodology's range: the hardware defaults
+  }
   netmodel::age_config age;
-  age.period = a.age_period;
-  if (a.age_bias.size() == 1) {
-    age.bias = interlock::age_bias{a.age_bias[0], a.age_bias[0]};
-  } else if (!a.age_bias.empty()) {
+  age.period = a.age_period != 0 ? a.age_period : advised ? advice.age_clk_period : 18;
+  std::vector<unsigned> bias = a.age_bias;
+  if (bias.empty() && advised) bias.assign(advice.biases.begin(), advice.biases.end());
+  if (bias.size() == 1) {
+    age.bias = interlock::age_bias{bias[0], bias[0]};
+  } else if (!bias.empty()) {
     age.port_bias.assign(t.ports(), interlock::age_bias{1, 1});
     for (std::size_t p = 0; p < t.ports(); ++p) {
       std::size_t i = t.dimensions();  // the local port's value, if given
       if (p != t.local_port()) i = t.port_info(p).dimension;
-      if (i < a.age_bias.size())
-        age.port_bias[p] = interlock::age_bias{a.age_bias[i], a.age_bias[i]};
+      if (i < bias.size()) age.port_bias[p] = interlock::age_bias{bias[i], bias[i]};
     }
   }
+  std::printf("age: AGE_CLK_PERIOD %u%s, REQ/RSP_AGE_BIAS", age.period,
+              a.age_period != 0 ? "" : advised ? " (Section 3.2's recommendation)" : " (default)");
+  if (bias.empty()) std::printf(" 1 (default)");
+  for (std::size_t i = 0; i < bias.size(); ++i) std::printf("%s%u", i ? "," : " ", bias[i]);
+  if (a.age_bias.empty() && advised) std::printf(" (by dimension, Section 3.2)");
+  std::printf("\n");
   return age;
 }
 
@@ -310,7 +340,7 @@ int with_arbiter(const arguments& a, const Scheme& scheme) {
     using policy = interlock::age_epoch_arbiter<64>;
     return simulate<Scheme, policy>(
         a, scheme, traffic, [](node_id, std::size_t) { return policy(policy::all_age); },
-        make_age_config(a, t));
+        make_age_config(a, t, scheme.vcs_per_class()));
   }
   // inverse_weighted: each output's weights from its inputs' loads (Section 3.1).
   using policy = interlock::inverse_weighted_arbiter<64, 1, 8>;

@@ -33,7 +33,7 @@ struct arguments {
   double hotspot_fraction = 0.5;
   std::size_t neighbor_hops = 1;
   std::vector<double> sweep;
-  std::uint32_t age_period = 18;
+  std::uint32_t age_period = 0;    // 0: Section 3.2's recommendation for the network
   std::vector<unsigned> age_bias;  // one value, one per dimension, or per dimension + local
   std::string csv;
   std::string per_source;
