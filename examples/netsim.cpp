@@ -6,7 +6,6 @@
 // Exit status: 0 the run(s) finished, 1 the network deadlocked, 2 bad input.
 // --help lists every flag.
 #include <interlock/arbiters/age_epoch.hpp>
-#include <interlock/arbiters/age_tuning.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/arbiters/inverse_weights.hpp>
 #include <interlock/arbiters/round_robin.hpp>
@@ -29,6 +28,7 @@
 #include <vector>
 
 #include "model/network.hpp"
+#include "model/presets.hpp"
 #include "netsim_args.hpp"
 
 namespace {
@@ -42,6 +42,9 @@ const char* const help_text =
     "Runs the reference network model: credit-based virtual cut-through routers\n"
     "on a torus or mesh, routing and output arbitration by interlock's policies.\n"
     "Prints a summary; --csv writes one row per run.\n"
+    "\n"
+    "  --preset NAME          seastar or anton2: the router shapes of the papers\n"
+    "                         (examples/model/presets.hpp); other flags override\n"
     "\n"
     "network (as deadlock_check)\n"
     "  --radix K0,K1,...      radix of each dimension (2..256), 1 to 8 dimensions;\n"
@@ -183,45 +186,27 @@ traffic_setup with_pattern(const arguments& a, const Scheme& scheme) {
 }
 
 // The age parameters: given, or Section 3.2's methodology for this network
-// (recommend_age_clock: biases n..1 by dimension, AGE_CLK_PERIOD from the
-// queueing a hop can hold; the model has no staging buffer).
+// (netmodel::recommended_age).
 netmodel::age_config make_age_config(const arguments& a, const interlock::torus_topology& t,
                                      unsigned vcs_per_class) {
-  namespace tuning = interlock::age_tuning;
-  tuning::age_clock_inputs in;
-  for (std::size_t d = 0; d < t.dimensions(); ++d)
-    in.dimensions.push_back({t.radix(d), t.wraps(d) ? tuning::wrap::torus : tuning::wrap::mesh});
-  in.input_buffer_flits = a.model.buffer_flits;
-  in.staging_buffer_flits = 0;
-  in.max_packet_flits = a.model.max_flits();
   const unsigned classes = a.model.response_share > 0 && a.model.response_share < 1 ? 2 : 1;
-  in.vcs_per_link = a.model.vcs != 0 ? std::max(1u, a.model.vcs / classes) : vcs_per_class;
-  tuning::age_clock_recommendation advice;
-  bool advised = true;
-  try {
-    advice = tuning::recommend_age_clock(in);
-  } catch (const interlock::config_error&) {
-    advised = false;  // outside the methodology's range: the hardware defaults
-  }
-  netmodel::age_config age;
-  age.period = a.age_period != 0 ? a.age_period : advised ? advice.age_clk_period : 18;
-  std::vector<unsigned> bias = a.age_bias;
-  if (bias.empty() && advised) bias.assign(advice.biases.begin(), advice.biases.end());
+  const unsigned per_link = a.model.vcs != 0 ? a.model.vcs / classes : vcs_per_class;
+  const netmodel::age_advice advice = netmodel::recommended_age(t, a.model, per_link);
+  netmodel::age_config age = advice.age;
+  if (a.age_period != 0) age.period = a.age_period;
+  const std::vector<unsigned> bias = a.age_bias.empty() ? advice.dimension_bias : a.age_bias;
   if (bias.size() == 1) {
     age.bias = interlock::age_bias{bias[0], bias[0]};
   } else if (!bias.empty()) {
-    age.port_bias.assign(t.ports(), interlock::age_bias{1, 1});
-    for (std::size_t p = 0; p < t.ports(); ++p) {
-      std::size_t i = t.dimensions();  // the local port's value, if given
-      if (p != t.local_port()) i = t.port_info(p).dimension;
-      if (i < bias.size()) age.port_bias[p] = interlock::age_bias{bias[i], bias[i]};
-    }
+    age.port_bias = netmodel::biases_by_dimension(t, bias);
   }
   std::printf("age: AGE_CLK_PERIOD %u%s, REQ/RSP_AGE_BIAS", age.period,
-              a.age_period != 0 ? "" : advised ? " (Section 3.2's recommendation)" : " (default)");
+              a.age_period != 0 ? ""
+              : advice.advised  ? " (Section 3.2's recommendation)"
+                                : " (default)");
   if (bias.empty()) std::printf(" 1 (default)");
   for (std::size_t i = 0; i < bias.size(); ++i) std::printf("%s%u", i ? "," : " ", bias[i]);
-  if (a.age_bias.empty() && advised) std::printf(" (by dimension, Section 3.2)");
+  if (a.age_bias.empty() && advice.advised) std::printf(" (by dimension, Section 3.2)");
   std::printf("\n");
   return age;
 }

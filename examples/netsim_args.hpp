@@ -5,6 +5,7 @@
 #ifndef INTERLOCK_EXAMPLES_NETSIM_ARGS_HPP
 #define INTERLOCK_EXAMPLES_NETSIM_ARGS_HPP
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,7 @@
 
 #include "deadlock_check_args.hpp"
 #include "model/config.hpp"
+#include "model/presets.hpp"
 
 namespace netsim_tool {
 
@@ -39,6 +41,7 @@ struct arguments {
   std::string per_source;
   bool progress = true;
   netmodel::config model;
+  netmodel::preset preset;  // --preset, if given
 };
 
 inline double parse_real(const std::string& flag, const std::string& text, double lo, double hi) {
@@ -85,7 +88,16 @@ inline arguments parse(int argc, char** argv) {
       if (i + 1 >= argc) throw bad_input{flag + ": needs a value"};
       return argv[++i];
     };
-    if (flag == "--radix") {
+    if (flag == "--preset") {
+      const std::string name = value();
+      if (name == "seastar") {
+        a.preset = netmodel::seastar_preset();
+      } else if (name == "anton2") {
+        a.preset = netmodel::anton2_preset();
+      } else {
+        throw bad_input{"--preset: '" + name + "'; allowed: seastar, anton2"};
+      }
+    } else if (flag == "--radix") {
       for (const std::string& part : split(value()))
         a.radix.push_back(parse_number(flag, part, 2, 256));
     } else if (flag == "--wrap") {
@@ -164,6 +176,21 @@ inline arguments parse(int argc, char** argv) {
     } else {
       throw bad_input{flag + ": unknown option (see --help)"};
     }
+  }
+  if (!a.preset.name.empty()) {
+    // The preset's values for every flag not given.
+    const auto given = [&](const char* f) {
+      return std::find(seen.begin(), seen.end(), std::string(f)) != seen.end();
+    };
+    const netmodel::preset& p = a.preset;
+    if (!given("--radix")) a.radix = p.radix;
+    if (!given("--slices")) a.slices = p.slices;
+    if (!given("--scheme")) a.scheme = p.scheme;
+    if (!given("--orders") && a.scheme == p.scheme) a.orders = p.orders;
+    if (!given("--arbiter")) a.arbiter = p.arbiter;
+    if (!given("--buffer-flits")) a.model.buffer_flits = p.model.buffer_flits;
+    if (!given("--packet-flits")) a.model.lengths = p.model.lengths;
+    if (!given("--response-share")) a.model.response_share = p.model.response_share;
   }
   if (a.radix.empty()) a.radix = {8, 8, 8};
   if (a.radix.size() > 8)

@@ -16,11 +16,11 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "model/merging.hpp"
 #include "model/network.hpp"
 
 namespace {
@@ -212,44 +212,6 @@ TEST_CASE("a scheme with a cyclic dependency graph deadlocks, and the cycle is r
 }
 
 namespace {
-// Round robin's share of each source under all-to-one by the merging rule of
-// paper 000 Section 2: at every output each input port carrying traffic gets
-// an equal part of what the output delivers.
-std::vector<double> merging_rule_shares(const interlock::dimension_order_routing& dor,
-                                        node_id destination) {
-  const auto& t = dor.topology();
-  // For each (router, output): the input ports that carry traffic to it.
-  std::map<std::pair<node_id, std::size_t>, std::set<std::size_t>> inputs;
-  const auto walk_source = [&](node_id s, auto&& on_hop) {
-    interlock::splitmix64 g(0);
-    auto st = dor.start(s, destination, interlock::traffic_class::request, g);
-    std::size_t in = t.local_port();
-    node_id at = s;
-    while (!dor.arrived(at, st)) {
-      const interlock::hop h = dor.next(at, st);
-      on_hop(at, in, t.port_of(h));
-      in = t.port_of(h);
-      at = t.neighbor(at, h.dimension, h.sign);
-    }
-    on_hop(at, in, t.local_port());
-  };
-  for (node_id s = 0; s < t.node_count(); ++s)
-    if (s != destination)
-      walk_source(s, [&](node_id at, std::size_t in, std::size_t out) {
-        inputs[{at, out}].insert(in);
-      });
-  std::vector<double> share(t.node_count(), 0.0);
-  for (node_id s = 0; s < t.node_count(); ++s) {
-    if (s == destination) continue;
-    double x = 1;
-    walk_source(s, [&](node_id at, std::size_t, std::size_t out) {
-      x /= static_cast<double>(inputs[{at, out}].size());
-    });
-    share[s] = x;
-  }
-  return share;
-}
-
 template <class Policy>
 netmodel::results parking_lot(bool wrap, netmodel::age_config a = {}) {
   static const interlock::torus_topology mesh({8}, {false});
@@ -273,7 +235,7 @@ TEST_CASE("parking lot: round robin's shares fall geometrically with distance (p
     INFO((wrap ? "ring" : "mesh"));
     const netmodel::results r = parking_lot<rr>(wrap);
     const interlock::torus_topology t({8}, {wrap});
-    const auto expected = merging_rule_shares(interlock::dimension_order_routing(t), 7);
+    const auto expected = netmodel::merging_rule_shares(interlock::dimension_order_routing(t), 7);
     double total = 0;
     for (const double x : r.accepted_per_source) total += x;
     CHECK(total == Approx(1.0).epsilon(0.01));  // the ejection port is saturated

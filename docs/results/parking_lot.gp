@@ -1,0 +1,27 @@
+# The parking lot's shares (scripts/demo writes parking_lot.csv, then runs this).
+#   gnuplot -e "csv='docs/results/parking_lot.csv'; out='docs/results/parking_lot.png'" \
+#           docs/results/parking_lot.gp
+if (!exists("csv")) csv = 'docs/results/parking_lot.csv'
+if (!exists("out")) out = 'docs/results/parking_lot.png'
+set terminal pngcairo size 1100,450 font ",11"
+set output out
+set datafile separator ","
+set multiplot layout 1,2 title "Parking lot: P0..P6 send to P7 at saturation (paper 000 Fig. 4)"
+set logscale y 2
+set yrange [1.0/128:1]
+set ytics ("1/128" 1.0/128, "1/64" 1.0/64, "1/32" 1.0/32, "1/16" 1.0/16, "1/8" 0.125, "1/4" 0.25, "1/2" 0.5, "1" 1)
+set ylabel "share of P7's ejection port"
+set xlabel "source"
+set key top left
+set grid ytics
+set style data linespoints
+set xrange [-0.5:6.5]
+set xtics ("P0" 0, "P1" 1, "P2" 2, "P3" 3, "P4" 4, "P5" 5, "P6" 6)
+src(n) = real(substr(strcol(2), 2, 2))  # "P3" -> 3
+do for [net in "mesh ring"] {
+  set title (net eq "mesh" ? "8-node line (1-mesh)" : "8-node ring (1-torus)")
+  plot csv skip 1 using (strcol(1) eq net ? src(0) : NaN):4 title "round robin (model)" lw 2 pt 7, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):6 title "merging rule (paper)" dt 2 lw 2 pt 6, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):5 title "age-based (model)" lw 2 pt 5
+}
+unset multiplot
