@@ -40,6 +40,10 @@ struct config {
   // Progress: a network holding packets in which nothing moves for this many
   // cycles is deadlocked (0: derived from the delays and packet lengths).
   std::uint64_t stall_limit = 0;
+  // A router none of whose heads can move sleeps until a port it waits for
+  // frees or a credit or packet reaches it; true evaluates every router
+  // holding packets every cycle instead (the same run, slower: for tests).
+  bool evaluate_every_cycle = false;
 
   unsigned max_flits() const {
     unsigned m = 0;

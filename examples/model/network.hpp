@@ -180,6 +180,23 @@ class network {
     ring_count_.assign(buffers, 0);
     ncand_.assign(buffers, 0);
     cand_.assign(buffers * max_cand_, interlock::hop{});
+    cand_info_.assign(buffers * max_cand_, candidate_info{});
+    followed_.assign(buffers, 0);
+    blocked_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
+    waiters_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
+    upstream_.assign(static_cast<std::size_t>(nodes_) * ports_, interlock::no_node);
+    downstream_.assign(static_cast<std::size_t>(nodes_) * ports_, interlock::no_node);
+    for (node_id r = 0; r < nodes_; ++r)
+      for (std::size_t q = 0; q < ports_; ++q) {
+        if (q == local_) {
+          upstream_[port_index(r, q)] = downstream_[port_index(r, q)] = r;
+          continue;
+        }
+        const auto pr = t_.port_info(q);
+        upstream_[port_index(r, q)] = t_.neighbor(r, pr.dimension, -pr.sign);
+        downstream_[port_index(r, q)] = t_.neighbor(r, pr.dimension, pr.sign);
+      }
+    head_flits_.assign(buffers, 0);
     credits_.assign(buffers, static_cast<std::int32_t>(cfg_.buffer_flits));
     vc_mask_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
     port_mask_.assign(nodes_, 0);
@@ -188,6 +205,10 @@ class network {
     input_arb_.assign(static_cast<std::size_t>(nodes_) * ports_,
                       interlock::round_robin_arbiter<64>{});
     in_active_.assign(nodes_, 0);
+    sleep_until_.assign(nodes_, 0);
+    asleep_since_.assign(nodes_, 0);
+    asleep_blocked_.assign(nodes_, 0);
+    asleep_stalled_.assign(nodes_, 0);
     policies_.reserve(static_cast<std::size_t>(nodes_) * ports_);
     for (node_id r = 0; r < nodes_; ++r)
       for (std::size_t o = 0; o < ports_; ++o) policies_.push_back(make_policy(r, o));
@@ -299,7 +320,8 @@ class network {
       for (auto& c : clocks_) c.tick();
     inject(t);
     const std::size_t active = active_.size();
-    for (std::size_t i = 0; i < active; ++i) step_router(active_[i], t);
+    for (std::size_t i = 0; i < active; ++i)
+      if (sleep_until_[active_[i]] <= t || cfg_.evaluate_every_cycle) step_router(active_[i], t);
     std::size_t kept = 0;
     for (std::size_t i = 0; i < active_.size(); ++i) {
       const node_id r = active_[i];
@@ -440,16 +462,22 @@ class network {
     replication_ = physical / count;
   }
 
-  /// The physical VC of set `logical` with the most credits, if one has room for `flits`.
-  int pick_vc(std::size_t out_base, unsigned scheme_vc, unsigned flits) const {
-    const std::size_t first = static_cast<std::size_t>(logical_[scheme_vc]) * replication_;
+  /// The first physical VC of the set a scheme VC maps to.
+  std::size_t first_vc(unsigned scheme_vc) const {
+    return static_cast<std::size_t>(logical_[scheme_vc]) * replication_;
+  }
+
+  /// Of the set of physical VCs whose credits start at credits_[set], the
+  /// one (its offset in the set) with the most credits, if one has room for
+  /// `flits`.
+  int pick_vc(std::size_t set, std::uint32_t flits) const {
     int best = -1;
     std::int32_t most = static_cast<std::int32_t>(flits) - 1;
     for (std::size_t k = 0; k < replication_; ++k) {
-      const std::int32_t c = credits_[out_base + first + k];
+      const std::int32_t c = credits_[set + k];
       if (c > most) {
         most = c;
-        best = static_cast<int>(first + k);
+        best = static_cast<int>(k);
       }
     }
     return best;
@@ -571,9 +599,10 @@ class network {
       scheme_vc = options[0].vc;
     }
     const std::size_t base = buffer(n, local_, 0);
-    const int v = pick_vc(base, scheme_vc, p.flits);
-    if (v < 0) return;
-    credits_[base + static_cast<std::size_t>(v)] -= p.flits;
+    const int pick = pick_vc(base + first_vc(scheme_vc), p.flits);
+    if (pick < 0) return;
+    const std::size_t v = first_vc(scheme_vc) + static_cast<std::size_t>(pick);
+    credits_[base + v] -= p.flits;
     p.injected = t;
     inj_free_at_[n] = t + p.flits;
     ++injected_;
@@ -591,9 +620,15 @@ class network {
       case event_kind::arrival:
         arrive(e.router, e.port, e.vc, e.payload);
         break;
-      case event_kind::credit:
+      case event_kind::credit: {
         credits_[buffer(e.router, e.port, e.vc)] += static_cast<std::int32_t>(e.payload);
+        std::uint64_t& waiting = waiters_[port_index(e.router, e.port)];
+        for (std::uint64_t x = waiting; x != 0; x &= x - 1)
+          blocked_[port_index(e.router, interlock::bits::lowest_index(x))] = 0;
+        waiting = 0;
+        wake(e.router);
         break;
+      }
       case event_kind::delivery:
         deliver(e.payload);
         break;
@@ -612,6 +647,7 @@ class network {
     }
     const std::size_t b = buffer(r, port, v);
     INTERLOCK_ASSERT(ring_count_[b] < capacity_, "input buffer overflow");
+    wake(r);
     ring_[b * capacity_ + (ring_head_[b] + ring_count_[b]) % capacity_] = id;
     if (ring_count_[b]++ == 0) {
       route_head(r, b, id);
@@ -624,13 +660,31 @@ class network {
     }
   }
 
+  void wake(node_id r) { sleep_until_[r] = 0; }
+
   void route_head(node_id r, std::size_t b, std::uint32_t id) {
-    const packet& p = pool_[id];
+    packet& p = pool_[id];
+    head_flits_[b] = p.flits;
     if (scheme_.arrived(r, p.route)) {
       ncand_[b] = 0;
     } else {
       ncand_[b] = static_cast<std::uint8_t>(scheme_.candidates(r, p.route, &cand_[b * max_cand_]));
+      for (std::size_t k = 0; k < ncand_[b]; ++k) {
+        const interlock::hop& h = cand_[b * max_cand_ + k];
+        cand_info_[b * max_cand_ + k] = candidate_info{
+            static_cast<std::uint8_t>(t_.port_of(h)), static_cast<std::uint8_t>(first_vc(h.vc)),
+            static_cast<std::uint8_t>(h.adaptive ? 1 : 0), 0};
+      }
+      // One way on: the packet takes it whenever it goes, so its route
+      // state moves on now, while the packet is in cache.
+      followed_[b] = ncand_[b] == 1;
+      if (followed_[b]) {
+        packet& q = pool_[id];
+        scheme_.follow(r, q.route, cand_[b * max_cand_]);
+        ++q.hops;
+      }
     }
+    blocked_[b / vcs_] &= ~interlock::bits::bit(b % vcs_);
   }
 
   void deliver(std::uint32_t id) {
@@ -670,58 +724,92 @@ class network {
     std::array<std::uint8_t, 64> priority_of;
     std::array<choice, 64> options;
     std::array<std::uint8_t, 64> option_out;
-    bool blocked_on_credits = false;
+    std::uint64_t blocked_vcs = 0;  // VCs whose head waits for credits
+    // The next cycle a busy port this router waits for frees (credits and
+    // arrivals wake it by event).
+    std::uint64_t wake = ~std::uint64_t{0};
+    if constexpr (ages) {
+      // The Table 4 counters for the cycles it slept: nothing changed then.
+      if (asleep_since_[r] + 1 < t) {
+        const std::uint64_t skipped = t - asleep_since_[r] - 1;
+        for (std::uint64_t x = asleep_blocked_[r]; x != 0; x &= x - 1)
+          counters_[r].count_blocked_cycles(static_cast<unsigned>(interlock::bits::lowest_index(x)),
+                                            skipped);
+        if (asleep_stalled_[r]) counters_[r].count_stalled_cycles(skipped);
+      }
+      asleep_since_[r] = t;
+      asleep_blocked_[r] = 0;
+      asleep_stalled_[r] = 0;
+    }
 
     // Input stage: each free input port picks one head that can go now.
     for (std::uint64_t ports = port_mask_[r]; ports != 0; ports &= ports - 1) {
       const std::size_t in = interlock::bits::lowest_index(ports);
       const std::size_t pi = port_index(r, in);
-      if (in_free_at_[pi] > t) continue;
+      if (in_free_at_[pi] > t) {
+        wake = std::min(wake, in_free_at_[pi]);
+        continue;
+      }
       std::uint64_t can_go = 0;
-      for (std::uint64_t vcs = vc_mask_[pi]; vcs != 0; vcs &= vcs - 1) {
+      for (std::uint64_t vcs = vc_mask_[pi] & ~blocked_[pi]; vcs != 0; vcs &= vcs - 1) {
         const std::size_t v = interlock::bits::lowest_index(vcs);
         const std::size_t b = pi * vcs_ + v;
-        const packet& p = pool_[ring_[b * capacity_ + ring_head_[b]]];
         if (ncand_[b] == 0) {
-          if (out_free_at_[port_index(r, local_)] <= t) {
+          const std::uint64_t free_at = out_free_at_[port_index(r, local_)];
+          if (free_at <= t) {
             can_go |= interlock::bits::bit(v);
             options[v] = choice{static_cast<std::uint8_t>(v), 0xFF, 0};
             option_out[v] = static_cast<std::uint8_t>(local_);
+          } else {
+            wake = std::min(wake, free_at);
           }
           continue;
         }
         // Adaptive hops first (most credits), the escape hop otherwise.
-        int best = -1, best_vc = -1;
+        int best = -1;
+        std::size_t best_vc = 0;
+        bool best_adaptive = false;
         std::int32_t best_credits = -1;
+        const std::uint32_t flits = head_flits_[b];
+        const candidate_info* info = &cand_info_[b * max_cand_];
+        bool busy = false;
         for (std::size_t k = 0; k < ncand_[b]; ++k) {
-          const interlock::hop& h = cand_[b * max_cand_ + k];
-          const std::size_t o = t_.port_of(h);
-          if (out_free_at_[port_index(r, o)] > t) continue;
-          const std::size_t base = buffer(r, o, 0);
-          const int pv = pick_vc(base, h.vc, p.flits);
-          if (pv < 0) {
-            blocked_on_credits = true;
-            if constexpr (ages)
-              if (v < 4) counters_[r].count_blocked_cycle(static_cast<unsigned>(v));
+          const candidate_info ci = info[k];
+          const std::uint64_t free_at = out_free_at_[port_index(r, ci.port)];
+          if (free_at > t) {
+            wake = std::min(wake, free_at);
+            busy = true;
             continue;
           }
-          const std::int32_t c = credits_[base + static_cast<std::size_t>(pv)];
-          const bool better =
-              best < 0 ||
-              (h.adaptive && !cand_[b * max_cand_ + static_cast<std::size_t>(best)].adaptive) ||
-              (h.adaptive && c > best_credits);
+          const std::size_t set = buffer(r, ci.port, ci.first_vc);
+          const int pv = pick_vc(set, flits);
+          if (pv < 0) {
+            blocked_vcs |= interlock::bits::bit(v);
+            continue;
+          }
+          const std::int32_t c = credits_[set + static_cast<std::size_t>(pv)];
+          const bool better = best < 0 || (ci.adaptive != 0 && !best_adaptive) ||
+                              (ci.adaptive != 0 && c > best_credits);
           if (better) {
             best = static_cast<int>(k);
-            best_vc = pv;
+            best_vc = ci.first_vc + static_cast<std::size_t>(pv);
             best_credits = c;
+            best_adaptive = ci.adaptive != 0;
+          }
+        }
+        if constexpr (!ages) {
+          if (best < 0 && !busy) {
+            // Every way on lacks credits: skip this head until one comes.
+            blocked_[pi] |= interlock::bits::bit(v);
+            for (std::size_t k = 0; k < ncand_[b]; ++k)
+              waiters_[port_index(r, info[k].port)] |= interlock::bits::bit(in);
           }
         }
         if (best >= 0) {
           can_go |= interlock::bits::bit(v);
           options[v] = choice{static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(best),
                               static_cast<std::uint8_t>(best_vc)};
-          option_out[v] = static_cast<std::uint8_t>(
-              t_.port_of(cand_[b * max_cand_ + static_cast<std::size_t>(best)]));
+          option_out[v] = info[best].port;
         }
       }
       if (can_go == 0) continue;
@@ -738,10 +826,19 @@ class network {
       flits_of[in] = p.flits;
       priority_of[in] = p.priority;
     }
-    if constexpr (ages) {
-      if (blocked_on_credits && out_requests == 0) counters_[r].count_stalled_cycle();
+    if (out_requests == 0) {
+      // Nothing can go: sleep until a port frees, a credit or a packet arrives.
+      sleep_until_[r] = wake;
+      if constexpr (ages) {
+        asleep_blocked_[r] = blocked_vcs & 0xF;
+        asleep_stalled_[r] = blocked_vcs != 0;
+      }
     }
-    (void)blocked_on_credits;
+    if constexpr (ages) {
+      for (std::uint64_t x = blocked_vcs & 0xF; x != 0; x &= x - 1)
+        counters_[r].count_blocked_cycle(static_cast<unsigned>(interlock::bits::lowest_index(x)));
+      if (blocked_vcs != 0 && out_requests == 0) counters_[r].count_stalled_cycle();
+    }
     // Output stage: each requested output grants one input port.
     auto& builder = builders_[ages ? r : 0];
     for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
@@ -769,27 +866,22 @@ class network {
     const std::size_t pi = port_index(r, in);
     const std::size_t b = pi * vcs_ + c.vc;
     const std::uint32_t id = ring_[b * capacity_ + ring_head_[b]];
-    packet& p = pool_[id];
+    const std::uint32_t flits = head_flits_[b];
     ring_head_[b] = static_cast<std::uint16_t>((ring_head_[b] + 1) % capacity_);
     --ring_count_[b];
     last_progress_ = t;
-    if (on_send) on_send(r, in, o, p.flits, t);
-    const std::uint64_t tail_leaves = t + p.flits - 1;
-    in_free_at_[pi] = t + p.flits;
-    out_free_at_[port_index(r, o)] = t + p.flits;
-    // The buffer's space goes back upstream when the tail has left.
-    if (in == local_) {
-      schedule(tail_leaves + cfg_.channel_latency,
-               event{event_kind::credit, static_cast<std::uint8_t>(local_), c.vc, r, p.flits});
-    } else {
-      // Input port q holds packets that travelled in q's direction: its
-      // upstream is the neighbour behind, whose output port is q too.
-      const auto from = t_.port_info(in);
-      const node_id up = t_.neighbor(r, from.dimension, -from.sign);
-      schedule(tail_leaves + cfg_.channel_latency,
-               event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc, up, p.flits});
-    }
+    if (on_send) on_send(r, in, o, flits, t);
+    const std::uint64_t tail_leaves = t + flits - 1;
+    in_free_at_[pi] = t + flits;
+    out_free_at_[port_index(r, o)] = t + flits;
+    // The buffer's space goes back upstream when the tail has left. Input
+    // port q holds packets that travelled in q's direction: its upstream is
+    // the neighbour behind, whose output port is q too (the local port's
+    // credits are the injection side's, at the same router).
+    schedule(tail_leaves + cfg_.channel_latency,
+             event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc, upstream_[pi], flits});
     if constexpr (ages) {
+      packet& p = pool_[id];
       const interlock::age_field sent =
           interlock::send_packet(interlock::age_field::from_bits(p.age), clocks_[r], age_.rule);
       counters_[r].count_departure_age(sent.age());
@@ -797,19 +889,22 @@ class network {
     }
     if (c.candidate == 0xFF) {
       --in_network_;
-      schedule(t + p.flits, event{event_kind::delivery, 0, 0, r, id});
+      schedule(t + flits, event{event_kind::delivery, 0, 0, r, id});
     } else {
       const interlock::hop h = cand_[b * max_cand_ + c.candidate];
-      scheme_.follow(r, p.route, h);
-      ++p.hops;
-      credits_[buffer(r, o, c.out_vc)] -= p.flits;
-      if (t >= window_start_ && t < window_end_) {
-        sent_flits_[h.dimension * 2 + (h.sign > 0 ? 0 : 1)] += p.flits;
-        channel_flits_[port_index(r, o)] += p.flits;
+      if (!followed_[b]) {
+        packet& p = pool_[id];
+        scheme_.follow(r, p.route, h);
+        ++p.hops;
       }
-      const node_id next = t_.neighbor(r, h.dimension, h.sign);
+      credits_[buffer(r, o, c.out_vc)] -= static_cast<std::int32_t>(flits);
+      if (t >= window_start_ && t < window_end_) {
+        sent_flits_[h.dimension * 2 + (h.sign > 0 ? 0 : 1)] += flits;
+        channel_flits_[port_index(r, o)] += flits;
+      }
       schedule(t + cfg_.channel_latency + cfg_.router_delay,
-               event{event_kind::arrival, static_cast<std::uint8_t>(o), c.out_vc, next, id});
+               event{event_kind::arrival, static_cast<std::uint8_t>(o), c.out_vc,
+                     downstream_[port_index(r, o)], id});
     }
     // The next packet of this VC, if any, becomes the head.
     if (ring_count_[b] == 0) {
@@ -982,6 +1077,21 @@ class network {
   std::vector<std::uint16_t> ring_head_, ring_count_;
   std::vector<std::uint8_t> ncand_;
   std::vector<interlock::hop> cand_;
+  // What the allocator reads of each candidate of a head, packed.
+  struct candidate_info {
+    std::uint8_t port, first_vc, adaptive, unused;
+  };
+  std::vector<candidate_info> cand_info_;
+  std::vector<std::uint16_t> head_flits_;
+  std::vector<std::uint8_t> followed_;  // the head's route state has taken its only hop
+  // Per (router, input port): VCs whose head waits for credits (no other
+  // reason); per (router, output port): input ports with such a head waiting
+  // on it. A credit at the output makes them look again. (Not with an age
+  // arbiter, whose counters count every blocked cycle.)
+  std::vector<std::uint64_t> blocked_, waiters_;
+  // Per (router, port): the router at the other end (no_node off a mesh
+  // edge): where input port q's packets come from, where output port q goes.
+  std::vector<node_id> upstream_, downstream_;
   // Per output (router, port, VC): credits for the downstream buffer; at
   // the local port, the injection side's credits for the local input buffer.
   std::vector<std::int32_t> credits_;
@@ -994,6 +1104,9 @@ class network {
   // Per router.
   std::vector<std::uint64_t> port_mask_;  // input ports holding packets
   std::vector<std::uint8_t> in_active_;
+  std::vector<std::uint64_t> sleep_until_;                    // not evaluated before this cycle
+  std::vector<std::uint64_t> asleep_since_, asleep_blocked_;  // age runs: counters while asleep
+  std::vector<std::uint8_t> asleep_stalled_;
   std::vector<node_id> active_;
   std::vector<interlock::age_clock> clocks_;
   std::vector<interlock::router_perf_counters> counters_;

@@ -31,3 +31,17 @@ TEST_CASE("Table 4 and Eq. 17: stalls, blocked cycles, packets and occupancy", "
   CHECK_THROWS_AS(perf.count_received(4, 1), interlock::contract_violation);
   CHECK(perf.vc_packets(0) == 1);
 }
+
+TEST_CASE("counting n cycles at once equals counting each", "[age_counters]") {
+  interlock::router_perf_counters one, many;
+  for (int i = 0; i < 17; ++i) {
+    one.count_blocked_cycle(2);
+    one.count_stalled_cycle();
+  }
+  many.count_blocked_cycles(2, 17);
+  many.count_stalled_cycles(17);
+  CHECK_THROWS(many.count_blocked_cycles(9, 5));  // not a VC: a contract violation
+  CHECK(one.vc_blocked(2) == many.vc_blocked(2));
+  CHECK(one.stalled() == many.stalled());
+  CHECK(many.vc_blocked(1) == 0);
+}

@@ -38,6 +38,12 @@ class router_perf_counters {
     if (valid(vc)) ++vc_blocked_[vc];
   }
   void count_stalled_cycle() noexcept { ++stalled_; }
+  /// n cycles at once, for an event-driven model that skips cycles in which
+  /// nothing changes.
+  void count_blocked_cycles(unsigned vc, std::uint64_t n) {
+    if (valid(vc)) vc_blocked_[vc] += n;
+  }
+  void count_stalled_cycles(std::uint64_t n) noexcept { stalled_ += n; }
   void count_received(unsigned vc, std::uint64_t flits) {
     if (!valid(vc)) return;
     ++vc_packets_[vc];

@@ -1,0 +1,72 @@
+// Speed of the reference network model (examples/model/), in router-cycles per
+// second on one core: the configuration the model is compared with BookSim2 on.
+//
+//   model/torus8x8x8/<load>/<packet flits>
+//     8x8x8 torus, dimension order with datelines, 4 VCs (two per dateline
+//     class: one traffic class, each of its 2 VCs given 2 physical VCs),
+//     8-flit buffers per VC, uniform random traffic, Bernoulli injection at
+//     <load> flits per node per cycle, round-robin output arbiters.
+//   model/torus8x8x8/idle/1
+//     the same network with no traffic: what a cycle costs when nothing moves.
+// Each case builds the network, runs 2,000 cycles of warm-up untimed, then
+// times steps of 100 cycles. Counter router_cycles_per_s (a rate: routers x
+// cycles / second); accepted is the measured throughput, flits/node/cycle.
+#include <benchmark/benchmark.h>
+
+#include <interlock/arbiters/round_robin.hpp>
+#include <interlock/routing/dimension_order.hpp>
+#include <interlock/traffic/patterns.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "model/network.hpp"
+
+namespace {
+
+using rr = interlock::round_robin_arbiter<64>;
+using net_type = netmodel::network<interlock::dimension_order_routing, rr>;
+
+void model_torus(benchmark::State& state, double load, unsigned flits) {
+  static const interlock::torus_topology t({8, 8, 8}, {true, true, true});
+  static const interlock::dimension_order_routing dor(t);
+  netmodel::config c;
+  c.load = load;
+  c.vcs = 4;
+  c.buffer_flits = 8;
+  c.lengths = {{flits, 1.0}};
+  c.warmup = 2000;
+  c.measure = std::uint64_t{1} << 40;  // the window never closes while timed
+  static const interlock::traffic::uniform_random uniform;
+  net_type net(
+      dor, c,
+      [](interlock::node_id s, interlock::splitmix64& g) { return uniform.destination(t, s, g); },
+      [](interlock::node_id, std::size_t) { return rr{}; });
+  net.start();
+  for (int i = 0; i < 2000; ++i) net.step();
+  const std::uint64_t delivered_before = net.delivered();
+  std::uint64_t cycles = 0;
+  for (auto _ : state) {
+    for (int i = 0; i < 100; ++i) net.step();
+    cycles += 100;
+  }
+  state.counters["router_cycles_per_s"] = benchmark::Counter(
+      static_cast<double>(cycles) * static_cast<double>(t.node_count()), benchmark::Counter::kIsRate);
+  state.counters["accepted"] = static_cast<double>(net.delivered() - delivered_before) * flits /
+                               static_cast<double>(cycles) / static_cast<double>(t.node_count());
+}
+
+const bool registered = [] {
+  const char* const loads[] = {"0.1", "0.3", "0.7"};
+  benchmark::RegisterBenchmark("model/torus8x8x8/idle/1", model_torus, 0.0, 1u)
+      ->Unit(benchmark::kMicrosecond);
+  for (const unsigned flits : {1u, 4u})
+    for (const char* load : loads)
+      benchmark::RegisterBenchmark(
+          ("model/torus8x8x8/" + std::string(load) + "/" + std::to_string(flits)).c_str(),
+          model_torus, std::stod(load), flits)
+          ->Unit(benchmark::kMicrosecond);
+  return true;
+}();
+
+}  // namespace
