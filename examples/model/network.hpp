@@ -176,35 +176,26 @@ class network {
 
     const std::size_t buffers = static_cast<std::size_t>(nodes_) * ports_ * vcs_;
     ring_.assign(buffers * capacity_, 0);
-    ring_head_.assign(buffers, 0);
-    ring_count_.assign(buffers, 0);
-    ncand_.assign(buffers, 0);
+    buf_.assign(buffers, buffer_state{});
     cand_.assign(buffers * max_cand_, interlock::hop{});
     cand_info_.assign(buffers * max_cand_, candidate_info{});
-    followed_.assign(buffers, 0);
-    blocked_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
-    waiters_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
-    upstream_.assign(static_cast<std::size_t>(nodes_) * ports_, interlock::no_node);
-    downstream_.assign(static_cast<std::size_t>(nodes_) * ports_, interlock::no_node);
+    port_.assign(static_cast<std::size_t>(nodes_) * ports_, port_state{});
     for (node_id r = 0; r < nodes_; ++r)
       for (std::size_t q = 0; q < ports_; ++q) {
         if (q == local_) {
-          upstream_[port_index(r, q)] = downstream_[port_index(r, q)] = r;
+          port_[port_index(r, q)].upstream = r;
+          port_[port_index(r, q)].downstream = r;
           continue;
         }
         const auto pr = t_.port_info(q);
-        upstream_[port_index(r, q)] = t_.neighbor(r, pr.dimension, -pr.sign);
-        downstream_[port_index(r, q)] = t_.neighbor(r, pr.dimension, pr.sign);
+        port_[port_index(r, q)].upstream = t_.neighbor(r, pr.dimension, -pr.sign);
+        port_[port_index(r, q)].downstream = t_.neighbor(r, pr.dimension, pr.sign);
       }
-    head_flits_.assign(buffers, 0);
     credits_.assign(buffers, static_cast<std::int32_t>(cfg_.buffer_flits));
-    vc_mask_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
     port_mask_.assign(nodes_, 0);
-    in_free_at_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
-    out_free_at_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
     input_arb_.assign(static_cast<std::size_t>(nodes_) * ports_,
                       interlock::round_robin_arbiter<64>{});
-    in_active_.assign(nodes_, 0);
+    active_.assign((nodes_ + 63) / 64, 0);
     sleep_until_.assign(nodes_, 0);
     asleep_since_.assign(nodes_, 0);
     asleep_blocked_.assign(nodes_, 0);
@@ -233,12 +224,13 @@ class network {
       rng_.emplace_back(interlock::splitmix64(cfg_.seed * 0x9E3779B97F4A7C15ull + n)());
     queue_.resize(nodes_);
     pending_.assign(nodes_, no_packet);
+    pending_set_.assign(nodes_, 0);
+    pending_flits_.assign(nodes_, 0);
     inj_free_at_.assign(nodes_, 0);
     in_inject_list_.assign(nodes_, 0);
     accepted_flits_.assign(nodes_, 0);
     source_hops_.assign(nodes_, 0);
     source_packets_.assign(nodes_, 0);
-    sent_flits_.assign(t_.dimensions() * 2, 0);
     channel_flits_.assign(static_cast<std::size_t>(nodes_) * ports_, 0);
     double share_total = 0;
     for (const auto& l : cfg_.lengths) share_total += l.share;
@@ -319,19 +311,14 @@ class network {
     if constexpr (ages)
       for (auto& c : clocks_) c.tick();
     inject(t);
-    const std::size_t active = active_.size();
-    for (std::size_t i = 0; i < active; ++i)
-      if (sleep_until_[active_[i]] <= t || cfg_.evaluate_every_cycle) step_router(active_[i], t);
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < active_.size(); ++i) {
-      const node_id r = active_[i];
-      if (port_mask_[r] != 0) {
-        active_[kept++] = r;
-      } else {
-        in_active_[r] = 0;
+    // Routers holding packets, in index order (their state is laid out so).
+    for (std::size_t w = 0; w < active_.size(); ++w) {
+      for (std::uint64_t x = active_[w]; x != 0; x &= x - 1) {
+        const node_id r = static_cast<node_id>(w * 64 + interlock::bits::lowest_index(x));
+        if (sleep_until_[r] <= t || cfg_.evaluate_every_cycle) step_router(r, t);
+        if (port_mask_[r] == 0) active_[w] &= ~interlock::bits::bit(r % 64);
       }
     }
-    active_.resize(kept);
     if (in_network_ > 0 && t - last_progress_ > stall_limit_) declare_deadlock(t);
     ++now_;
   }
@@ -363,10 +350,10 @@ class network {
     std::uint64_t in_buffers = 0, in_flight = 0, ejecting = 0;
     std::vector<std::int64_t> held(credits_.size(), 0);  // flits a buffer holds or will
     std::vector<std::int64_t> returning(credits_.size(), 0);
-    for (std::size_t b = 0; b < ring_count_.size(); ++b) {
-      in_buffers += ring_count_[b];
-      for (std::size_t k = 0; k < ring_count_[b]; ++k)
-        held[b] += pool_[ring_[b * capacity_ + (ring_head_[b] + k) % capacity_]].flits;
+    for (std::size_t b = 0; b < buf_.size(); ++b) {
+      in_buffers += buf_[b].count;
+      for (std::size_t k = 0; k < buf_[b].count; ++k)
+        held[b] += pool_[ring_[b * capacity_ + (buf_[b].head + k) % capacity_]].flits;
     }
     for (const auto& slot : wheel_)
       for (const event& e : slot) {
@@ -415,14 +402,20 @@ class network {
  private:
   static constexpr std::uint32_t no_packet = 0xFFFFFFFFu;
 
+  // A packet in flight (its destination is in its route state and is where
+  // it is delivered). 64 bytes with dimension order's state.
   struct packet {
     state route;
-    std::uint64_t created = 0, injected = 0, sequence = 0;
-    node_id source = 0, destination = 0;
-    std::uint16_t flits = 1;
+    std::uint64_t created = 0, sequence = 0;
+    std::uint32_t queued = 0;  // cycles in the source queue
+    node_id source = 0;
+    std::uint16_t flits : 15;
+    std::uint16_t measured : 1;
     std::uint16_t age = 0;  // the header's 11-bit age field
-    std::uint8_t cls = 0, pattern = 0, priority = 0, hops = 0;
-    bool measured = false;
+    std::uint16_t hops = 0;
+    std::uint8_t cls = 0;      // its priority too: a response outranks a request
+    std::uint8_t pattern = 0;  // its traffic-pattern label
+    packet() : flits(1), measured(0) {}
   };
 
   enum class event_kind : std::uint8_t { arrival, credit, delivery };
@@ -576,35 +569,37 @@ class network {
       p = packet{};
       p.created = born;
       p.source = n;
-      p.destination = d;
-      p.flits = static_cast<std::uint16_t>(draw_length(n));
+      p.flits = draw_length(n) & 0x7FFFu;
       const bool response =
           cfg_.response_share >= 1 ||
           (cfg_.response_share > 0 && interlock::uniform_unit(rng_[n]) < cfg_.response_share);
       p.cls = response ? 1 : 0;
       p.route = scheme_.start(n, d, static_cast<interlock::traffic_class>(p.cls), rng_[n]);
       p.sequence = sequence_++;
-      p.measured = cfg_.batch > 0 || (born >= window_start_ && born < window_end_);
+      p.measured = (cfg_.batch > 0 || (born >= window_start_ && born < window_end_)) ? 1 : 0;
       pending_[n] = id;
+      // The local input VC: the set of the first hop's VC (any VC of the
+      // class for a packet to its own node).
+      unsigned scheme_vc = p.cls * scheme_.vcs_per_class();
+      if (!scheme_.arrived(n, p.route)) {
+        interlock::hop options[interlock::max_route_candidates];
+        scheme_.candidates(n, p.route, options);
+        scheme_vc = options[0].vc;
+      }
+      pending_set_[n] = static_cast<std::uint8_t>(first_vc(scheme_vc));
+      pending_flits_[n] = p.flits;
       ++created_;
       if (p.measured) ++measured_created_;
     }
-    packet& p = pool_[pending_[n]];
-    // The local input VC: the set of the first hop's VC (any VC of the class
-    // for a packet to its own node).
-    unsigned scheme_vc = p.cls * scheme_.vcs_per_class();
-    if (!scheme_.arrived(n, p.route)) {
-      interlock::hop options[interlock::max_route_candidates];
-      scheme_.candidates(n, p.route, options);
-      scheme_vc = options[0].vc;
-    }
     const std::size_t base = buffer(n, local_, 0);
-    const int pick = pick_vc(base + first_vc(scheme_vc), p.flits);
+    const std::uint32_t flits = pending_flits_[n];
+    const int pick = pick_vc(base + pending_set_[n], flits);
     if (pick < 0) return;
-    const std::size_t v = first_vc(scheme_vc) + static_cast<std::size_t>(pick);
-    credits_[base + v] -= p.flits;
-    p.injected = t;
-    inj_free_at_[n] = t + p.flits;
+    const std::size_t v = pending_set_[n] + static_cast<std::size_t>(pick);
+    credits_[base + v] -= static_cast<std::int32_t>(flits);
+    pool_[pending_[n]].queued = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(t - pool_[pending_[n]].created, 0xFFFFFFFFu));
+    inj_free_at_[n] = t + flits;
     ++injected_;
     ++in_network_;
     schedule(t + cfg_.channel_latency + cfg_.router_delay,
@@ -622,15 +617,15 @@ class network {
         break;
       case event_kind::credit: {
         credits_[buffer(e.router, e.port, e.vc)] += static_cast<std::int32_t>(e.payload);
-        std::uint64_t& waiting = waiters_[port_index(e.router, e.port)];
+        std::uint64_t& waiting = port_[port_index(e.router, e.port)].waiters;
         for (std::uint64_t x = waiting; x != 0; x &= x - 1)
-          blocked_[port_index(e.router, interlock::bits::lowest_index(x))] = 0;
+          port_[port_index(e.router, interlock::bits::lowest_index(x))].blocked = 0;
         waiting = 0;
         wake(e.router);
         break;
       }
       case event_kind::delivery:
-        deliver(e.payload);
+        deliver(e.router, e.payload);
         break;
     }
   }
@@ -646,17 +641,16 @@ class network {
       if (v < 4) counters_[r].count_received(static_cast<unsigned>(v), p.flits);  // Table 4: VC0-3
     }
     const std::size_t b = buffer(r, port, v);
-    INTERLOCK_ASSERT(ring_count_[b] < capacity_, "input buffer overflow");
+    INTERLOCK_ASSERT(buf_[b].count < capacity_, "input buffer overflow");
     wake(r);
-    ring_[b * capacity_ + (ring_head_[b] + ring_count_[b]) % capacity_] = id;
-    if (ring_count_[b]++ == 0) {
+    std::size_t slot = buf_[b].head + buf_[b].count;
+    if (slot >= capacity_) slot -= capacity_;
+    ring_[b * capacity_ + slot] = id;
+    if (buf_[b].count++ == 0) {
       route_head(r, b, id);
-      vc_mask_[port_index(r, port)] |= interlock::bits::bit(v);
+      port_[port_index(r, port)].vcs |= interlock::bits::bit(v);
       port_mask_[r] |= interlock::bits::bit(port);
-      if (!in_active_[r]) {
-        in_active_[r] = 1;
-        active_.push_back(r);
-      }
+      active_[r / 64] |= interlock::bits::bit(r % 64);
     }
   }
 
@@ -664,12 +658,16 @@ class network {
 
   void route_head(node_id r, std::size_t b, std::uint32_t id) {
     packet& p = pool_[id];
-    head_flits_[b] = p.flits;
+    buf_[b].flits = p.flits;
+    buf_[b].age = p.age;
+    buf_[b].pattern = p.pattern;
+    buf_[b].priority = p.cls;
     if (scheme_.arrived(r, p.route)) {
-      ncand_[b] = 0;
+      buf_[b].ncand = 0;
     } else {
-      ncand_[b] = static_cast<std::uint8_t>(scheme_.candidates(r, p.route, &cand_[b * max_cand_]));
-      for (std::size_t k = 0; k < ncand_[b]; ++k) {
+      buf_[b].ncand =
+          static_cast<std::uint8_t>(scheme_.candidates(r, p.route, &cand_[b * max_cand_]));
+      for (std::size_t k = 0; k < buf_[b].ncand; ++k) {
         const interlock::hop& h = cand_[b * max_cand_ + k];
         cand_info_[b * max_cand_ + k] = candidate_info{
             static_cast<std::uint8_t>(t_.port_of(h)), static_cast<std::uint8_t>(first_vc(h.vc)),
@@ -677,17 +675,17 @@ class network {
       }
       // One way on: the packet takes it whenever it goes, so its route
       // state moves on now, while the packet is in cache.
-      followed_[b] = ncand_[b] == 1;
-      if (followed_[b]) {
+      buf_[b].followed = buf_[b].ncand == 1;
+      if (buf_[b].followed) {
         packet& q = pool_[id];
         scheme_.follow(r, q.route, cand_[b * max_cand_]);
         ++q.hops;
       }
     }
-    blocked_[b / vcs_] &= ~interlock::bits::bit(b % vcs_);
+    port_[b / vcs_].blocked &= ~interlock::bits::bit(b % vcs_);
   }
 
-  void deliver(std::uint32_t id) {
+  void deliver(node_id at, std::uint32_t id) {
     const packet& p = pool_[id];
     const std::uint64_t t = now_;
     ++delivered_;
@@ -696,13 +694,13 @@ class network {
     if (p.measured) {
       ++measured_delivered_;
       latencies_.push_back(static_cast<std::uint32_t>(t - p.created));
-      network_latency_sum_ += static_cast<double>(t - p.injected);
-      queueing_latency_sum_ += static_cast<double>(p.injected - p.created);
+      network_latency_sum_ += static_cast<double>(t - p.created - p.queued);
+      queueing_latency_sum_ += static_cast<double>(p.queued);
       hops_sum_ += p.hops;
       source_hops_[p.source] += p.hops;
       ++source_packets_[p.source];
     }
-    if (on_delivery) on_delivery(p.source, p.destination, p.cls, p.sequence, t);
+    if (on_delivery) on_delivery(p.source, at, p.cls, p.sequence, t);
     free_.push_back(id);
   }
 
@@ -746,16 +744,16 @@ class network {
     for (std::uint64_t ports = port_mask_[r]; ports != 0; ports &= ports - 1) {
       const std::size_t in = interlock::bits::lowest_index(ports);
       const std::size_t pi = port_index(r, in);
-      if (in_free_at_[pi] > t) {
-        wake = std::min(wake, in_free_at_[pi]);
+      if (port_[pi].in_free_at > t) {
+        wake = std::min(wake, port_[pi].in_free_at);
         continue;
       }
       std::uint64_t can_go = 0;
-      for (std::uint64_t vcs = vc_mask_[pi] & ~blocked_[pi]; vcs != 0; vcs &= vcs - 1) {
+      for (std::uint64_t vcs = port_[pi].vcs & ~port_[pi].blocked; vcs != 0; vcs &= vcs - 1) {
         const std::size_t v = interlock::bits::lowest_index(vcs);
         const std::size_t b = pi * vcs_ + v;
-        if (ncand_[b] == 0) {
-          const std::uint64_t free_at = out_free_at_[port_index(r, local_)];
+        if (buf_[b].ncand == 0) {
+          const std::uint64_t free_at = port_[port_index(r, local_)].out_free_at;
           if (free_at <= t) {
             can_go |= interlock::bits::bit(v);
             options[v] = choice{static_cast<std::uint8_t>(v), 0xFF, 0};
@@ -770,12 +768,12 @@ class network {
         std::size_t best_vc = 0;
         bool best_adaptive = false;
         std::int32_t best_credits = -1;
-        const std::uint32_t flits = head_flits_[b];
+        const std::uint32_t flits = buf_[b].flits;
         const candidate_info* info = &cand_info_[b * max_cand_];
         bool busy = false;
-        for (std::size_t k = 0; k < ncand_[b]; ++k) {
+        for (std::size_t k = 0; k < buf_[b].ncand; ++k) {
           const candidate_info ci = info[k];
-          const std::uint64_t free_at = out_free_at_[port_index(r, ci.port)];
+          const std::uint64_t free_at = port_[port_index(r, ci.port)].out_free_at;
           if (free_at > t) {
             wake = std::min(wake, free_at);
             busy = true;
@@ -800,9 +798,9 @@ class network {
         if constexpr (!ages) {
           if (best < 0 && !busy) {
             // Every way on lacks credits: skip this head until one comes.
-            blocked_[pi] |= interlock::bits::bit(v);
-            for (std::size_t k = 0; k < ncand_[b]; ++k)
-              waiters_[port_index(r, info[k].port)] |= interlock::bits::bit(in);
+            port_[pi].blocked |= interlock::bits::bit(v);
+            for (std::size_t k = 0; k < buf_[b].ncand; ++k)
+              port_[port_index(r, info[k].port)].waiters |= interlock::bits::bit(in);
           }
         }
         if (best >= 0) {
@@ -820,11 +818,10 @@ class network {
       out_requests |= interlock::bits::bit(o);
       requesters[o] |= interlock::bits::bit(in);
       const std::size_t b = pi * vcs_ + v;
-      const packet& p = pool_[ring_[b * capacity_ + ring_head_[b]]];
-      age_of[in] = p.age;
-      pattern_of[in] = p.pattern;
-      flits_of[in] = p.flits;
-      priority_of[in] = p.priority;
+      age_of[in] = buf_[b].age;
+      pattern_of[in] = buf_[b].pattern;
+      flits_of[in] = buf_[b].flits;
+      priority_of[in] = buf_[b].priority;
     }
     if (out_requests == 0) {
       // Nothing can go: sleep until a port frees, a credit or a packet arrives.
@@ -865,21 +862,23 @@ class network {
   void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
     const std::size_t pi = port_index(r, in);
     const std::size_t b = pi * vcs_ + c.vc;
-    const std::uint32_t id = ring_[b * capacity_ + ring_head_[b]];
-    const std::uint32_t flits = head_flits_[b];
-    ring_head_[b] = static_cast<std::uint16_t>((ring_head_[b] + 1) % capacity_);
-    --ring_count_[b];
+    const std::uint32_t id = ring_[b * capacity_ + buf_[b].head];
+    const std::uint32_t flits = buf_[b].flits;
+    const std::size_t next_head = buf_[b].head + std::size_t{1};
+    buf_[b].head = static_cast<std::uint16_t>(next_head == capacity_ ? 0 : next_head);
+    --buf_[b].count;
     last_progress_ = t;
     if (on_send) on_send(r, in, o, flits, t);
     const std::uint64_t tail_leaves = t + flits - 1;
-    in_free_at_[pi] = t + flits;
-    out_free_at_[port_index(r, o)] = t + flits;
+    port_[pi].in_free_at = t + flits;
+    port_[port_index(r, o)].out_free_at = t + flits;
     // The buffer's space goes back upstream when the tail has left. Input
     // port q holds packets that travelled in q's direction: its upstream is
     // the neighbour behind, whose output port is q too (the local port's
     // credits are the injection side's, at the same router).
-    schedule(tail_leaves + cfg_.channel_latency,
-             event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc, upstream_[pi], flits});
+    schedule(
+        tail_leaves + cfg_.channel_latency,
+        event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc, port_[pi].upstream, flits});
     if constexpr (ages) {
       packet& p = pool_[id];
       const interlock::age_field sent =
@@ -891,27 +890,23 @@ class network {
       --in_network_;
       schedule(t + flits, event{event_kind::delivery, 0, 0, r, id});
     } else {
-      const interlock::hop h = cand_[b * max_cand_ + c.candidate];
-      if (!followed_[b]) {
+      if (!buf_[b].followed) {
         packet& p = pool_[id];
-        scheme_.follow(r, p.route, h);
+        scheme_.follow(r, p.route, cand_[b * max_cand_ + c.candidate]);
         ++p.hops;
       }
       credits_[buffer(r, o, c.out_vc)] -= static_cast<std::int32_t>(flits);
-      if (t >= window_start_ && t < window_end_) {
-        sent_flits_[h.dimension * 2 + (h.sign > 0 ? 0 : 1)] += flits;
-        channel_flits_[port_index(r, o)] += flits;
-      }
+      if (t >= window_start_ && t < window_end_) channel_flits_[port_index(r, o)] += flits;
       schedule(t + cfg_.channel_latency + cfg_.router_delay,
                event{event_kind::arrival, static_cast<std::uint8_t>(o), c.out_vc,
-                     downstream_[port_index(r, o)], id});
+                     port_[port_index(r, o)].downstream, id});
     }
     // The next packet of this VC, if any, becomes the head.
-    if (ring_count_[b] == 0) {
-      vc_mask_[pi] &= ~interlock::bits::bit(c.vc);
-      if (vc_mask_[pi] == 0) port_mask_[r] &= ~interlock::bits::bit(in);
+    if (buf_[b].count == 0) {
+      port_[pi].vcs &= ~interlock::bits::bit(c.vc);
+      if (port_[pi].vcs == 0) port_mask_[r] &= ~interlock::bits::bit(in);
     } else {
-      route_head(r, b, ring_[b * capacity_ + ring_head_[b]]);
+      route_head(r, b, ring_[b * capacity_ + buf_[b].head]);
     }
   }
 
@@ -940,13 +935,13 @@ class network {
   static constexpr std::size_t no_buffer = ~std::size_t{0};
 
   std::size_t find_blocked_buffer() const {
-    for (std::size_t b = 0; b < ring_count_.size(); ++b)
-      if (ring_count_[b] != 0 && ncand_[b] != 0) return b;
+    for (std::size_t b = 0; b < buf_.size(); ++b)
+      if (buf_[b].count != 0 && buf_[b].ncand != 0) return b;
     return no_buffer;
   }
 
   std::size_t waits_for(std::size_t b) const {
-    if (ring_count_[b] == 0 || ncand_[b] == 0) return no_buffer;
+    if (buf_[b].count == 0 || buf_[b].ncand == 0) return no_buffer;
     const node_id r = static_cast<node_id>(b / (ports_ * vcs_));
     const interlock::hop& h = cand_[b * max_cand_];
     const node_id next = t_.neighbor(r, h.dimension, h.sign);
@@ -970,7 +965,7 @@ class network {
       s += dir + " (travelling " + dir + ")";
       if (t_.slices() > 1) s += " slice " + std::to_string(p.slice);
     }
-    s += " VC" + std::to_string(v) + ": " + std::to_string(ring_count_[b]) + " packets";
+    s += " VC" + std::to_string(v) + ": " + std::to_string(buf_[b].count) + " packets";
     return s;
   }
   static char d_name(std::size_t d) {
@@ -1035,15 +1030,20 @@ class network {
       r.latency_p99 = quantile(latencies_, 0.99);
     }
     r.utilization.assign(t_.dimensions(), {0.0, 0.0});
+    std::vector<std::uint64_t> sent(t_.dimensions() * 2, 0);  // flits per direction
+    for (node_id n = 0; n < nodes_; ++n)
+      for (std::size_t o = 0; o < ports_; ++o)
+        if (o != local_) {
+          const auto p = t_.port_info(o);
+          sent[p.dimension * 2 + (p.sign > 0 ? 0 : 1)] += channel_flits_[port_index(n, o)];
+        }
     for (std::size_t d = 0; d < t_.dimensions(); ++d) {
       const std::size_t k = t_.radix(d);
       const double per_direction = static_cast<double>(nodes_) / static_cast<double>(k) *
                                    static_cast<double>(t_.wraps(d) ? k : k - 1) *
                                    static_cast<double>(t_.slices());
-      for (int s = 0; s < 2; ++s)
-        r.utilization[d][static_cast<std::size_t>(s)] =
-            static_cast<double>(sent_flits_[d * 2 + static_cast<std::size_t>(s)]) /
-            (per_direction * window);
+      for (std::size_t s = 0; s < 2; ++s)
+        r.utilization[d][s] = static_cast<double>(sent[d * 2 + s]) / (per_direction * window);
     }
     if constexpr (ages) {
       r.has_age = true;
@@ -1072,48 +1072,57 @@ class network {
   unsigned min_flits_ = 1;
   std::vector<std::uint8_t> logical_;  // scheme VC -> index of its set (0xFF: unused)
 
-  // Per input buffer (router, port, VC).
-  std::vector<std::uint32_t> ring_;
-  std::vector<std::uint16_t> ring_head_, ring_count_;
-  std::vector<std::uint8_t> ncand_;
-  std::vector<interlock::hop> cand_;
   // What the allocator reads of each candidate of a head, packed.
   struct candidate_info {
     std::uint8_t port, first_vc, adaptive, unused;
   };
+  // Per input buffer (router, port, VC): a ring of packet ids, and the head.
+  struct buffer_state {
+    std::uint16_t head = 0, count = 0;  // the ring
+    std::uint16_t flits = 0;            // the head packet's length
+    std::uint8_t ncand = 0;             // its ways on (0: it ejects here)
+    std::uint8_t followed = 0;          // its route state has taken its only way on
+    std::uint16_t age = 0;              // its header fields a policy may read
+    std::uint8_t pattern = 0, priority = 0;
+  };
+  std::vector<std::uint32_t> ring_;
+  std::vector<buffer_state> buf_;
+  std::vector<interlock::hop> cand_;
   std::vector<candidate_info> cand_info_;
-  std::vector<std::uint16_t> head_flits_;
-  std::vector<std::uint8_t> followed_;  // the head's route state has taken its only hop
-  // Per (router, input port): VCs whose head waits for credits (no other
-  // reason); per (router, output port): input ports with such a head waiting
-  // on it. A credit at the output makes them look again. (Not with an age
-  // arbiter, whose counters count every blocked cycle.)
-  std::vector<std::uint64_t> blocked_, waiters_;
-  // Per (router, port): the router at the other end (no_node off a mesh
-  // edge): where input port q's packets come from, where output port q goes.
-  std::vector<node_id> upstream_, downstream_;
   // Per output (router, port, VC): credits for the downstream buffer; at
   // the local port, the injection side's credits for the local input buffer.
   std::vector<std::int32_t> credits_;
-  // Per (router, port).
-  std::vector<std::uint64_t> vc_mask_;  // VCs holding packets
-  std::vector<std::uint64_t> in_free_at_, out_free_at_;
+  // Per (router, port), as input and as output.
+  struct port_state {
+    std::uint64_t in_free_at = 0, out_free_at = 0;  // the crossbar input, the channel out
+    std::uint64_t vcs = 0;                          // input VCs holding packets
+    // VCs whose head waits for credits and nothing else; input ports with
+    // such a head waiting on this output. A credit at the output makes them
+    // look again. (Not with an age arbiter: its counters count every
+    // blocked cycle.)
+    std::uint64_t blocked = 0, waiters = 0;
+    // The router at the other end (no_node off a mesh edge): where this
+    // input's packets come from, where this output goes.
+    node_id upstream = interlock::no_node, downstream = interlock::no_node;
+  };
+  std::vector<port_state> port_;
   std::vector<interlock::round_robin_arbiter<64>> input_arb_;
   std::vector<Policy> policies_;
   std::vector<interlock::request_builder<Policy>> builders_;
   // Per router.
-  std::vector<std::uint64_t> port_mask_;  // input ports holding packets
-  std::vector<std::uint8_t> in_active_;
+  std::vector<std::uint64_t> port_mask_;                      // input ports holding packets
   std::vector<std::uint64_t> sleep_until_;                    // not evaluated before this cycle
   std::vector<std::uint64_t> asleep_since_, asleep_blocked_;  // age runs: counters while asleep
   std::vector<std::uint8_t> asleep_stalled_;
-  std::vector<node_id> active_;
+  std::vector<std::uint64_t> active_;  // bit r: router r holds packets
   std::vector<interlock::age_clock> clocks_;
   std::vector<interlock::router_perf_counters> counters_;
   // Per node.
   std::vector<interlock::splitmix64> rng_;
   std::vector<detail::time_queue> queue_;
-  std::vector<std::uint32_t> pending_;
+  std::vector<std::uint32_t> pending_;     // the packet waiting to enter the local input port
+  std::vector<std::uint8_t> pending_set_;  // its VC set there
+  std::vector<std::uint16_t> pending_flits_;
   std::vector<std::uint64_t> inj_free_at_;
   std::vector<std::uint8_t> in_inject_list_;
   std::vector<node_id> injecting_;
@@ -1134,7 +1143,6 @@ class network {
   std::uint64_t enqueued_ = 0, dropped_ = 0;  // into source queues; with no destination
   bool started_ = false;
   std::vector<std::uint64_t> accepted_flits_, source_hops_, source_packets_;
-  std::vector<std::uint64_t> sent_flits_;
   std::vector<std::uint64_t> channel_flits_;  // per (router, output port), in the window
   std::vector<std::uint32_t> latencies_;
   double network_latency_sum_ = 0, queueing_latency_sum_ = 0, hops_sum_ = 0;
