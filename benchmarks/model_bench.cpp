@@ -50,8 +50,9 @@ void model_torus(benchmark::State& state, double load, unsigned flits) {
     for (int i = 0; i < 100; ++i) net.step();
     cycles += 100;
   }
-  state.counters["router_cycles_per_s"] = benchmark::Counter(
-      static_cast<double>(cycles) * static_cast<double>(t.node_count()), benchmark::Counter::kIsRate);
+  state.counters["router_cycles_per_s"] =
+      benchmark::Counter(static_cast<double>(cycles) * static_cast<double>(t.node_count()),
+                         benchmark::Counter::kIsRate);
   state.counters["accepted"] = static_cast<double>(net.delivered() - delivered_before) * flits /
                                static_cast<double>(cycles) / static_cast<double>(t.node_count());
 }
