@@ -15,6 +15,7 @@
 #include <interlock/verify/channel_dependency_graph.hpp>
 
 #include "deadlock_check_args.hpp"
+#include "tool_main.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -267,23 +268,6 @@ int run(const arguments& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::fputs(help_text, stdout);
-      return 0;
-    }
-  try {
-    return run(parse(argc, argv));
-  } catch (const bad_input& e) {
-    std::fprintf(stderr, "deadlock_check: %s\n", e.message.c_str());
-  } catch (const interlock::config_error& e) {
-    std::fprintf(stderr, "deadlock_check: %s\n", e.what());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "deadlock_check: out of memory (lower the network or --max-memory)\n");
-    return 3;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "deadlock_check: %s\n", e.what());
-    return 3;
-  }
-  return 2;
+  return example_tools::tool_main("deadlock_check", help_text, "lower the network or --max-memory",
+                                  argc, argv, [&] { return run(parse(argc, argv)); });
 }

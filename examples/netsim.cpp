@@ -30,6 +30,7 @@
 #include "model/network.hpp"
 #include "model/presets.hpp"
 #include "netsim_args.hpp"
+#include "tool_main.hpp"
 
 namespace {
 
@@ -394,23 +395,6 @@ int run(const arguments& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::fputs(help_text, stdout);
-      return 0;
-    }
-  try {
-    return run(parse(argc, argv));
-  } catch (const bad_input& e) {
-    std::fprintf(stderr, "netsim: %s\n", e.message.c_str());
-  } catch (const interlock::config_error& e) {
-    std::fprintf(stderr, "netsim: %s\n", e.what());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "netsim: out of memory (a smaller network, or fewer --cycles)\n");
-    return 3;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "netsim: %s\n", e.what());
-    return 3;
-  }
-  return 2;
+  return example_tools::tool_main("netsim", help_text, "a smaller network, or fewer --cycles", argc,
+                                  argv, [&] { return run(parse(argc, argv)); });
 }
