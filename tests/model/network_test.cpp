@@ -483,8 +483,7 @@ TEST_CASE("every packet is delivered at its destination", "[model][order]") {
   const interlock::traffic::transpose pattern;
   netmodel::config c = small_config(0.6);
   c.lengths = {{1, 1}, {3, 1}};
-  netmodel::network<interlock::vc_promotion_routing, rr> net(scheme, c, to(t, pattern),
-                                                             make<rr>());
+  netmodel::network<interlock::vc_promotion_routing, rr> net(scheme, c, to(t, pattern), make<rr>());
   std::uint64_t deliveries = 0, misplaced = 0;
   net.on_delivery = [&](node_id s, node_id at, unsigned, std::uint64_t, std::uint64_t) {
     ++deliveries;
