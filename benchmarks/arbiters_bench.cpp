@@ -9,12 +9,17 @@
 //     clock tick, a new head in one staging buffer, Procedure 2 for every
 //     requesting head (age_heads), and the arbitration and commit with
 //     AGE_RR_SELECT = 0101...01 (half age, half round robin).
+//   round_robin_ascending/<N>/<density%>: the ascending rotation order.
+//   integer_priority/<N>/<density%>, N = 5, 7, 28, 64: the ascending
+//     integer-priority arbiter over 64-bit priorities drawn from 0..7 (many
+//     ties), requests prepared before timing.
 //   inverse_weighted/<K>/<density%> (the hardware model, M = 8) and
 //     inverse_weighted_exact/<K>/<density%>, K = 6 (an Anton 2 router), 8,
 //     16, 32, 64, two traffic patterns, weights from random loads; each
 //     decision's pattern labels are a window into a random pool.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -23,6 +28,7 @@
 
 #include <interlock/arbiters/age_clock.hpp>
 #include <interlock/arbiters/age_epoch.hpp>
+#include <interlock/arbiters/integer_priority.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/arbiters/priority.hpp>
 #include <interlock/arbiters/round_robin.hpp>
@@ -84,6 +90,11 @@ template <std::size_t N>
 void register_round_robin_and_priority() {
   register_each_density("round_robin", N, [](benchmark::State& state, const streams& s) {
     interlock::round_robin_arbiter<N> rr;
+    time_decisions(state, s.requests.size(),
+                   [&](std::size_t k) { return rr.grant(s.requests[k]).index(); });
+  });
+  register_each_density("round_robin_ascending", N, [](benchmark::State& state, const streams& s) {
+    interlock::round_robin_arbiter<N, interlock::rr_order::ascending> rr;
     time_decisions(state, s.requests.size(),
                    [&](std::size_t k) { return rr.grant(s.requests[k]).index(); });
   });
@@ -195,7 +206,28 @@ void register_inverse_weighted() {
   });
 }
 
+template <std::size_t N>
+void register_integer_priority() {
+  register_each_density("integer_priority", N, [](benchmark::State& state, const streams& s) {
+    // 4096 prepared decisions (each carries N priorities), replayed.
+    std::vector<interlock::integer_requests<N>> requests(
+        std::min<std::size_t>(4096, s.requests.size()));
+    interlock::splitmix64 rng(N);
+    for (std::size_t k = 0; k < requests.size(); ++k) {
+      requests[k].requests = s.requests[k] & interlock::bits::low_mask(N);
+      for (auto& p : requests[k].priority) p = static_cast<std::int64_t>(rng() & 7u);
+    }
+    interlock::integer_priority_arbiter<N, interlock::rr_order::ascending> arb;
+    time_decisions(state, requests.size(),
+                   [&](std::size_t k) { return arb.grant(requests[k]).index(); });
+  });
+}
+
 const bool registered = [] {
+  register_floor<5>();
+  register_integer_priority<5>();
+  register_floor<7>();
+  register_integer_priority<7>();
   register_floor<4>();
   register_round_robin_and_priority<4>();
   register_floor<6>();
@@ -210,12 +242,14 @@ const bool registered = [] {
   register_inverse_weighted<16>();
   register_floor<28>();
   register_age<28>();
+  register_integer_priority<28>();
   register_floor<32>();
   register_round_robin_and_priority<32>();
   register_age<32>();
   register_inverse_weighted<32>();
   register_floor<64>();
   register_round_robin_and_priority<64>();
+  register_integer_priority<64>();
   register_age<64>();
   register_inverse_weighted<64>();
   register_wide(256);

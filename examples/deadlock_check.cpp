@@ -86,7 +86,7 @@ const char* const help_text =
     "exit status: 0 deadlock free, 1 a cycle or a route that does not arrive,\n"
     "2 bad input or a run over the limits, 3 out of memory or another failure\n";
 
-std::string order_names(const std::vector<interlock::dimension_order>& orders, std::size_t n) {
+std::string order_names(const std::vector<interlock::dimension_sequence>& orders, std::size_t n) {
   std::string text;
   for (const auto& order : orders) {
     if (!text.empty()) text += ",";

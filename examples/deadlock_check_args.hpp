@@ -166,13 +166,13 @@ inline arguments parse(int argc, char** argv) {
 }
 
 // The orders of --orders: "all", or a comma list such as xyz,zyx or 012,210.
-inline std::vector<interlock::dimension_order> parse_orders(const std::string& text, std::size_t n,
-                                                            bool all_by_default) {
+inline std::vector<interlock::dimension_sequence> parse_orders(const std::string& text,
+                                                               std::size_t n, bool all_by_default) {
   if (text == "all" || (text.empty() && all_by_default)) return interlock::all_dimension_orders(n);
   if (text.empty()) return {};
-  std::vector<interlock::dimension_order> orders;
+  std::vector<interlock::dimension_sequence> orders;
   for (const std::string& part : split(text)) {
-    interlock::dimension_order order;
+    interlock::dimension_sequence order;
     std::vector<bool> seen(n, false);
     bool ok = part.size() == n;
     for (const char c : part) {

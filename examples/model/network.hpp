@@ -874,7 +874,7 @@ class network {
     port_[port_index(r, o)].out_free_at = t + flits;
     // The buffer's space goes back upstream when the tail has left. Input
     // port q holds packets that travelled in q's direction: its upstream is
-    // the neighbour behind, whose output port is q too (the local port's
+    // the neighbor behind, whose output port is q too (the local port's
     // credits are the injection side's, at the same router).
     schedule(
         tail_leaves + cfg_.channel_latency,

@@ -24,10 +24,12 @@
 #include "interlock/arbiters/age_counters.hpp"
 #include "interlock/arbiters/age_epoch.hpp"
 #include "interlock/arbiters/age_tuning.hpp"
+#include "interlock/arbiters/integer_priority.hpp"
 #include "interlock/arbiters/inverse_weighted.hpp"
 #include "interlock/arbiters/inverse_weights.hpp"
 #include "interlock/arbiters/priority.hpp"
 #include "interlock/arbiters/round_robin.hpp"
+#include "interlock/arbiters/rr_pointer.hpp"
 #include "interlock/arbiters/rr_thermometer.hpp"
 
 #include "interlock/allocators/islip.hpp"

@@ -33,8 +33,8 @@ TEST_CASE("dimension_order_routing: a route over the dateline", "[dimension_orde
 TEST_CASE("dimension_order_routing: Anton 2's six orders", "[dimension_order]") {
   const auto orders = interlock::all_dimension_orders(3);
   REQUIRE(orders.size() == 6);
-  CHECK(orders.front() == interlock::dimension_order{0, 1, 2});
-  CHECK(orders.back() == interlock::dimension_order{2, 1, 0});
+  CHECK(orders.front() == interlock::dimension_sequence{0, 1, 2});
+  CHECK(orders.back() == interlock::dimension_sequence{2, 1, 0});
   torus_topology t({4, 4, 4});
   dimension_order_routing anton(t, orders);
   double total = 0;

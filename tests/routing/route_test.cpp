@@ -83,7 +83,7 @@ void check_route_compute(const Scheme& scheme, node_id src, typename Scheme::sta
   }
 }
 
-std::vector<interlock::dimension_order> some_orders(std::size_t n) {
+std::vector<interlock::dimension_sequence> some_orders(std::size_t n) {
   auto all = interlock::all_dimension_orders(n);
   const auto keep = *rc::gen::inRange<std::size_t>(1, all.size() + 1);
   all.resize(keep);

@@ -35,7 +35,7 @@ std::vector<std::size_t> bfs(const torus_topology& t, interlock::node_id source)
 }
 }  // namespace
 
-TEST_CASE("torus_topology: nodes, coordinates, neighbours and channels", "[topology]") {
+TEST_CASE("torus_topology: nodes, coordinates, neighbors and channels", "[topology]") {
   torus_topology t({8, 4, 3}, {true, false, true});
   CHECK(t.node_count() == 96);
   CHECK(t.node({1, 2, 0}) == 1 + 8 * 2);

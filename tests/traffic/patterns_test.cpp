@@ -38,7 +38,7 @@ TEST_CASE("traffic: tornado and reverse tornado (paper 001, Section 4.2)", "[tra
   CHECK(fwd.size() == t.node_count());
 }
 
-TEST_CASE("traffic: uniform, neighbour, transpose, complement, permutation, all-to-one",
+TEST_CASE("traffic: uniform, neighbor, transpose, complement, permutation, all-to-one",
           "[traffic]") {
   torus_topology t({4, 4});
   for (double r : injected(interlock::traffic::uniform_random{}, t)) CHECK(r == Approx(1.0));

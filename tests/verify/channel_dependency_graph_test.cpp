@@ -520,8 +520,8 @@ torus_topology random_topology() {
   return torus_topology(radix, wrap, *rc::gen::inRange<std::size_t>(1, 3));
 }
 
-std::vector<interlock::dimension_order> random_orders(std::size_t n) {
-  std::vector<interlock::dimension_order> all = interlock::all_dimension_orders(n), some;
+std::vector<interlock::dimension_sequence> random_orders(std::size_t n) {
+  std::vector<interlock::dimension_sequence> all = interlock::all_dimension_orders(n), some;
   const auto mask = *rc::gen::inRange<std::uint32_t>(1, 1u << all.size());
   for (std::size_t i = 0; i < all.size(); ++i)
     if ((mask >> i & 1u) != 0) some.push_back(all[i]);

@@ -197,7 +197,7 @@ inline bool sweep_beta(const load_matrix& loads, unsigned bits, double& beta) {
     if (at_high) x = std::nextafter(b, a);
     if (at_low || at_high) {
       // At an end of the interval, floating point may round x / g onto the
-      // neighbouring weight: step inward until every weight is the interval's.
+      // neighboring weight: step inward until every weight is the interval's.
       const auto consistent = [&](double y) {
         for (std::size_t k = 0; k < g.size(); ++k)
           if (nearest_integer(y / g[k]) != m[k]) return false;

@@ -29,6 +29,9 @@
 //     among requesters at the highest requesting level, round_robin_order.
 //   - Bad input: request bits at or above N are a precondition violation and
 //     otherwise ignored; a requester in several levels requests at the highest.
+//   - priority_arbiter<N, P, rr_order::ascending> breaks ties the other way
+//     (arbiters/rr_pointer.hpp): strict levels, then the lowest requester at
+//     or after the pointer within the highest requesting level.
 //   - request_builder<priority_arbiter<N, P>> makes the bit planes from a
 //     candidate_view's priority field (core/candidates.hpp).
 //
@@ -44,6 +47,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "interlock/arbiters/rr_pointer.hpp"
 #include "interlock/arbiters/rr_thermometer.hpp"
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
@@ -54,18 +58,20 @@
 
 namespace interlock {
 
-template <std::size_t N, std::size_t P = 2>
-class priority_arbiter : public detail::rr_arbiter_base<priority_arbiter<N, P>,
+template <std::size_t N, std::size_t P = 2, rr_order Order = rr_order::descending>
+class priority_arbiter : public detail::rr_arbiter_base<priority_arbiter<N, P, Order>,
                                                         priority_requests<P>, rr_thermometer<N>> {
   static_assert(N >= 1 && N <= 64,
                 "priority_arbiter<N, P>: N must be 1..64; use dynamic_priority_arbiter<P> for "
                 "more requesters");
   static_assert(P >= 1 && P <= 256, "priority_arbiter<N, P>: P must be 1..256");
-  using base =
-      detail::rr_arbiter_base<priority_arbiter<N, P>, priority_requests<P>, rr_thermometer<N>>;
+  static_assert(Order == rr_order::descending, "the ascending order is a specialization");
+  using base = detail::rr_arbiter_base<priority_arbiter<N, P, Order>, priority_requests<P>,
+                                       rr_thermometer<N>>;
 
  public:
   static constexpr std::size_t levels = P;
+  static constexpr rr_order order = rr_order::descending;
   static constexpr std::uint64_t valid_mask = bits::low_mask(N);
 
   priority_arbiter() = default;
@@ -81,6 +87,44 @@ class priority_arbiter : public detail::rr_arbiter_base<priority_arbiter<N, P>,
         [&](std::size_t p) { return requests.levels[p] & valid_mask; }, this->rr_.mask());
     const interlock::grant g = detail::highest_of(pick.bits);
     INTERLOCK_ASSERT(detail::grant_vector_agrees(pick.bits, g), "grant_onehot0");
+    INTERLOCK_ASSERT(invariants::grant_implies_request(requests, g), "grant_implies_request");
+    INTERLOCK_ASSERT(invariants::work_conserving(requests, g), "work_conserving");
+    INTERLOCK_ASSERT(invariants::priority_respected(requests, g), "priority_respected");
+    return g;
+  }
+};
+
+/// Ties broken in the ascending order (arbiters/rr_pointer.hpp): the highest
+/// requesting level wins, and within it the lowest requester at or after the
+/// pointer, else the lowest; the pointer moves to winner + 1 on every
+/// committed grant (BookSim2's priority arbitration among equal levels).
+template <std::size_t N, std::size_t P>
+class priority_arbiter<N, P, rr_order::ascending>
+    : public detail::rr_arbiter_base<priority_arbiter<N, P, rr_order::ascending>,
+                                     priority_requests<P>, rr_pointer<N>> {
+  static_assert(N >= 1 && N <= 64, "priority_arbiter<N, P, rr_order::ascending>: N must be 1..64");
+  static_assert(P >= 1 && P <= 256, "priority_arbiter<N, P>: P must be 1..256");
+
+ public:
+  static constexpr std::size_t levels = P;
+  static constexpr rr_order order = rr_order::ascending;
+  static constexpr std::uint64_t valid_mask = bits::low_mask(N);
+
+  priority_arbiter() = default;
+  static priority_arbiter with_highest_priority(std::size_t i) {
+    priority_arbiter arb;
+    arb.rr_ = rr_pointer<N>::with_highest_priority(i, "priority_arbiter");
+    return arb;
+  }
+
+  interlock::grant arbitrate(const priority_requests<P>& requests) const {
+    INTERLOCK_ASSERT((requests.requests() & ~valid_mask) == 0, "request bit at or above N");
+    std::uint64_t top = 0;
+    for (std::size_t p = P; p-- > 0 && top == 0;) top = requests.levels[p] & valid_mask;
+    const std::uint64_t preferred = top & this->rr_.at_or_after();
+    const std::uint64_t row = preferred != 0 ? preferred : top;
+    const interlock::grant g =
+        row != 0 ? interlock::grant(bits::lowest_index(row)) : interlock::grant::none();
     INTERLOCK_ASSERT(invariants::grant_implies_request(requests, g), "grant_implies_request");
     INTERLOCK_ASSERT(invariants::work_conserving(requests, g), "work_conserving");
     INTERLOCK_ASSERT(invariants::priority_respected(requests, g), "priority_respected");
@@ -124,11 +168,11 @@ class dynamic_priority_arbiter
 /// Requests from a candidate_view: each requesting candidate at the level
 /// its `priority` field gives (a level >= P is a contract violation and
 /// counts as P-1; bits at or above N likewise, dropped). O(requesters).
-template <std::size_t N, std::size_t P>
-class request_builder<priority_arbiter<N, P>> {
+template <std::size_t N, std::size_t P, rr_order Order>
+class request_builder<priority_arbiter<N, P, Order>> {
  public:
   request_builder() = default;
-  explicit request_builder(const priority_arbiter<N, P>&) noexcept {}
+  explicit request_builder(const priority_arbiter<N, P, Order>&) noexcept {}
   priority_requests<P> operator()(const candidate_view& v) const {
     INTERLOCK_ASSERT((v.requests & ~bits::low_mask(N)) == 0, "candidate at or above N");
     priority_requests<P> r;

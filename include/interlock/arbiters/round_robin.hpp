@@ -9,6 +9,11 @@
 // Contract
 //   - round_robin_arbiter<N>, 1 <= N <= 64: requests are a std::uint64_t;
 //     arbitrate is an AND, a select, a count-leading-zeros (no loop).
+//   - round_robin_arbiter<N, rr_order::ascending>: the other rotation, the
+//     one most software simulators use (BookSim2's RoundRobinArbiter): the
+//     lowest requester at or after the pointer wins, else the lowest, and
+//     the pointer moves to winner + 1 (arbiters/rr_pointer.hpp); an AND, a
+//     select, a count-trailing-zeros. The two orders are mirror images.
 //   - dynamic_round_robin_arbiter: any N >= 1 fixed at construction; requests
 //     are a request_view of exactly N bits; arbitrate reads each word once.
 //   - Decision protocol: arbitrate() is const; commit(g) advances the state;
@@ -37,6 +42,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "interlock/arbiters/rr_pointer.hpp"
 #include "interlock/arbiters/rr_thermometer.hpp"
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
@@ -47,16 +53,19 @@
 
 namespace interlock {
 
-template <std::size_t N>
-class round_robin_arbiter
-    : public detail::rr_arbiter_base<round_robin_arbiter<N>, std::uint64_t, rr_thermometer<N>> {
+template <std::size_t N, rr_order Order = rr_order::descending>
+class round_robin_arbiter : public detail::rr_arbiter_base<round_robin_arbiter<N, Order>,
+                                                           std::uint64_t, rr_thermometer<N>> {
   static_assert(N >= 1 && N <= 64,
                 "round_robin_arbiter<N>: N must be 1..64; use dynamic_round_robin_arbiter for "
                 "more requesters");
-  using base = detail::rr_arbiter_base<round_robin_arbiter<N>, std::uint64_t, rr_thermometer<N>>;
+  static_assert(Order == rr_order::descending, "the ascending order is a specialization");
+  using base =
+      detail::rr_arbiter_base<round_robin_arbiter<N, Order>, std::uint64_t, rr_thermometer<N>>;
 
  public:
   static constexpr std::uint64_t valid_mask = bits::low_mask(N);
+  static constexpr rr_order order = rr_order::descending;
 
   /// rr_therm = 0: requester N-1 has the highest priority.
   round_robin_arbiter() = default;
@@ -76,6 +85,40 @@ class round_robin_arbiter
     const std::uint64_t row = preferred != 0 ? preferred : req;
     const interlock::grant g = detail::highest_of(row);
     INTERLOCK_ASSERT(detail::grant_vector_agrees(row, g), "grant_onehot0");
+    INTERLOCK_ASSERT(invariants::grant_implies_request(req, g), "grant_implies_request");
+    INTERLOCK_ASSERT(invariants::work_conserving(req, g), "work_conserving");
+    return g;
+  }
+};
+
+/// The ascending order (arbiters/rr_pointer.hpp): the lowest requester at or
+/// after the pointer wins, else the lowest; the pointer moves to g + 1.
+template <std::size_t N>
+class round_robin_arbiter<N, rr_order::ascending>
+    : public detail::rr_arbiter_base<round_robin_arbiter<N, rr_order::ascending>, std::uint64_t,
+                                     rr_pointer<N>> {
+  static_assert(N >= 1 && N <= 64, "round_robin_arbiter<N, rr_order::ascending>: N must be 1..64");
+
+ public:
+  static constexpr std::uint64_t valid_mask = bits::low_mask(N);
+  static constexpr rr_order order = rr_order::ascending;
+
+  /// The pointer at 0: requester 0 first.
+  round_robin_arbiter() = default;
+  /// Starts with requester i at the highest priority (the pointer at i).
+  static round_robin_arbiter with_highest_priority(std::size_t i) {
+    round_robin_arbiter arb;
+    arb.rr_ = rr_pointer<N>::with_highest_priority(i, "round_robin_arbiter");
+    return arb;
+  }
+
+  interlock::grant arbitrate(std::uint64_t requests) const {
+    INTERLOCK_ASSERT((requests & ~valid_mask) == 0, "request bit at or above N");
+    const std::uint64_t req = requests & valid_mask;
+    const std::uint64_t preferred = req & this->rr_.at_or_after();
+    const std::uint64_t row = preferred != 0 ? preferred : req;
+    const interlock::grant g =
+        row != 0 ? interlock::grant(bits::lowest_index(row)) : interlock::grant::none();
     INTERLOCK_ASSERT(invariants::grant_implies_request(req, g), "grant_implies_request");
     INTERLOCK_ASSERT(invariants::work_conserving(req, g), "work_conserving");
     return g;
@@ -113,11 +156,11 @@ class dynamic_round_robin_arbiter
 
 /// Requests from a candidate_view: the mask (bits at or above N are a
 /// contract violation and are dropped).
-template <std::size_t N>
-class request_builder<round_robin_arbiter<N>> {
+template <std::size_t N, rr_order Order>
+class request_builder<round_robin_arbiter<N, Order>> {
  public:
   request_builder() = default;
-  explicit request_builder(const round_robin_arbiter<N>&) noexcept {}
+  explicit request_builder(const round_robin_arbiter<N, Order>&) noexcept {}
   std::uint64_t operator()(const candidate_view& v) const {
     INTERLOCK_ASSERT((v.requests & ~bits::low_mask(N)) == 0, "candidate at or above N");
     return v.requests & bits::low_mask(N);

@@ -47,14 +47,17 @@
 
 namespace interlock {
 
-using dimension_order = std::vector<unsigned>;
+/// The order in which a packet corrects the dimensions: a list of dimension
+/// indices, each once ({0, 1, 2} is XYZ). The routing scheme itself is
+/// dimension_order_routing.
+using dimension_sequence = std::vector<unsigned>;
 
 /// Every order of n dimensions (n! of them; the six of Anton 2 for n = 3),
 /// in lexicographic order.
-inline std::vector<dimension_order> all_dimension_orders(std::size_t n) {
-  dimension_order order(n);
+inline std::vector<dimension_sequence> all_dimension_orders(std::size_t n) {
+  dimension_sequence order(n);
   std::iota(order.begin(), order.end(), 0u);
-  std::vector<dimension_order> orders;
+  std::vector<dimension_sequence> orders;
   do orders.push_back(order);
   while (std::next_permutation(order.begin(), order.end()));
   return orders;
@@ -62,13 +65,13 @@ inline std::vector<dimension_order> all_dimension_orders(std::size_t n) {
 
 namespace detail {
 /// Throws config_error unless every order is a permutation of 0..n-1.
-inline void check_orders(const std::vector<dimension_order>& orders, std::size_t n,
+inline void check_orders(const std::vector<dimension_sequence>& orders, std::size_t n,
                          const char* component) {
   if (orders.empty()) throw config_error(component, "dimension orders", "none", "at least one");
-  for (const dimension_order& o : orders) {
-    dimension_order sorted = o;
+  for (const dimension_sequence& o : orders) {
+    dimension_sequence sorted = o;
     std::sort(sorted.begin(), sorted.end());
-    dimension_order identity(n);
+    dimension_sequence identity(n);
     std::iota(identity.begin(), identity.end(), 0u);
     if (sorted != identity) {
       std::string text;
@@ -87,7 +90,7 @@ struct ordered_route {
   std::uint8_t position = 0;  // index into order of the dimension being corrected
   std::uint8_t cls = 0;
 
-  void begin(const torus_topology& t, node_id to, const dimension_order& o, traffic_class c) {
+  void begin(const torus_topology& t, node_id to, const dimension_sequence& o, traffic_class c) {
     destination = to;
     target = t.coordinates_of(to);
     for (std::size_t i = 0; i < o.size(); ++i) order[i] = static_cast<std::uint8_t>(o[i]);
@@ -97,8 +100,8 @@ struct ordered_route {
 };
 
 /// The identity order 0, 1, ..., n-1.
-inline dimension_order identity_order(std::size_t n) {
-  dimension_order o(n);
+inline dimension_sequence identity_order(std::size_t n) {
+  dimension_sequence o(n);
   std::iota(o.begin(), o.end(), 0u);
   return o;
 }
@@ -120,7 +123,7 @@ class dimension_order_routing : public detail::oblivious_route<dimension_order_r
   };
 
   explicit dimension_order_routing(const torus_topology& topology,
-                                   std::vector<dimension_order> orders = {},
+                                   std::vector<dimension_sequence> orders = {},
                                    dimension_order_options options = {})
       : topology_(topology), orders_(std::move(orders)), options_(options) {
     if (orders_.empty()) orders_ = {detail::identity_order(topology.dimensions())};
@@ -131,7 +134,7 @@ class dimension_order_routing : public detail::oblivious_route<dimension_order_r
   /// Two VCs per class (VC0 before the dateline, VC1 after), one without datelines.
   unsigned vcs_per_class() const noexcept { return options_.datelines ? 2 : 1; }
   unsigned vcs_per_channel() const noexcept { return traffic_classes * vcs_per_class(); }
-  const std::vector<dimension_order>& orders() const noexcept { return orders_; }
+  const std::vector<dimension_sequence>& orders() const noexcept { return orders_; }
 
   /// The route from source to destination with an order drawn uniformly
   /// from orders() (nothing is drawn when there is one).
@@ -176,7 +179,7 @@ class dimension_order_routing : public detail::oblivious_route<dimension_order_r
 
  private:
   torus_topology topology_;
-  std::vector<dimension_order> orders_;
+  std::vector<dimension_sequence> orders_;
   dimension_order_options options_;
 };
 

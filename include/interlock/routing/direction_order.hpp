@@ -9,7 +9,7 @@
 //     +X, +Y or +Z) before the route proper, which must not land on a
 //     dateline node;
 //   - a final hop in the last direction of the order (T3E: -Z) after it: the
-//     route proper ends at the destination's neighbour on the far side.
+//     route proper ends at the destination's neighbor on the far side.
 //
 // VCs: two per traffic class (VC0, VC1), doubled for request and response.
 // On entering a direction a packet takes the VC its router's lookup table
@@ -37,7 +37,7 @@
 //     with the ordinate where its straight run in that direction ends: the
 //     destination's (as the T3E text says), except that the run of the
 //     route proper in the final hop's dimension but the other direction
-//     ends at the destination's neighbour. Validated: sizes must match the
+//     ends at the destination's neighbor. Validated: sizes must match the
 //     radices and no minimal route that passes a dateline may start on VC1;
 //     when route tags may go the other way (every dimension) or a final hop
 //     is allowed (its dimension), no route at all that passes a dateline may
@@ -49,7 +49,7 @@
 //     throws. start_with(source, destination, c, tag) takes a given tag;
 //     check_tag throws config_error for a tag that does not work (an initial
 //     hop onto a dateline node or off a mesh edge, a final hop whose
-//     far-side neighbour does not exist), and start_with given such a tag is
+//     far-side neighbor does not exist), and start_with given such a tag is
 //     a contract violation that falls back to the minimal tag without
 //     initial or final hop.
 //
@@ -113,7 +113,7 @@ class direction_order_routing : public detail::oblivious_route<direction_order_r
  public:
   struct state {
     node_id destination = 0;
-    node_id target = 0;  // where the route proper ends (destination, or its far-side neighbour)
+    node_id target = 0;  // where the route proper ends (destination, or its far-side neighbor)
     coordinates target_ordinates{};
     std::array<std::int8_t, max_dimensions> sign{};  // per dimension: +1, -1, 0 (no movement)
     std::int8_t initial = -1;                        // pending initial hop: index in the order
@@ -189,13 +189,13 @@ class direction_order_routing : public detail::oblivious_route<direction_order_r
   /// Throws config_error unless `tag` works from source to destination: an
   /// initial hop among the first n directions that stays in the network and
   /// does not land on a dateline node, a final hop into a destination with a
-  /// neighbour on the far side of the final direction.
+  /// neighbor on the far side of the final direction.
   void check_tag(node_id source, node_id destination, const route_tag& tag) const {
     const torus_topology& t = topology_;
     if (tag.final_hop && t.neighbor(destination, final_.dimension, -final_.sign) == no_node) {
       throw config_error("direction_order_routing", "final hop",
                          "into node " + std::to_string(destination),
-                         "a destination with a neighbour on the far side of the final direction");
+                         "a destination with a neighbor on the far side of the final direction");
     }
     if (tag.initial >= 0) {
       detail::require_in_range("direction_order_routing", "initial hop direction",
@@ -219,7 +219,7 @@ class direction_order_routing : public detail::oblivious_route<direction_order_r
     s.destination = destination;
     s.target = destination;
     s.cls = static_cast<std::uint8_t>(c);
-    if (tag.final_hop) {  // end at the neighbour the final hop comes from
+    if (tag.final_hop) {  // end at the neighbor the final hop comes from
       s.target = t.neighbor(destination, final_.dimension, -final_.sign);
       s.final_hop = true;
     }

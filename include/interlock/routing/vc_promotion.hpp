@@ -78,11 +78,11 @@ class vc_promotion_routing : public detail::oblivious_route<vc_promotion_routing
   };
 
   explicit vc_promotion_routing(const torus_topology& topology,
-                                std::vector<dimension_order> orders = {},
+                                std::vector<dimension_sequence> orders = {},
                                 vc_scheme scheme = vc_scheme::promotion)
       : vc_promotion_routing(topology, std::move(orders), vc_promotion_options{scheme}) {}
 
-  vc_promotion_routing(const torus_topology& topology, std::vector<dimension_order> orders,
+  vc_promotion_routing(const torus_topology& topology, std::vector<dimension_sequence> orders,
                        vc_promotion_options options)
       : topology_(topology),
         orders_(std::move(orders)),
@@ -99,7 +99,7 @@ class vc_promotion_routing : public detail::oblivious_route<vc_promotion_routing
   const vc_promotion_options& options() const noexcept { return options_; }
   unsigned vcs_per_class() const noexcept { return vcs_; }
   unsigned vcs_per_channel() const noexcept { return traffic_classes * vcs_; }
-  const std::vector<dimension_order>& orders() const noexcept { return orders_; }
+  const std::vector<dimension_sequence>& orders() const noexcept { return orders_; }
 
   /// The route with order, slice (and, with non_minimal_routes, the rings
   /// it goes the long way round) drawn uniformly: each route for_each_start
@@ -188,7 +188,7 @@ class vc_promotion_routing : public detail::oblivious_route<vc_promotion_routing
   }
 
   torus_topology topology_;
-  std::vector<dimension_order> orders_;
+  std::vector<dimension_sequence> orders_;
   vc_scheme scheme_;
   vc_promotion_options options_;
   unsigned vcs_ = 0;

@@ -28,7 +28,7 @@
 //   sign, slice), then local_port() = 2 n slices, the injection/ejection
 //   port. Output port p sends on the channel in p's direction; input port p
 //   receives the channel that travels in p's direction (a packet moving +X
-//   arrives on input +X, from the -X neighbour). port_of(dimension, sign,
+//   arrives on input +X, from the -X neighbor). port_of(dimension, sign,
 //   slice) and port_of(hop) number a direction; port_info(p) inverts it. On
 //   a mesh the ports off an edge exist and carry nothing.
 //
@@ -157,7 +157,7 @@ class torus_topology {
     return id - ordinate(id, d) * stride_[d] + static_cast<node_id>(x % radix_[d]) * stride_[d];
   }
 
-  /// The neighbour of `id` along d in direction sign, or no_node off a mesh edge.
+  /// The neighbor of `id` along d in direction sign, or no_node off a mesh edge.
   node_id neighbor(node_id id, std::size_t d, int sign) const noexcept {
     const std::size_t k = radix_[d];
     const std::size_t x = ordinate(id, d);

@@ -27,7 +27,7 @@
 //                       Section 4.2); reverse_tornado: (x_d - k_d/2 + 1).
 //   neighbor            a destination at most `hops` away along each
 //                       dimension, uniformly over those ordinates (n-hop
-//                       neighbour traffic, paper 001 Section 4.1; the
+//                       neighbor traffic, paper 001 Section 4.1; the
 //                       source itself included).
 //   transpose           the coordinates reversed: (x_0, ..., x_{n-1}) ->
 //                       (x_{n-1}, ..., x_0); every node whose image is
