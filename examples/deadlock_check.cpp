@@ -188,15 +188,7 @@ int check(const Scheme& scheme, const arguments& a, const std::string& descripti
 }
 
 std::vector<interlock::ring_vc_assignment> t3e_tables(const arguments& a) {
-  std::vector<interlock::ring_vc_assignment> tables;
-  if (a.tables == "toc") return tables;
-  interlock::vc_optimizer_options options;
-  options.routes = a.other_way || a.final_hop ? interlock::vc_routes::every_route
-                                              : interlock::vc_routes::minimal;
-  for (const std::size_t k : a.radix)
-    tables.push_back(k <= 64 ? interlock::optimize_vc_assignment(k, 8, options)
-                             : interlock::ring_vc_assignment(64));
-  return tables;
+  return vc_tables(a.radix, a.tables, a.other_way || a.final_hop);
 }
 
 int run(const arguments& a) {

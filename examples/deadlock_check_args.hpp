@@ -7,6 +7,7 @@
 
 #include <interlock/routing/dimension_order.hpp>
 #include <interlock/routing/route.hpp>
+#include <interlock/routing/vc_table.hpp>
 #include <interlock/topology/torus.hpp>
 
 #include <cstddef>
@@ -66,6 +67,43 @@ inline std::vector<std::string> split(const std::string& text) {
   return parts;
 }
 
+/// The network flags both tools take: --radix (2..max_radix per dimension),
+/// --wrap, --slices. Returns false for any other flag; `value` reads the
+/// flag's value.
+template <class Value>
+bool parse_network_flag(const std::string& flag, Value&& value, std::size_t max_radix,
+                        std::vector<std::size_t>& radix, std::vector<bool>& wrap, bool& wrap_given,
+                        std::size_t& slices) {
+  if (flag == "--radix") {
+    for (const std::string& part : split(value()))
+      radix.push_back(parse_number(flag, part, 2, max_radix));
+  } else if (flag == "--wrap") {
+    wrap_given = true;
+    for (const std::string& part : split(value()))
+      wrap.push_back(parse_number(flag, part, 0, 1) != 0);
+  } else if (flag == "--slices") {
+    slices = parse_number(flag, value(), 1, 8);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// The T3E's VC tables: "toc" (the scheme's own, empty here) or "optimized"
+/// (optimize_vc_assignment per ring, 8 VCs; rings above 64 nodes keep 64).
+inline std::vector<interlock::ring_vc_assignment> vc_tables(const std::vector<std::size_t>& radix,
+                                                            const std::string& tables,
+                                                            bool every_route) {
+  std::vector<interlock::ring_vc_assignment> result;
+  if (tables == "toc") return result;
+  interlock::vc_optimizer_options options;
+  options.routes = every_route ? interlock::vc_routes::every_route : interlock::vc_routes::minimal;
+  for (const std::size_t k : radix)
+    result.push_back(k <= 64 ? interlock::optimize_vc_assignment(k, 8, options)
+                             : interlock::ring_vc_assignment(64));
+  return result;
+}
+
 inline arguments parse(int argc, char** argv) {
   arguments a;
   bool wrap_given = false;
@@ -84,15 +122,7 @@ inline arguments parse(int argc, char** argv) {
       if (i + 1 >= argc) throw bad_input{flag + ": needs a value"};
       return argv[++i];
     };
-    if (flag == "--radix") {
-      for (const std::string& part : split(value()))
-        a.radix.push_back(parse_number(flag, part, 2, 65535));
-    } else if (flag == "--wrap") {
-      wrap_given = true;
-      for (const std::string& part : split(value()))
-        a.wrap.push_back(parse_number(flag, part, 0, 1) != 0);
-    } else if (flag == "--slices") {
-      a.slices = parse_number(flag, value(), 1, 8);
+    if (parse_network_flag(flag, value, 65535, a.radix, a.wrap, wrap_given, a.slices)) {
     } else if (flag == "--scheme") {
       a.scheme = value();
     } else if (flag == "--orders") {

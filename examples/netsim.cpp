@@ -352,13 +352,7 @@ int with_arbiter(const arguments& a, const Scheme& scheme) {
 }
 
 std::vector<interlock::ring_vc_assignment> t3e_tables(const arguments& a) {
-  std::vector<interlock::ring_vc_assignment> tables;
-  if (a.tables == "toc") return tables;
-  interlock::vc_optimizer_options options;
-  for (const std::size_t k : a.radix)
-    tables.push_back(k <= 64 ? interlock::optimize_vc_assignment(k, 8, options)
-                             : interlock::ring_vc_assignment(64));
-  return tables;
+  return deadlock_check_tool::vc_tables(a.radix, a.tables, false);
 }
 
 int run(const arguments& a) {

@@ -97,15 +97,8 @@ inline arguments parse(int argc, char** argv) {
       } else {
         throw bad_input{"--preset: '" + name + "'; allowed: seastar, anton2"};
       }
-    } else if (flag == "--radix") {
-      for (const std::string& part : split(value()))
-        a.radix.push_back(parse_number(flag, part, 2, 256));
-    } else if (flag == "--wrap") {
-      wrap_given = true;
-      for (const std::string& part : split(value()))
-        a.wrap.push_back(parse_number(flag, part, 0, 1) != 0);
-    } else if (flag == "--slices") {
-      a.slices = parse_number(flag, value(), 1, 8);
+    } else if (deadlock_check_tool::parse_network_flag(flag, value, 256, a.radix, a.wrap,
+                                                       wrap_given, a.slices)) {
     } else if (flag == "--scheme") {
       a.scheme = value();
     } else if (flag == "--orders") {
