@@ -137,3 +137,22 @@ TEST_CASE("round_robin_arbiter: bad input is a contract violation", "[round_robi
   CHECK_THROWS_AS(dynamic_round_robin_arbiter::with_highest_priority(10, 10),
                   interlock::config_error);
 }
+
+TEST_CASE("dynamic_round_robin_arbiter: built empty, sized at run time, fed masks",
+          "[round_robin]") {
+  // A simulator that reads N from its configuration after building its
+  // arbiters: default construction, resize(N), and the same mask requests
+  // as round_robin_arbiter<N>, decision for decision.
+  dynamic_round_robin_arbiter late;
+  CHECK(late.size() == 0);
+  CHECK(late.arbitrate(interlock::request_view()) == grant());
+  late.resize(7);
+  CHECK(late.size() == 7);
+  round_robin_arbiter<7> fixed;
+  splitmix rng(7);
+  for (int k = 0; k < 500; ++k) {
+    const std::uint64_t mask = rng.below(128);
+    REQUIRE(late.grant(mask) == fixed.grant(mask));
+  }
+  CHECK_THROWS_AS(late.resize(0), interlock::config_error);
+}

@@ -14,8 +14,13 @@
 //     lowest requester at or after the pointer wins, else the lowest, and
 //     the pointer moves to winner + 1 (arbiters/rr_pointer.hpp); an AND, a
 //     select, a count-trailing-zeros. The two orders are mirror images.
-//   - dynamic_round_robin_arbiter: any N >= 1 fixed at construction; requests
-//     are a request_view of exactly N bits; arbitrate reads each word once.
+//   - dynamic_round_robin_arbiter: any N >= 1, fixed at construction or by
+//     resize(N) after default construction (no requesters: no grant);
+//     requests are a request_view of exactly N bits, or, for N <= 64, the
+//     same std::uint64_t mask the compile-time arbiters take; arbitrate
+//     reads each word once. A round_robin_arbiter<64> decides for any
+//     N <= 64 exactly as an N-wide one: the fast path when N is known only
+//     at run time.
 //   - Decision protocol: arbitrate() is const; commit(g) advances the state;
 //     grant() does both; commit of no grant is a no-op.
 //   - Invariants (asserted in debug builds, tested as properties):
@@ -132,6 +137,9 @@ class dynamic_round_robin_arbiter
       detail::rr_arbiter_base<dynamic_round_robin_arbiter, request_view, dynamic_rr_thermometer>;
 
  public:
+  /// No requesters: arbitrate grants nothing until resize() gives it some
+  /// (a simulator that builds its arbiters before it reads N).
+  dynamic_round_robin_arbiter() = default;
   /// `size` requesters (config_error unless 1 <= size < 2^32 - 1), rr_therm = 0.
   explicit dynamic_round_robin_arbiter(std::size_t size)
       : base(dynamic_rr_thermometer(size, "dynamic_round_robin_arbiter")) {}
@@ -142,6 +150,23 @@ class dynamic_round_robin_arbiter
     dynamic_round_robin_arbiter arb(size);
     arb.rr_ = dynamic_rr_thermometer::with_highest_priority(size, i, "dynamic_round_robin_arbiter");
     return arb;
+  }
+
+  /// `size` requesters from now on, rr_therm = 0 (config_error unless 1 <= size < 2^32 - 1).
+  void resize(std::size_t size) {
+    rr_ = dynamic_rr_thermometer(size, "dynamic_round_robin_arbiter");
+  }
+
+  /// For up to 64 requesters, the compile-time arbiters' request: a mask.
+  interlock::grant arbitrate(std::uint64_t requests) const {
+    INTERLOCK_ASSERT(size() <= 64, "a mask request for more than 64 requesters");
+    return arbitrate(request_view(&requests, size() <= 64 ? size() : 64));
+  }
+  using base::grant;
+  interlock::grant grant(std::uint64_t requests) {
+    const interlock::grant g = arbitrate(requests);
+    this->commit(g);
+    return g;
   }
 
   interlock::grant arbitrate(request_view requests) const {

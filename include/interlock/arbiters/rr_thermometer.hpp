@@ -105,6 +105,7 @@ class dynamic_rr_thermometer {
  public:
   static constexpr std::size_t max_size = grant::none_index;
 
+  /// No requesters (the state of a run-time arbiter before it is sized).
   dynamic_rr_thermometer() = default;
 
   /// N requesters, rr_therm = 0; throws config_error unless 1 <= size <= max_size.
@@ -148,7 +149,10 @@ class dynamic_rr_thermometer {
     const std::size_t first = w * bits::word_bits;
     return size_ <= first ? 0 : bits::low_mask(size_ - first);
   }
-  std::size_t highest_priority() const noexcept { return ones_ == 0 ? size_ - 1 : ones_ - 1; }
+  /// The requester the next decision favours (0 with no requesters).
+  std::size_t highest_priority() const noexcept {
+    return ones_ != 0 ? ones_ - 1 : size_ != 0 ? size_ - 1 : 0;
+  }
 
   dynamic_request_set mask() const {
     dynamic_request_set m(size_);
@@ -171,7 +175,7 @@ class dynamic_rr_thermometer {
   }
 
  private:
-  std::size_t size_ = 1;
+  std::size_t size_ = 0;
   std::size_t ones_ = 0;
 };
 
