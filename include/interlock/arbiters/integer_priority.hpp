@@ -51,7 +51,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 #include "interlock/arbiters/rr_pointer.hpp"
@@ -100,13 +99,11 @@ using rr_state_t =
 /// The pick among tied requesters in the given order.
 template <std::size_t N, rr_order Order>
 constexpr grant rr_pick(std::uint64_t tied, const rr_state_t<N, Order>& rr) noexcept {
-  if (tied == 0) return grant::none();
   if constexpr (Order == rr_order::ascending) {
-    const std::uint64_t preferred = tied & rr.at_or_after();
-    return grant(bits::lowest_index(preferred != 0 ? preferred : tied));
+    return rr.pick(tied);
   } else {
     const std::uint64_t preferred = tied & rr.mask();
-    return grant(bits::highest_index_nonzero(preferred != 0 ? preferred : tied));
+    return highest_of(preferred != 0 ? preferred : tied);
   }
 }
 }  // namespace detail

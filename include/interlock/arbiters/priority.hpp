@@ -121,10 +121,7 @@ class priority_arbiter<N, P, rr_order::ascending>
     INTERLOCK_ASSERT((requests.requests() & ~valid_mask) == 0, "request bit at or above N");
     std::uint64_t top = 0;
     for (std::size_t p = P; p-- > 0 && top == 0;) top = requests.levels[p] & valid_mask;
-    const std::uint64_t preferred = top & this->rr_.at_or_after();
-    const std::uint64_t row = preferred != 0 ? preferred : top;
-    const interlock::grant g =
-        row != 0 ? interlock::grant(bits::lowest_index(row)) : interlock::grant::none();
+    const interlock::grant g = this->rr_.pick(top);
     INTERLOCK_ASSERT(invariants::grant_implies_request(requests, g), "grant_implies_request");
     INTERLOCK_ASSERT(invariants::work_conserving(requests, g), "work_conserving");
     INTERLOCK_ASSERT(invariants::priority_respected(requests, g), "priority_respected");

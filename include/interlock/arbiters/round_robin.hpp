@@ -120,10 +120,7 @@ class round_robin_arbiter<N, rr_order::ascending>
   interlock::grant arbitrate(std::uint64_t requests) const {
     INTERLOCK_ASSERT((requests & ~valid_mask) == 0, "request bit at or above N");
     const std::uint64_t req = requests & valid_mask;
-    const std::uint64_t preferred = req & this->rr_.at_or_after();
-    const std::uint64_t row = preferred != 0 ? preferred : req;
-    const interlock::grant g =
-        row != 0 ? interlock::grant(bits::lowest_index(row)) : interlock::grant::none();
+    const interlock::grant g = this->rr_.pick(req);
     INTERLOCK_ASSERT(invariants::grant_implies_request(req, g), "grant_implies_request");
     INTERLOCK_ASSERT(invariants::work_conserving(req, g), "work_conserving");
     return g;

@@ -78,6 +78,14 @@ class rr_pointer {
     return bits::low_mask(N) & ~bits::low_mask(pointer_);
   }
 
+  /// The ascending pick among `candidates`: the lowest at or after the
+  /// pointer, else the lowest; no grant when there is none.
+  constexpr grant pick(std::uint64_t candidates) const noexcept {
+    const std::uint64_t preferred = candidates & at_or_after();
+    const std::uint64_t row = preferred != 0 ? preferred : candidates;
+    return row != 0 ? grant(bits::lowest_index(row)) : grant::none();
+  }
+
   /// pointer = g + 1 (mod N) when g is a requester; otherwise unchanged.
   constexpr void advance(grant g) noexcept {
     const std::size_t i = g.index();
