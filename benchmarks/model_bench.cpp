@@ -20,17 +20,17 @@
 #include <cstdint>
 #include <string>
 
-#include "model/network.hpp"
+#include <interlock/model/network.hpp>
 
 namespace {
 
 using rr = interlock::round_robin_arbiter<64>;
-using net_type = netmodel::network<interlock::dimension_order_routing, rr>;
+using net_type = interlock::model::network<interlock::dimension_order_routing, rr>;
 
 void model_torus(benchmark::State& state, double load, unsigned flits) {
   static const interlock::torus_topology t({8, 8, 8}, {true, true, true});
   static const interlock::dimension_order_routing dor(t);
-  netmodel::config c;
+  interlock::model::config c;
   c.load = load;
   c.vcs = 4;
   c.buffer_flits = 8;

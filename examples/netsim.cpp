@@ -1,4 +1,4 @@
-// netsim: the reference network model (examples/model/) from the command line.
+// netsim: the reference network model (interlock/model/) from the command line.
 //
 //   netsim --radix 8,8,8 --scheme dor --arbiter round_robin --traffic uniform_random --load 0.3
 //   netsim --radix 8 --wrap 0 --traffic all_to_one --load 1 --arbiter age --per-source lot.csv
@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "model/network.hpp"
-#include "model/presets.hpp"
+#include <interlock/model/network.hpp>
+#include <interlock/model/presets.hpp>
 #include "netsim_args.hpp"
 #include "tool_main.hpp"
 
@@ -45,7 +45,7 @@ const char* const help_text =
     "Prints a summary; --csv writes one row per run.\n"
     "\n"
     "  --preset NAME          seastar or anton2: the router shapes of the papers\n"
-    "                         (examples/model/presets.hpp); other flags override\n"
+    "                         (interlock/model/presets.hpp); other flags override\n"
     "\n"
     "network (as deadlock_check)\n"
     "  --radix K0,K1,...      radix of each dimension (2..256), 1 to 8 dimensions;\n"
@@ -121,7 +121,7 @@ struct progress_bar {
 
 // What the run needs of its traffic pattern.
 struct traffic_setup {
-  netmodel::destination_function destination;
+  interlock::model::destination_function destination;
   double capacity = 0;             // 0: not computed
   interlock::arbiter_loads loads;  // only for --arbiter inverse_weighted
 };
@@ -187,19 +187,20 @@ traffic_setup with_pattern(const arguments& a, const Scheme& scheme) {
 }
 
 // The age parameters: given, or Section 3.2's methodology for this network
-// (netmodel::recommended_age).
-netmodel::age_config make_age_config(const arguments& a, const interlock::torus_topology& t,
-                                     unsigned vcs_per_class) {
+// (interlock::model::recommended_age).
+interlock::model::age_config make_age_config(const arguments& a, const interlock::torus_topology& t,
+                                             unsigned vcs_per_class) {
   const unsigned classes = a.model.response_share > 0 && a.model.response_share < 1 ? 2 : 1;
   const unsigned per_link = a.model.vcs != 0 ? a.model.vcs / classes : vcs_per_class;
-  const netmodel::age_advice advice = netmodel::recommended_age(t, a.model, per_link);
-  netmodel::age_config age = advice.age;
+  const interlock::model::age_advice advice =
+      interlock::model::recommended_age(t, a.model, per_link);
+  interlock::model::age_config age = advice.age;
   if (a.age_period != 0) age.period = a.age_period;
   const std::vector<unsigned> bias = a.age_bias.empty() ? advice.dimension_bias : a.age_bias;
   if (bias.size() == 1) {
     age.bias = interlock::age_bias{bias[0], bias[0]};
   } else if (!bias.empty()) {
-    age.port_bias = netmodel::biases_by_dimension(t, bias);
+    age.port_bias = interlock::model::biases_by_dimension(t, bias);
   }
   std::printf("age: AGE_CLK_PERIOD %u%s, REQ/RSP_AGE_BIAS", age.period,
               a.age_period != 0 ? ""
@@ -212,7 +213,7 @@ netmodel::age_config make_age_config(const arguments& a, const interlock::torus_
   return age;
 }
 
-void print_results(const arguments& a, const netmodel::results& r, double capacity) {
+void print_results(const arguments& a, const interlock::model::results& r, double capacity) {
   if (a.model.batch > 0) {
     std::printf("batch: %zu packets per source, last delivery at cycle %llu\n", a.model.batch,
                 static_cast<unsigned long long>(r.batch_cycles));
@@ -270,25 +271,26 @@ std::FILE* open_output(const std::string& flag, const std::string& path) {
 template <class Scheme, class Policy>
 int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traffic,
              const std::function<Policy(node_id, std::size_t)>& make_policy,
-             const netmodel::age_config& age) {
+             const interlock::model::age_config& age) {
   std::vector<double> loads = a.sweep;
   if (loads.empty()) loads.push_back(a.model.load);
   std::FILE* csv = a.csv.empty() ? nullptr : open_output("--csv", a.csv);
-  if (csv != nullptr) std::fprintf(csv, "%s\n", netmodel::csv_header());
+  if (csv != nullptr) std::fprintf(csv, "%s\n", interlock::model::csv_header());
   int status = 0;
   for (const double load : loads) {
-    netmodel::config cfg = a.model;
+    interlock::model::config cfg = a.model;
     if (cfg.batch == 0) cfg.load = load;
-    netmodel::network<Scheme, Policy> net(scheme, cfg, traffic.destination, make_policy, age);
+    interlock::model::network<Scheme, Policy> net(scheme, cfg, traffic.destination, make_policy,
+                                                  age);
     if (loads.size() > 1) std::printf("\n");
     progress_bar bar;
     bar.on = a.progress && isatty(2) != 0;
     bar.label = cfg.batch > 0 ? "batch" : "load " + std::to_string(load).substr(0, 5);
-    netmodel::results r = net.run([&](double f) { bar(f); });
+    interlock::model::results r = net.run([&](double f) { bar(f); });
     bar.done();
     r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
     print_results(a, r, traffic.capacity);
-    if (csv != nullptr) std::fprintf(csv, "%s\n", netmodel::csv_row(r).c_str());
+    if (csv != nullptr) std::fprintf(csv, "%s\n", interlock::model::csv_row(r).c_str());
     if (!a.per_source.empty()) {
       std::FILE* f = open_output("--per-source", a.per_source);
       double total = 0;
@@ -390,5 +392,13 @@ int run(const arguments& a) {
 
 int main(int argc, char** argv) {
   return example_tools::tool_main("netsim", help_text, "a smaller network, or fewer --cycles", argc,
-                                  argv, [&] { return run(parse(argc, argv)); });
+                                  argv, [&] {
+                                    try {
+                                      return run(parse(argc, argv));
+                                    } catch (const interlock::config_error& e) {
+                                      // The model names its fields; say them as flags.
+                                      throw bad_input{flag_of_field(e.field()) + " = " + e.value() +
+                                                      "; allowed: " + e.allowed()};
+                                    }
+                                  });
 }

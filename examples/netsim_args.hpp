@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include <interlock/model/config.hpp>
+#include <interlock/model/presets.hpp>
 #include "deadlock_check_args.hpp"
-#include "model/config.hpp"
-#include "model/presets.hpp"
 
 namespace netsim_tool {
 
@@ -40,9 +40,34 @@ struct arguments {
   std::string csv;
   std::string per_source;
   bool progress = true;
-  netmodel::config model;
-  netmodel::preset preset;  // --preset, if given
+  interlock::model::config model;
+  interlock::model::preset preset;  // --preset, if given
 };
+
+/// The flag that sets a field of interlock::model::config (or age_config,
+/// or the network's), for the model's configuration errors.
+inline std::string flag_of_field(const std::string& field) {
+  static const char* const fields[][2] = {
+      {"vcs", "--vcs"},
+      {"buffer_flits", "--buffer-flits"},
+      {"channel_latency", "--channel-latency"},
+      {"router_delay", "--router-delay"},
+      {"lengths", "--packet-flits"},
+      {"load", "--load"},
+      {"batch", "--batch"},
+      {"response_share", "--response-share"},
+      {"warmup", "--warmup"},
+      {"measure", "--cycles"},
+      {"drain", "--drain"},
+      {"seed", "--seed"},
+      {"slices", "--slices"},
+      {"port_bias", "--age-bias"},
+      {"period", "--age-period"},
+  };
+  for (const auto& f : fields)
+    if (field == f[0]) return f[1];
+  return field;
+}
 
 inline double parse_real(const std::string& flag, const std::string& text, double lo, double hi) {
   char* end = nullptr;
@@ -56,12 +81,12 @@ inline double parse_real(const std::string& flag, const std::string& text, doubl
 }
 
 // --packet-flits: "4", or lengths with shares "1:0.8,8:0.2".
-inline std::vector<netmodel::length_share> parse_lengths(const std::string& flag,
-                                                         const std::string& text) {
-  std::vector<netmodel::length_share> lengths;
+inline std::vector<interlock::model::length_share> parse_lengths(const std::string& flag,
+                                                                 const std::string& text) {
+  std::vector<interlock::model::length_share> lengths;
   for (const std::string& part : deadlock_check_tool::split(text)) {
     const std::size_t colon = part.find(':');
-    netmodel::length_share l;
+    interlock::model::length_share l;
     l.flits = static_cast<unsigned>(
         deadlock_check_tool::parse_number(flag, part.substr(0, colon), 1, 1024));
     l.share =
@@ -91,9 +116,9 @@ inline arguments parse(int argc, char** argv) {
     if (flag == "--preset") {
       const std::string name = value();
       if (name == "seastar") {
-        a.preset = netmodel::seastar_preset();
+        a.preset = interlock::model::seastar_preset();
       } else if (name == "anton2") {
-        a.preset = netmodel::anton2_preset();
+        a.preset = interlock::model::anton2_preset();
       } else {
         throw bad_input{"--preset: '" + name + "'; allowed: seastar, anton2"};
       }
@@ -175,7 +200,7 @@ inline arguments parse(int argc, char** argv) {
     const auto given = [&](const char* f) {
       return std::find(seen.begin(), seen.end(), std::string(f)) != seen.end();
     };
-    const netmodel::preset& p = a.preset;
+    const interlock::model::preset& p = a.preset;
     if (!given("--radix")) a.radix = p.radix;
     if (!given("--slices")) a.slices = p.slices;
     if (!given("--scheme")) a.scheme = p.scheme;

@@ -18,46 +18,47 @@
 #include <string>
 #include <vector>
 
+#include <interlock/model/merging.hpp>
+#include <interlock/model/network.hpp>
+#include <interlock/model/presets.hpp>
 #include "deadlock_check_args.hpp"
-#include "model/merging.hpp"
-#include "model/network.hpp"
-#include "model/presets.hpp"
 
 namespace {
 
 using interlock::node_id;
 
 struct outcome {
-  netmodel::results round_robin, age;
+  interlock::model::results round_robin, age;
   std::vector<double> merging;
-  netmodel::age_config age_parameters;
+  interlock::model::age_config age_parameters;
 };
 
 outcome run(bool wrap, std::uint64_t cycles) {
   const interlock::torus_topology t({8}, {wrap});
   const interlock::dimension_order_routing dor(t);
-  netmodel::config c;  // 16-flit buffers, 1-flit packets, request class only
+  interlock::model::config c;  // 16-flit buffers, 1-flit packets, request class only
   c.load = 1.0;
   c.warmup = 2000;
   c.measure = cycles;
   c.drain = 0;
   const interlock::traffic::all_to_one pattern{7};
-  const netmodel::destination_function to_p7 = [&](node_id s, interlock::splitmix64& g) {
+  const interlock::model::destination_function to_p7 = [&](node_id s, interlock::splitmix64& g) {
     return pattern.destination(t, s, g);
   };
   outcome o;
-  o.merging = netmodel::merging_rule_shares(dor, 7);
+  o.merging = interlock::model::merging_rule_shares(dor, 7);
   using rr = interlock::round_robin_arbiter<64>;
-  netmodel::network<interlock::dimension_order_routing, rr> a(
+  interlock::model::network<interlock::dimension_order_routing, rr> a(
       dor, c, to_p7, [](node_id, std::size_t) { return rr{}; });
   o.round_robin = a.run();
   // Age: AGE_CLK_PERIOD and the bias by Section 3.2's methodology.
-  const netmodel::age_advice advice = netmodel::recommended_age(t, c, dor.vcs_per_class());
+  const interlock::model::age_advice advice =
+      interlock::model::recommended_age(t, c, dor.vcs_per_class());
   o.age_parameters = advice.age;
   if (!advice.dimension_bias.empty())
-    o.age_parameters.port_bias = netmodel::biases_by_dimension(t, advice.dimension_bias);
+    o.age_parameters.port_bias = interlock::model::biases_by_dimension(t, advice.dimension_bias);
   using age = interlock::age_epoch_arbiter<64>;
-  netmodel::network<interlock::dimension_order_routing, age> b(
+  interlock::model::network<interlock::dimension_order_routing, age> b(
       dor, c, to_p7, [](node_id, std::size_t) { return age(age::all_age); }, o.age_parameters);
   o.age = b.run();
   return o;

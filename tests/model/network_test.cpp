@@ -1,4 +1,4 @@
-// The reference network model (examples/model/network.hpp): its invariants,
+// The reference network model (interlock/model/network.hpp): its invariants,
 // end to end with interlock's routing schemes and arbiters.
 #include <catch2/catch.hpp>
 #include <interlock/arbiters/age_epoch.hpp>
@@ -20,8 +20,8 @@
 #include <tuple>
 #include <vector>
 
-#include "model/merging.hpp"
-#include "model/network.hpp"
+#include <interlock/model/merging.hpp>
+#include <interlock/model/network.hpp>
 
 namespace {
 
@@ -30,7 +30,7 @@ using rr = interlock::round_robin_arbiter<64>;
 using age = interlock::age_epoch_arbiter<64>;
 
 template <class Pattern>
-netmodel::destination_function to(const interlock::torus_topology& t, Pattern p) {
+interlock::model::destination_function to(const interlock::torus_topology& t, Pattern p) {
   return [&t, p](node_id s, interlock::splitmix64& g) { return p.destination(t, s, g); };
 }
 
@@ -39,8 +39,8 @@ std::function<Policy(node_id, std::size_t)> make() {
   return [](node_id, std::size_t) { return Policy{}; };
 }
 
-netmodel::config small_config(double load) {
-  netmodel::config c;
+interlock::model::config small_config(double load) {
+  interlock::model::config c;
   c.load = load;
   c.warmup = 200;
   c.measure = 2000;
@@ -65,14 +65,14 @@ void step_checked(Net& net, std::uint64_t cycles) {
 TEST_CASE("packets are conserved and credits stay within the buffers, every cycle",
           "[model][invariants]") {
   const interlock::torus_topology t({4, 3}, {true, false});
-  netmodel::config c = small_config(0.6);  // past saturation: full buffers, blocked heads
+  interlock::model::config c = small_config(0.6);  // past saturation: full buffers, blocked heads
   c.lengths = {{1, 0.5}, {3, 0.3}, {5, 0.2}};
   c.buffer_flits = 6;
   c.channel_latency = 2;
   c.response_share = 0.3;
   SECTION("dimension order, round robin") {
     const interlock::dimension_order_routing dor(t);
-    netmodel::network<interlock::dimension_order_routing, rr> net(
+    interlock::model::network<interlock::dimension_order_routing, rr> net(
         dor, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
     step_checked(net, 3000);
     CHECK(net.delivered() > 1000);
@@ -81,7 +81,7 @@ TEST_CASE("packets are conserved and credits stay within the buffers, every cycl
     const interlock::t3e_adaptive_routing adaptive(t);
     c.vcs = 2 * adaptive.vcs_per_channel();
     c.buffer_flits = 5;
-    netmodel::network<interlock::t3e_adaptive_routing, age> net(
+    interlock::model::network<interlock::t3e_adaptive_routing, age> net(
         adaptive, c, to(t, interlock::traffic::tornado{}), make<age>());
     CHECK(net.vc_replication() == 2);
     step_checked(net, 3000);
@@ -93,9 +93,9 @@ TEST_CASE("a deterministic scheme delivers each flow in order, at its destinatio
           "[model][order]") {
   const interlock::torus_topology t({5, 4}, {true, true});
   const interlock::dimension_order_routing dor(t);
-  netmodel::config c = small_config(0.5);
+  interlock::model::config c = small_config(0.5);
   c.lengths = {{1, 1}, {4, 1}};
-  netmodel::network<interlock::dimension_order_routing, rr> net(
+  interlock::model::network<interlock::dimension_order_routing, rr> net(
       dor, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
   std::map<std::tuple<node_id, node_id, unsigned>, std::uint64_t> last;
   std::uint64_t deliveries = 0, out_of_order = 0;
@@ -106,7 +106,7 @@ TEST_CASE("a deterministic scheme delivers each flow in order, at its destinatio
     if (it != last.end() && it->second > seq) ++out_of_order;
     last[key] = seq;
   };
-  const netmodel::results r = net.run();
+  const interlock::model::results r = net.run();
   CHECK(deliveries == net.delivered());
   CHECK(deliveries > 5000);
   CHECK(out_of_order == 0);
@@ -118,18 +118,18 @@ TEST_CASE("the same seed gives the same run; another seed another one", "[model]
   const interlock::torus_topology t({4, 4}, {true, true});
   const interlock::vc_promotion_routing scheme(t, interlock::all_dimension_orders(2));
   const auto run = [&](std::uint64_t seed) {
-    netmodel::config c = small_config(0.4);
+    interlock::model::config c = small_config(0.4);
     c.seed = seed;
     c.lengths = {{2, 1}, {6, 1}};
-    netmodel::network<interlock::vc_promotion_routing, rr> net(
+    interlock::model::network<interlock::vc_promotion_routing, rr> net(
         scheme, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
     std::uint64_t trace = 0;
     net.on_delivery = [&](node_id s, node_id d, unsigned, std::uint64_t seq, std::uint64_t at) {
       trace = trace * 1000003 + s * 31 + d * 7 + seq * 13 + at;
     };
-    netmodel::results r = net.run();
+    interlock::model::results r = net.run();
     r.wall_s = 0;
-    return std::make_pair(netmodel::csv_row(r), trace);
+    return std::make_pair(interlock::model::csv_row(r), trace);
   };
   CHECK(run(7) == run(7));
   CHECK(run(7).second != run(8).second);
@@ -138,7 +138,7 @@ TEST_CASE("the same seed gives the same run; another seed another one", "[model]
 namespace {
 template <class Scheme>
 void no_deadlock_at_saturation(const Scheme& scheme) {
-  netmodel::config c;
+  interlock::model::config c;
   c.load = 1.0;
   c.warmup = 0;
   c.measure = 100000;
@@ -147,9 +147,9 @@ void no_deadlock_at_saturation(const Scheme& scheme) {
   c.buffer_flits = 4;
   c.response_share = 0.5;
   const auto& t = scheme.topology();
-  netmodel::network<Scheme, rr> net(scheme, c, to(t, interlock::traffic::uniform_random{}),
-                                    make<rr>());
-  const netmodel::results r = net.run();
+  interlock::model::network<Scheme, rr> net(scheme, c, to(t, interlock::traffic::uniform_random{}),
+                                            make<rr>());
+  const interlock::model::results r = net.run();
   CHECK_FALSE(r.deadlock.deadlocked);
   CHECK(r.cycles >= 100000);
   CHECK(r.accepted > 0.1);
@@ -190,16 +190,16 @@ TEST_CASE("a scheme with a cyclic dependency graph deadlocks, and the cycle is r
   const interlock::torus_topology t({6}, {true});
   const interlock::dimension_order_routing s(t, {}, {false});
   REQUIRE_FALSE(interlock::verify::check_deadlock_freedom(s).deadlock_free());
-  netmodel::config c;
+  interlock::model::config c;
   c.load = 1.0;
   c.warmup = 0;
   c.measure = 100000;
   c.drain = 0;
   c.buffer_flits = 2;
   c.lengths = {{2, 1}};
-  netmodel::network<interlock::dimension_order_routing, rr> net(
+  interlock::model::network<interlock::dimension_order_routing, rr> net(
       s, c, to(t, interlock::traffic::tornado{}), make<rr>());
-  const netmodel::results r = net.run();
+  const interlock::model::results r = net.run();
   REQUIRE(r.deadlock.deadlocked);
   CHECK(r.cycles < 100000);
   // Every buffer of the cycle is full (one whole packet), and the cycle goes
@@ -213,17 +213,17 @@ TEST_CASE("a scheme with a cyclic dependency graph deadlocks, and the cycle is r
 
 namespace {
 template <class Policy>
-netmodel::results parking_lot(bool wrap, netmodel::age_config a = {}) {
+interlock::model::results parking_lot(bool wrap, interlock::model::age_config a = {}) {
   static const interlock::torus_topology mesh({8}, {false});
   static const interlock::torus_topology ring({8}, {true});
   const auto& t = wrap ? ring : mesh;
   const interlock::dimension_order_routing dor(t);
-  netmodel::config c;
+  interlock::model::config c;
   c.load = 1.0;
   c.warmup = 2000;
   c.measure = 40000;
   c.drain = 0;
-  netmodel::network<interlock::dimension_order_routing, Policy> net(
+  interlock::model::network<interlock::dimension_order_routing, Policy> net(
       dor, c, to(t, interlock::traffic::all_to_one{7}), make<Policy>(), a);
   return net.run();
 }
@@ -233,9 +233,10 @@ TEST_CASE("parking lot: round robin's shares fall geometrically with distance (p
           "[model][parking_lot]") {
   for (const bool wrap : {false, true}) {
     INFO((wrap ? "ring" : "mesh"));
-    const netmodel::results r = parking_lot<rr>(wrap);
+    const interlock::model::results r = parking_lot<rr>(wrap);
     const interlock::torus_topology t({8}, {wrap});
-    const auto expected = netmodel::merging_rule_shares(interlock::dimension_order_routing(t), 7);
+    const auto expected =
+        interlock::model::merging_rule_shares(interlock::dimension_order_routing(t), 7);
     double total = 0;
     for (const double x : r.accepted_per_source) total += x;
     CHECK(total == Approx(1.0).epsilon(0.01));  // the ejection port is saturated
@@ -262,10 +263,10 @@ TEST_CASE("parking lot: age-based arbitration equalizes head ages, not shares",
   // and P1's one, served at P1's: 32 / s0 = 16 / s1, so s0 = 2 s1. The
   // shares are far flatter than round robin's (1/64 against 1/2) but not
   // equal.
-  netmodel::age_config a;
+  interlock::model::age_config a;
   a.period = 1;
-  const netmodel::results r = parking_lot<age>(false, a);
-  const netmodel::results round_robin = parking_lot<rr>(false);
+  const interlock::model::results r = parking_lot<age>(false, a);
+  const interlock::model::results round_robin = parking_lot<rr>(false);
   REQUIRE(r.accepted_per_source.size() == 7);
   CHECK(r.accepted_per_source[0] == Approx(2 * r.accepted_per_source[1]).epsilon(0.05));
   CHECK(r.jain > 0.7);
@@ -277,12 +278,13 @@ TEST_CASE("parking lot: age-based arbitration equalizes head ages, not shares",
 TEST_CASE("measured channel loads match traffic/loads.hpp at low uniform load", "[model][loads]") {
   const interlock::torus_topology t({4, 4, 4}, {true, true, true});
   const interlock::vc_promotion_routing scheme(t, interlock::all_dimension_orders(3));
-  netmodel::config c;
+  interlock::model::config c;
   c.load = 0.1;
   c.warmup = 500;
   c.measure = 20000;
   const interlock::traffic::uniform_random pattern;
-  netmodel::network<interlock::vc_promotion_routing, rr> net(scheme, c, to(t, pattern), make<rr>());
+  interlock::model::network<interlock::vc_promotion_routing, rr> net(scheme, c, to(t, pattern),
+                                                                     make<rr>());
   net.run();
   const auto expected = interlock::channel_loads(scheme, pattern);
   std::size_t checked = 0;
@@ -303,12 +305,12 @@ TEST_CASE("measured channel loads match traffic/loads.hpp at low uniform load", 
 TEST_CASE("a batch run delivers every packet and measures the time of the last", "[model][batch]") {
   const interlock::torus_topology t({4, 4}, {true, true});
   const interlock::dimension_order_routing dor(t);
-  netmodel::config c;
+  interlock::model::config c;
   c.batch = 50;
   c.lengths = {{4, 1}};
-  netmodel::network<interlock::dimension_order_routing, rr> net(
+  interlock::model::network<interlock::dimension_order_routing, rr> net(
       dor, c, to(t, interlock::traffic::tornado{}), make<rr>());
-  const netmodel::results r = net.run();
+  const interlock::model::results r = net.run();
   CHECK(r.measured_delivered == 16 * 50);
   CHECK(r.batch_cycles > 0);
   // Tornado on a 4-ring: two hops each, so no faster than one 4-flit packet
@@ -320,27 +322,27 @@ TEST_CASE("a batch run delivers every packet and measures the time of the last",
 TEST_CASE("impossible configurations are refused naming the field", "[model][config]") {
   const interlock::torus_topology t({4, 4}, {true, true});
   const interlock::dimension_order_routing dor(t);
-  const auto build = [&](netmodel::config c) {
-    netmodel::network<interlock::dimension_order_routing, rr> net(
+  const auto build = [&](interlock::model::config c) {
+    interlock::model::network<interlock::dimension_order_routing, rr> net(
         dor, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
   };
-  netmodel::config c;
+  interlock::model::config c;
   c.lengths = {{8, 1}};
   c.buffer_flits = 4;
   CHECK_THROWS_WITH(build(c),
-                    Catch::Contains("--buffer-flits") && Catch::Contains("whole packets"));
+                    Catch::Contains("buffer_flits = 4") && Catch::Contains("whole packets"));
   c = {};
   c.vcs = 3;  // dor needs 2 for one class
-  CHECK_THROWS_WITH(build(c), Catch::Contains("--vcs") && Catch::Contains("multiple of 2"));
+  CHECK_THROWS_WITH(build(c), Catch::Contains("vcs = 3") && Catch::Contains("multiple of 2"));
   c = {};
   c.load = 1.5;
-  CHECK_THROWS_WITH(build(c), Catch::Contains("--load"));
+  CHECK_THROWS_WITH(build(c), Catch::Contains("load = 1.5"));
   c = {};
   c.buffer_flits = 96;  // 5 ports x 8 VCs x 96 one-flit packets > 2047
   c.vcs = 8;
-  CHECK_THROWS_WITH((netmodel::network<interlock::dimension_order_routing, age>(
+  CHECK_THROWS_WITH((interlock::model::network<interlock::dimension_order_routing, age>(
                         dor, c, to(t, interlock::traffic::uniform_random{}), make<age>())),
-                    Catch::Contains("--buffer-flits") && Catch::Contains("2047"));
+                    Catch::Contains("buffer_flits = 96") && Catch::Contains("2047"));
 }
 
 TEST_CASE("zero-load latency is the pipeline: (hops + 1) x (channel + router delay) + flits",
@@ -354,18 +356,18 @@ TEST_CASE("zero-load latency is the pipeline: (hops + 1) x (channel + router del
     for (const unsigned delay : {0u, 2u})
       for (const unsigned flits : {1u, 5u})
         for (const node_id destination : {node_id{0}, node_id{3}, node_id{7}}) {
-          netmodel::config c;
+          interlock::model::config c;
           c.batch = 1;
           c.lengths = {{flits, 1}};
           c.channel_latency = latency;
           c.router_delay = delay;
-          netmodel::network<interlock::dimension_order_routing, rr> net(
+          interlock::model::network<interlock::dimension_order_routing, rr> net(
               dor, c,
               [destination](node_id s, interlock::splitmix64&) {
                 return s == 0 ? destination : interlock::no_node;
               },
               make<rr>());
-          const netmodel::results r = net.run();
+          const interlock::model::results r = net.run();
           INFO("latency " << latency << " delay " << delay << " flits " << flits << " to "
                           << destination);
           CHECK(r.latency_mean == (destination + 1) * (latency + delay) + flits);
@@ -380,11 +382,11 @@ TEST_CASE("credits come back when the tail leaves: one flow through a one-packet
   // cycles.
   const interlock::torus_topology t({2}, {false});
   const interlock::dimension_order_routing dor(t);
-  netmodel::config c;
+  interlock::model::config c;
   c.batch = 100;
   c.lengths = {{4, 1}};
   c.buffer_flits = 4;
-  netmodel::network<interlock::dimension_order_routing, rr> net(
+  interlock::model::network<interlock::dimension_order_routing, rr> net(
       dor, c,
       [](node_id s, interlock::splitmix64&) { return s == 0 ? node_id{1} : interlock::no_node; },
       make<rr>());
@@ -401,11 +403,11 @@ TEST_CASE("every input port and output channel carries at most one flit per cycl
           "[model][invariants]") {
   const interlock::torus_topology t({4, 4}, {true, true});
   const interlock::vc_promotion_routing scheme(t, interlock::all_dimension_orders(2));
-  netmodel::config c = small_config(0.9);
+  interlock::model::config c = small_config(0.9);
   c.lengths = {{1, 1}, {3, 1}, {6, 1}};
   c.vcs = 2 * scheme.vcs_per_class();
   c.buffer_flits = 12;
-  netmodel::network<interlock::vc_promotion_routing, rr> net(
+  interlock::model::network<interlock::vc_promotion_routing, rr> net(
       scheme, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
   std::map<std::pair<node_id, std::size_t>, std::uint64_t> input_free, output_free;
   std::uint64_t overlaps = 0, sends = 0;
@@ -426,7 +428,7 @@ TEST_CASE("T3E adaptive routing carries more than its escape network alone past 
   // Bit complement on a 4x4 torus: every packet crosses the bisection; the
   // direction-order escape routes leave channels idle that adaptive hops use.
   const interlock::torus_topology t({4, 4}, {true, true});
-  netmodel::config c;
+  interlock::model::config c;
   c.load = 1;
   c.warmup = 1000;
   c.measure = 5000;
@@ -435,9 +437,9 @@ TEST_CASE("T3E adaptive routing carries more than its escape network alone past 
   c.buffer_flits = 8;
   const interlock::direction_order_routing escape(t);
   const interlock::t3e_adaptive_routing adaptive(t);
-  netmodel::network<interlock::direction_order_routing, rr> a(
+  interlock::model::network<interlock::direction_order_routing, rr> a(
       escape, c, to(t, interlock::traffic::bit_complement{}), make<rr>());
-  netmodel::network<interlock::t3e_adaptive_routing, rr> b(
+  interlock::model::network<interlock::t3e_adaptive_routing, rr> b(
       adaptive, c, to(t, interlock::traffic::bit_complement{}), make<rr>());
   const double oblivious = a.run().accepted, adapted = b.run().accepted;
   CHECK(adapted > 1.2 * oblivious);
@@ -450,21 +452,21 @@ TEST_CASE("routers that sleep while blocked give the run of routers evaluated ev
   const interlock::torus_topology t({4, 4}, {true, true});
   const interlock::t3e_adaptive_routing scheme(t);
   const auto run = [&](bool every_cycle) {
-    netmodel::config c = small_config(0.8);
+    interlock::model::config c = small_config(0.8);
     c.lengths = {{1, 1}, {5, 1}};
     c.buffer_flits = 10;
     c.response_share = 0.5;
     c.evaluate_every_cycle = every_cycle;
-    netmodel::network<interlock::t3e_adaptive_routing, age> net(
+    interlock::model::network<interlock::t3e_adaptive_routing, age> net(
         scheme, c, to(t, interlock::traffic::uniform_random{}), make<age>());
     std::uint64_t trace = 0;
     net.on_send = [&](node_id r, std::size_t in, std::size_t out, unsigned f, std::uint64_t at) {
       trace = trace * 1000003 + r * 131 + in * 31 + out * 7 + f + at;
     };
-    netmodel::results res = net.run();
+    interlock::model::results res = net.run();
     res.wall_s = 0;
-    return std::make_tuple(trace, netmodel::csv_row(res), res.stalled_cycles, res.vc_blocked,
-                           res.age_histogram);
+    return std::make_tuple(trace, interlock::model::csv_row(res), res.stalled_cycles,
+                           res.vc_blocked, res.age_histogram);
   };
   const auto lazy = run(false), eager = run(true);
   CHECK(std::get<0>(lazy) == std::get<0>(eager));
@@ -481,9 +483,10 @@ TEST_CASE("every packet is delivered at its destination", "[model][order]") {
   const interlock::torus_topology t({4, 4}, {true, true});
   const interlock::vc_promotion_routing scheme(t, interlock::all_dimension_orders(2));
   const interlock::traffic::transpose pattern;
-  netmodel::config c = small_config(0.6);
+  interlock::model::config c = small_config(0.6);
   c.lengths = {{1, 1}, {3, 1}};
-  netmodel::network<interlock::vc_promotion_routing, rr> net(scheme, c, to(t, pattern), make<rr>());
+  interlock::model::network<interlock::vc_promotion_routing, rr> net(scheme, c, to(t, pattern),
+                                                                     make<rr>());
   std::uint64_t deliveries = 0, misplaced = 0;
   net.on_delivery = [&](node_id s, node_id at, unsigned, std::uint64_t, std::uint64_t) {
     ++deliveries;

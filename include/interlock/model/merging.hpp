@@ -1,17 +1,21 @@
-// examples/model/merging.hpp: round robin's share of each source when every node
-// sends to one, by the merging rule of paper 000 Section 2.
+// interlock/model/merging.hpp: round robin's share of each source when every node sends to
+// one, by the merging rule of the XT parking-lot analysis (Abts & Weisser SC'07, Section 2).
 //
-// At every output, each input port that carries traffic to it gets an equal
-// part of what the output delivers (round robin among backlogged inputs);
-// a source's share of the destination's ejection port is the product of its
-// parts along its route. Paper 000 works the 8-node mesh by this rule: P6
-// 1/2, P5 1/4, ..., P1 and P0 1/64 each.
-#ifndef INTERLOCK_EXAMPLES_MODEL_MERGING_HPP
-#define INTERLOCK_EXAMPLES_MODEL_MERGING_HPP
-
-#include <interlock/core/random.hpp>
-#include <interlock/routing/route.hpp>
-#include <interlock/topology/torus.hpp>
+// Contract
+//   merging_rule_shares(scheme, destination) walks every source's route
+//   (the scheme's first route per pair) and, at every output, gives each
+//   input port that carries traffic to it an equal part of what the output
+//   delivers (round robin among backlogged inputs); a source's share of the
+//   destination's ejection port is the product of its parts along its
+//   route. The paper works the 8-node line by this rule: P6 1/2, P5 1/4,
+//   ..., P1 and P0 1/64 each. Offline: it allocates freely.
+//
+// Example
+//   interlock::torus_topology line({8}, {false});
+//   auto share = interlock::model::merging_rule_shares(
+//       interlock::dimension_order_routing(line), 7);   // share[6] == 0.5
+#ifndef INTERLOCK_MODEL_MERGING_HPP
+#define INTERLOCK_MODEL_MERGING_HPP
 
 #include <cstddef>
 #include <map>
@@ -19,7 +23,12 @@
 #include <utility>
 #include <vector>
 
-namespace netmodel {
+#include "interlock/core/random.hpp"
+#include "interlock/routing/route.hpp"
+#include "interlock/topology/torus.hpp"
+
+namespace interlock {
+namespace model {
 
 /// shares[s]: source s's share of `destination`'s ejection port under a
 /// deterministic routing scheme (its first route per pair), 0 for the
@@ -57,6 +66,7 @@ std::vector<double> merging_rule_shares(const Scheme& scheme, interlock::node_id
   return share;
 }
 
-}  // namespace netmodel
+}  // namespace model
+}  // namespace interlock
 
-#endif  // INTERLOCK_EXAMPLES_MODEL_MERGING_HPP
+#endif  // INTERLOCK_MODEL_MERGING_HPP

@@ -1,0 +1,126 @@
+// interlock/model/config.hpp: what a run of the reference network model is given.
+//
+// Contract
+//   interlock::model::config holds every number a run of
+//   interlock::model::network needs besides its routing scheme, its arbiters
+//   and its traffic pattern: the router's buffers, VCs and delays, the
+//   packets' lengths and classes, the offered load or batch, and the phases
+//   of the run (warm-up, measured window, drain). check() validates every
+//   field once, where a network is built; a bad value throws
+//   interlock::config_error whose field() is the member's name here
+//   ("buffer_flits", "lengths", "measure", ...), so a driver can map it to
+//   its own flag or file key.
+//
+// Example
+//   interlock::model::config c;
+//   c.load = 0.3;                 // flits per node per cycle
+//   c.lengths = {{4, 1.0}};       // 4-flit packets
+//   c.buffer_flits = 8;           // per input (port, VC)
+//   c.check();                    // what network's constructor does
+#ifndef INTERLOCK_MODEL_CONFIG_HPP
+#define INTERLOCK_MODEL_CONFIG_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "interlock/core/config_error.hpp"
+
+namespace interlock {
+namespace model {
+
+/// One packet length and its share of the packets.
+struct length_share {
+  unsigned flits = 1;
+  double share = 1;
+};
+
+struct config {
+  // Router.
+  unsigned vcs = 0;            // physical VCs per channel; 0: exactly what the scheme needs
+  unsigned buffer_flits = 16;  // per input (port, VC)
+  unsigned channel_latency = 1;
+  unsigned router_delay = 1;  // cycles from a head's arrival to its first allocation
+  // Traffic.
+  std::vector<length_share> lengths{{1, 1.0}};  // packet lengths in flits
+  double load = 0.1;                            // offered flits per node per cycle (Bernoulli)
+  std::size_t batch = 0;      // > 0: every source sends this many packets, as fast as it can
+  double response_share = 0;  // share of packets in the response class
+  // Phases.
+  std::uint64_t warmup = 1000;
+  std::uint64_t measure = 10000;
+  std::uint64_t drain = 50000;  // at most this many cycles waiting for measured packets
+  std::uint64_t seed = 1;
+  // Progress: a network holding packets in which nothing moves for this many
+  // cycles is deadlocked (0: derived from the delays and packet lengths).
+  std::uint64_t stall_limit = 0;
+  // A router none of whose heads can move sleeps until a port it waits for
+  // frees or a credit or packet reaches it; true evaluates every router
+  // holding packets every cycle instead (the same run, slower: for tests).
+  bool evaluate_every_cycle = false;
+
+  unsigned max_flits() const {
+    unsigned m = 0;
+    for (const auto& l : lengths) m = l.flits > m ? l.flits : m;
+    return m;
+  }
+  unsigned min_flits() const {
+    unsigned m = lengths.empty() ? 1 : lengths[0].flits;
+    for (const auto& l : lengths) m = l.flits < m ? l.flits : m;
+    return m;
+  }
+  double mean_flits() const {
+    double total = 0, weighted = 0;
+    for (const auto& l : lengths) {
+      total += l.share;
+      weighted += l.share * l.flits;
+    }
+    return weighted / total;
+  }
+
+  /// Throws config_error naming the first field out of range.
+  void check() const {
+    const char* who = "interlock::model::config";
+    if (vcs > 64) throw config_error(who, "vcs", std::to_string(vcs), "0..64");
+    if (buffer_flits < 1 || buffer_flits > 65535)
+      throw config_error(who, "buffer_flits", std::to_string(buffer_flits), "1..65535");
+    if (channel_latency < 1 || channel_latency > 1000)
+      throw config_error(who, "channel_latency", std::to_string(channel_latency), "1..1000");
+    if (router_delay > 1000)
+      throw config_error(who, "router_delay", std::to_string(router_delay), "0..1000");
+    if (lengths.empty() || lengths.size() > 16)
+      throw config_error(who, "lengths", std::to_string(lengths.size()) + " lengths",
+                         "1..16 lengths");
+    for (const auto& l : lengths) {
+      if (l.flits < 1 || l.flits > 1024)
+        throw config_error(who, "lengths", std::to_string(l.flits), "1..1024 flits");
+      if (!(l.share > 0) || !std::isfinite(l.share))
+        throw config_error(who, "lengths", "share " + std::to_string(l.share), "a share > 0");
+    }
+    if (max_flits() > buffer_flits)
+      throw config_error(who, "buffer_flits", std::to_string(buffer_flits),
+                         "at least the longest packet (" + std::to_string(max_flits()) +
+                             " flits): virtual cut-through stores whole packets");
+    if (!(load >= 0) || !(load <= 1))
+      throw config_error(who, "load", std::to_string(load), "0..1 flits per node per cycle");
+    if (batch > 100000000)
+      throw config_error(who, "batch", std::to_string(batch), "0..100000000 packets");
+    if (!(response_share >= 0) || !(response_share <= 1))
+      throw config_error(who, "response_share", std::to_string(response_share), "0..1");
+    if (measure < 1 || measure > (std::uint64_t{1} << 40))
+      throw config_error(who, "measure", std::to_string(measure), "1..2^40");
+    if (warmup > (std::uint64_t{1} << 40))
+      throw config_error(who, "warmup", std::to_string(warmup), "0..2^40");
+    if (drain > (std::uint64_t{1} << 40))
+      throw config_error(who, "drain", std::to_string(drain), "0..2^40");
+    if (stall_limit > (std::uint64_t{1} << 40))
+      throw config_error(who, "stall_limit", std::to_string(stall_limit), "0..2^40");
+  }
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_CONFIG_HPP

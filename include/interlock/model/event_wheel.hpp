@@ -1,0 +1,72 @@
+// interlock/model/event_wheel.hpp: the model's events and the timing wheel that holds them.
+//
+// Contract
+//   An event is a packet's head arriving at an input buffer, credits arriving
+//   at an output, or a packet delivered at its destination's ejection port;
+//   each names a router, a port and a VC. event_wheel keeps events by the
+//   cycle they happen in, in a ring of slots one per cycle; every event must
+//   be scheduled less than reach() cycles ahead (the reach is fixed when the
+//   wheel is built: the longest delay a run has). Scheduling is O(1) and, once
+//   each slot has grown to its busiest cycle, allocates nothing. due(t) is the
+//   slot of cycle t; the caller handles its events and clears it.
+//
+// Example
+//   interlock::model::event_wheel wheel(16);    // events up to 15 cycles ahead
+//   wheel.schedule(3, {interlock::model::event_kind::credit, 1, 0, 5, 4});
+//   for (const auto& e : wheel.due(3)) { (void)e; }
+//   wheel.due(3).clear();
+#ifndef INTERLOCK_MODEL_EVENT_WHEEL_HPP
+#define INTERLOCK_MODEL_EVENT_WHEEL_HPP
+
+#include <cstdint>
+#include <vector>
+
+#include "interlock/core/assert.hpp"
+#include "interlock/topology/torus.hpp"
+
+namespace interlock {
+namespace model {
+
+enum class event_kind : std::uint8_t { arrival, credit, delivery };
+
+struct event {
+  event_kind kind;
+  std::uint8_t port;
+  std::uint8_t vc;
+  node_id router;
+  std::uint32_t payload;  // arrival, delivery: the packet; credit: flits
+};
+
+class event_wheel {
+ public:
+  /// A wheel for events at most `reach - 1` cycles ahead of the cycle handled.
+  explicit event_wheel(std::uint64_t reach = 2) {
+    while (size_ < reach) size_ <<= 1;
+    slots_.resize(size_);
+  }
+
+  void schedule(std::uint64_t at, const event& e) { slots_[at & (size_ - 1)].push_back(e); }
+  std::vector<event>& due(std::uint64_t t) { return slots_[t & (size_ - 1)]; }
+  std::uint64_t reach() const noexcept { return size_; }
+  /// Every pending event, in no particular order (audits).
+  template <class F>
+  void for_each(F&& f) const {
+    for (const auto& slot : slots_)
+      for (const event& e : slot) f(e);
+  }
+  /// Whether no event is pending.
+  bool empty() const {
+    for (const auto& slot : slots_)
+      if (!slot.empty()) return false;
+    return true;
+  }
+
+ private:
+  std::uint64_t size_ = 1;
+  std::vector<std::vector<event>> slots_;
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_EVENT_WHEEL_HPP

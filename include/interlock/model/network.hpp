@@ -1,0 +1,480 @@
+// interlock/model/network.hpp: a cycle-level network of credit-based virtual cut-through
+// routers on a torus or mesh, composing any interlock routing scheme and output policy.
+//
+// Contract
+//   network<Scheme, Policy> is one router per node of Scheme's
+//   torus_topology (ports numbered by the topology: port_of(d, sign,
+//   slice), local_port() for injection and ejection), each deciding as
+//   router<Scheme, Policy> (router.hpp) says, and one traffic source per
+//   node (sources.hpp). The network moves what the routers decide:
+//   - Input buffers per (port, VC) of config::buffer_flits flits, FIFO. A
+//     packet granted an output takes credits for all of it downstream; its
+//     flits then cross the switch and the channel one per cycle (the input
+//     port and the output channel are busy for `flits` cycles). Its head
+//     reaches the next router config::channel_latency cycles after it leaves
+//     and may compete there config::router_delay cycles later, before its
+//     tail has arrived.
+//   - Credits return when a packet's tail leaves its buffer, after the
+//     channel latency (per packet: for multi-flit packets a buffer's space
+//     comes back up to `flits - 1` cycles later than flit-level credits
+//     would say; exact for 1-flit packets).
+//   - Injection: a node's oldest queued packet enters the local input port,
+//     one packet at a time at one flit per cycle, into the VC set of its
+//     first hop; ejection takes one flit per cycle.
+//   - With an age-reading Policy, the age clocks tick every cycle; a packet
+//     is aged on arrival (Procedure 1, with its input port's bias) and
+//     leaves with its age computed at the output (Procedure 2, send_packet);
+//     the Table 4 counters count departures by age.
+//   - The run: warm-up, a measured window and a drain (config), or a batch;
+//     a network holding packets in which nothing moves for the stall limit
+//     is declared deadlocked and the cycle of full buffers reported.
+//   Work per cycle is proportional to activity: events sit on a timing
+//   wheel (event_wheel.hpp), creations in a heap, and only routers holding
+//   packets and nodes with packets to send are visited.
+//   Configuration is validated once, here: config::check(), then what needs
+//   the scheme (VCs, ports, the age clock's 2047-packet limit), each error a
+//   config_error naming the config field ("vcs", "buffer_flits", ...) or
+//   the age_config field ("port_bias").
+//
+// Example
+//   using namespace interlock;
+//   torus_topology t({4, 4}, {true, true});
+//   dimension_order_routing dor(t);
+//   model::config c;
+//   c.load = 0.2;
+//   traffic::uniform_random uniform;
+//   model::network<dimension_order_routing, round_robin_arbiter<64>> net(
+//       dor, c, [&](node_id s, splitmix64& g) { return uniform.destination(t, s, g); },
+//       [](node_id, std::size_t) { return round_robin_arbiter<64>{}; });
+//   model::results r = net.run();      // r.accepted is about 0.2
+#ifndef INTERLOCK_MODEL_NETWORK_HPP
+#define INTERLOCK_MODEL_NETWORK_HPP
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "interlock/arbiters/age_clock.hpp"
+#include "interlock/core/assert.hpp"
+#include "interlock/core/bits.hpp"
+#include "interlock/core/config_error.hpp"
+#include "interlock/core/random.hpp"
+#include "interlock/model/age_support.hpp"
+#include "interlock/model/audit.hpp"
+#include "interlock/model/config.hpp"
+#include "interlock/model/deadlock.hpp"
+#include "interlock/model/event_wheel.hpp"
+#include "interlock/model/measurement.hpp"
+#include "interlock/model/packet.hpp"
+#include "interlock/model/router.hpp"
+#include "interlock/model/router_state.hpp"
+#include "interlock/model/sources.hpp"
+#include "interlock/model/vc_sets.hpp"
+#include "interlock/routing/route.hpp"
+#include "interlock/topology/torus.hpp"
+
+namespace interlock {
+namespace model {
+
+template <class Scheme, class Policy>
+class network {
+ public:
+  using route_state = typename Scheme::state;
+  using router_type = router<Scheme, Policy>;
+  using policy_factory = typename router_type::policy_factory;
+  static constexpr bool ages = router_type::ages;
+
+  network(const Scheme& scheme, const config& cfg, destination_function destination,
+          const policy_factory& make_policy, age_config age = {})
+      : scheme_(scheme),
+        t_(scheme.topology()),
+        cfg_(checked(cfg, scheme.topology())),
+        destination_(std::move(destination)),
+        age_cfg_(std::move(age)),
+        sets_(scheme.vcs_per_channel(), scheme.vcs_per_class(),
+              cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
+        s_(t_, sets_.physical(), cfg_.buffer_flits, cfg_.buffer_flits / cfg_.min_flits(),
+           max_candidates(t_)),
+        age_(ages ? checked_age(age_cfg_, t_, sets_, cfg_) : 0, age_cfg_),
+        router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule),
+        wheel_(cfg_.channel_latency + cfg_.router_delay + cfg_.max_flits() + 3),
+        src_(t_.node_count(), cfg_),
+        m_(t_.node_count(), t_.ports()) {
+    const node_id nodes = t_.node_count();
+    stall_limit_ = cfg_.stall_limit != 0
+                       ? cfg_.stall_limit
+                       : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency + cfg_.router_delay);
+    pending_.assign(nodes, no_packet);
+    pending_set_.assign(nodes, 0);
+    pending_flits_.assign(nodes, 0);
+    inj_free_at_.assign(nodes, 0);
+  }
+  network(const network&) = delete;
+  network& operator=(const network&) = delete;
+
+  // ---- running ----------------------------------------------------------
+
+  /// Sets the traffic going: the first creations of a Bernoulli run, or
+  /// every packet of a batch. run() calls it; a test that steps the network
+  /// itself calls it once first.
+  void start() {
+    if (started_) return;
+    started_ = true;
+    if (cfg_.batch > 0) {
+      m_.set_window(0, ~std::uint64_t{0});
+    } else {
+      m_.set_window(cfg_.warmup, cfg_.warmup + cfg_.measure);
+    }
+    src_.start();
+  }
+
+  /// Whether a run is over: a batch delivered (or out of cycles), the
+  /// measured packets delivered after the window (or the drain used up),
+  /// or a deadlock.
+  bool finished() const {
+    if (deadlock_.deadlocked) return true;
+    if (cfg_.batch > 0)
+      return delivered_ + dropped_ == src_.enqueued() || now_ >= cfg_.measure + cfg_.drain;
+    if (now_ >= m_.window_end() + cfg_.drain) return true;
+    return now_ >= m_.window_end() && m_.measured_delivered() == m_.measured_created();
+  }
+
+  /// Runs warm-up, the measured window and the drain (or a batch) and
+  /// returns what was measured. `progress(fraction)` is called now and then.
+  results run(const std::function<void(double)>& progress = {}) {
+    const auto start_time = std::chrono::steady_clock::now();
+    start();
+    while (!finished()) {
+      step();
+      if (progress && (now_ & 4095) == 0) progress(progress_fraction());
+    }
+    results r;
+    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+    collect(r);
+    return r;
+  }
+
+  /// How far the run is: delivered share of a batch, else cycles of the window.
+  double progress_fraction() const {
+    if (cfg_.batch > 0)
+      return src_.enqueued() == 0 ? 1
+                                  : static_cast<double>(delivered_ + dropped_) /
+                                        static_cast<double>(src_.enqueued());
+    return static_cast<double>(now_) / static_cast<double>(m_.window_end());
+  }
+
+  /// One cycle.
+  void step() {
+    const std::uint64_t t = now_;
+    auto& due = wheel_.due(t);
+    for (std::size_t i = 0; i < due.size(); ++i) handle(due[i]);
+    due.clear();
+    src_.create_due(t);
+    if constexpr (ages) age_.tick();
+    inject(t);
+    // Routers holding packets, in index order (their state is laid out so).
+    for (std::size_t w = 0; w < s_.active.size(); ++w) {
+      for (std::uint64_t x = s_.active[w]; x != 0; x &= x - 1) {
+        const node_id r = static_cast<node_id>(w * 64 + bits::lowest_index(x));
+        if (s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle)
+          router_.step(r, t,
+                       [this](node_id at, std::size_t in, const choice& c, std::size_t o,
+                              std::uint64_t when) { send(at, in, c, o, when); });
+        if (s_.port_mask[r] == 0) s_.active[w] &= ~bits::bit(r % 64);
+      }
+    }
+    if (in_network_ > 0 && t - last_progress_ > stall_limit_)
+      deadlock_ = find_deadlock(s_, t_, sets_, t);
+    ++now_;
+  }
+
+  // ---- observation (tests, drivers) -------------------------------------
+
+  std::uint64_t now() const noexcept { return now_; }
+  std::size_t vcs() const noexcept { return sets_.physical(); }
+  std::size_t vc_replication() const noexcept { return sets_.replication(); }
+  std::uint64_t created() const noexcept { return created_; }
+  std::uint64_t injected() const noexcept { return injected_; }
+  std::uint64_t delivered() const noexcept { return delivered_; }
+  std::uint64_t in_network() const noexcept { return in_network_; }
+  const deadlock_report& deadlock() const noexcept { return deadlock_; }
+  const config& configuration() const noexcept { return cfg_; }
+  /// Flits sent out of router r's output port o during the measured window.
+  std::uint64_t channel_flits(node_id r, std::size_t o) const { return m_.channel_flits(r, o); }
+  /// The routers' decisions and policies.
+  router_type& routers() noexcept { return router_; }
+  /// Called for every packet that wins an output: (router, input port, output
+  /// port, flits, cycle); tests check the ports' one flit per cycle with it.
+  std::function<void(node_id, std::size_t, std::size_t, unsigned, std::uint64_t)> on_send;
+  /// Called for every packet delivered: (source, destination, class, sequence, cycle).
+  std::function<void(node_id, node_id, unsigned, std::uint64_t, std::uint64_t)> on_delivery;
+
+  /// Conservation and every credit loop (audit.hpp); empty if all hold.
+  std::string check_invariants() const {
+    return audit(s_, pool_, wheel_, t_, cfg_.buffer_flits,
+                 packet_counts{injected_, delivered_, in_network_});
+  }
+
+ private:
+  // ---- validation --------------------------------------------------------
+
+  static config checked(const config& c, const torus_topology& t) {
+    c.check();
+    if (t.ports() > 64)
+      throw config_error("interlock::model::network", "slices", std::to_string(t.slices()),
+                         "at most 64 router ports (2 x dimensions x slices + 1)");
+    return c;
+  }
+  static std::size_t max_candidates(const torus_topology& t) {
+    const std::size_t m = 1 + 2 * t.dimensions() * t.slices();
+    return m > max_route_candidates ? max_route_candidates : m;
+  }
+  static node_id checked_age(const age_config& a, const torus_topology& t, const vc_sets& sets,
+                             const config& c) {
+    if (!a.port_bias.empty() && a.port_bias.size() != t.ports())
+      throw config_error("interlock::model::age_config", "port_bias",
+                         std::to_string(a.port_bias.size()) + " ports",
+                         "one bias per router port (" + std::to_string(t.ports()) + ")");
+    // The age clock's packet_count (11 bits) must hold every packet a router
+    // can store.
+    const std::size_t capacity = c.buffer_flits / c.min_flits();
+    if (t.ports() * sets.physical() * capacity > age_clock::max_packet_count)
+      throw config_error(
+          "interlock::model::config", "buffer_flits", std::to_string(c.buffer_flits),
+          "a router holding at most 2047 packets with an age arbiter (the age clock's "
+          "11-bit packet_count): " +
+              std::to_string(t.ports()) + " ports x " + std::to_string(sets.physical()) +
+              " VCs x " + std::to_string(capacity) + " packets of the shortest length is too many");
+    return t.node_count();
+  }
+
+  // ---- injection ----------------------------------------------------------
+
+  void inject(std::uint64_t t) {
+    src_.for_each_injecting([&](node_id n) {
+      if (inj_free_at_[n] <= t) try_inject(n, t);
+      return pending_[n] != no_packet || !src_.queue(n).empty();
+    });
+  }
+
+  void try_inject(node_id n, std::uint64_t t) {
+    splitmix64& rng = src_.rng(n);
+    while (pending_[n] == no_packet) {
+      time_queue& queue = src_.queue(n);
+      if (queue.empty()) return;
+      const std::uint64_t born = queue.front();
+      queue.pop();
+      const node_id d = destination_(n, rng);
+      if (d == no_node) {  // this source has nothing to send
+        ++dropped_;
+        continue;
+      }
+      const std::uint32_t id = pool_.acquire();
+      packet<route_state>& p = pool_[id];
+      p.created = born;
+      p.source = n;
+      p.flits = src_.draw_length(n) & 0x7FFFu;
+      const bool response = cfg_.response_share >= 1 ||
+                            (cfg_.response_share > 0 && uniform_unit(rng) < cfg_.response_share);
+      p.cls = response ? 1 : 0;
+      p.route = scheme_.start(n, d, static_cast<traffic_class>(p.cls), rng);
+      p.sequence = sequence_++;
+      p.measured = (cfg_.batch > 0 || m_.in_window(born)) ? 1 : 0;
+      pending_[n] = id;
+      // The local input VC: the set of the first hop's VC (any VC of the
+      // class for a packet to its own node).
+      unsigned scheme_vc = p.cls * scheme_.vcs_per_class();
+      if (!scheme_.arrived(n, p.route)) {
+        hop options[max_route_candidates];
+        scheme_.candidates(n, p.route, options);
+        scheme_vc = options[0].vc;
+      }
+      pending_set_[n] = static_cast<std::uint8_t>(sets_.first(scheme_vc));
+      pending_flits_[n] = p.flits;
+      ++created_;
+      if (p.measured) m_.count_created();
+    }
+    const std::size_t base = s_.buffer(n, s_.local, 0);
+    const std::uint32_t flits = pending_flits_[n];
+    const int pick = sets_.pick(&s_.credits[base + pending_set_[n]], flits);
+    if (pick < 0) return;
+    const std::size_t v = pending_set_[n] + static_cast<std::size_t>(pick);
+    s_.credits[base + v] -= static_cast<std::int32_t>(flits);
+    packet<route_state>& p = pool_[pending_[n]];
+    p.queued = static_cast<std::uint32_t>(std::min<std::uint64_t>(t - p.created, 0xFFFFFFFFu));
+    inj_free_at_[n] = t + flits;
+    ++injected_;
+    ++in_network_;
+    wheel_.schedule(t + cfg_.channel_latency + cfg_.router_delay,
+                    event{event_kind::arrival, static_cast<std::uint8_t>(s_.local),
+                          static_cast<std::uint8_t>(v), n, pending_[n]});
+    pending_[n] = no_packet;
+  }
+
+  // ---- events --------------------------------------------------------------
+
+  void handle(const event& e) {
+    switch (e.kind) {
+      case event_kind::arrival:
+        arrive(e.router, e.port, e.vc, e.payload);
+        break;
+      case event_kind::credit: {
+        s_.credits[s_.buffer(e.router, e.port, e.vc)] += static_cast<std::int32_t>(e.payload);
+        std::uint64_t& waiting = s_.port[s_.port_index(e.router, e.port)].waiters;
+        for (std::uint64_t x = waiting; x != 0; x &= x - 1)
+          s_.port[s_.port_index(e.router, bits::lowest_index(x))].blocked = 0;
+        waiting = 0;
+        s_.wake(e.router);
+        break;
+      }
+      case event_kind::delivery:
+        deliver(e.router, e.payload);
+        break;
+    }
+  }
+
+  void arrive(node_id r, std::size_t port, std::size_t v, std::uint32_t id) {
+    packet<route_state>& p = pool_[id];
+    if constexpr (ages) {
+      // The bias follows the class (REQ_AGE_BIAS for VC0/1, RSP for VC2/3).
+      p.age = receive_packet(age_field::from_bits(p.age), p.cls * 2u,
+                             age_cfg_.port_bias.empty() ? age_cfg_.bias : age_cfg_.port_bias[port],
+                             age_.clock(r))
+                  .bits();
+      if (v < 4)
+        age_.counters(r).count_received(static_cast<unsigned>(v), p.flits);  // Table 4: VC0-3
+    }
+    const std::size_t b = s_.buffer(r, port, v);
+    INTERLOCK_ASSERT(s_.buf[b].count < s_.capacity, "input buffer overflow");
+    s_.wake(r);
+    std::size_t slot = s_.buf[b].head + s_.buf[b].count;
+    if (slot >= s_.capacity) slot -= s_.capacity;
+    s_.ring[b * s_.capacity + slot] = id;
+    if (s_.buf[b].count++ == 0) {
+      router_.route_head(r, b, p);
+      s_.port[s_.port_index(r, port)].vcs |= bits::bit(v);
+      s_.port_mask[r] |= bits::bit(port);
+      s_.mark_active(r);
+    }
+  }
+
+  void deliver(node_id at, std::uint32_t id) {
+    const packet<route_state>& p = pool_[id];
+    const std::uint64_t t = now_;
+    ++delivered_;
+    m_.count_delivery(p.source, p.flits, p.measured != 0, p.created, p.queued, p.hops, t);
+    if (on_delivery) on_delivery(p.source, at, p.cls, p.sequence, t);
+    pool_.release(id);
+  }
+
+  // Moves the head of (r, in, c.vc) out through port o.
+  void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + c.vc;
+    buffer_state& head = s_.buf[b];
+    const std::uint32_t id = s_.packet_at(b, 0);
+    const std::uint32_t flits = head.flits;
+    const std::size_t next_head = head.head + std::size_t{1};
+    head.head = static_cast<std::uint16_t>(next_head == s_.capacity ? 0 : next_head);
+    --head.count;
+    last_progress_ = t;
+    if (on_send) on_send(r, in, o, flits, t);
+    const std::uint64_t tail_leaves = t + flits - 1;
+    s_.port[pi].in_free_at = t + flits;
+    s_.port[s_.port_index(r, o)].out_free_at = t + flits;
+    // The buffer's space goes back upstream when the tail has left. Input
+    // port q holds packets that travelled in q's direction: its upstream is
+    // the neighbor behind, whose output port is q too (the local port's
+    // credits are the injection side's, at the same router).
+    wheel_.schedule(tail_leaves + cfg_.channel_latency,
+                    event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc,
+                          s_.port[pi].upstream, flits});
+    if constexpr (ages) {
+      packet<route_state>& p = pool_[id];
+      const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), age_cfg_.rule);
+      age_.counters(r).count_departure_age(sent.age());
+      p.age = sent.bits();
+    }
+    if (c.candidate == choice::eject) {
+      --in_network_;
+      wheel_.schedule(t + flits, event{event_kind::delivery, 0, 0, r, id});
+    } else {
+      router_.follow_taken(r, b, c.candidate, pool_[id]);
+      s_.credits[s_.buffer(r, o, c.out_vc)] -= static_cast<std::int32_t>(flits);
+      m_.count_channel(r, o, flits, t);
+      wheel_.schedule(t + cfg_.channel_latency + cfg_.router_delay,
+                      event{event_kind::arrival, static_cast<std::uint8_t>(o), c.out_vc,
+                            s_.port[s_.port_index(r, o)].downstream, id});
+    }
+    // The next packet of this VC, if any, becomes the head.
+    if (head.count == 0) {
+      s_.port[pi].vcs &= ~bits::bit(c.vc);
+      if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
+    } else {
+      router_.route_head(r, b, pool_[s_.packet_at(b, 0)]);
+    }
+  }
+
+  // ---- results -----------------------------------------------------------------
+
+  void collect(results& r) {
+    r.cycles = now_;
+    r.routers = t_.node_count();
+    r.deadlock = deadlock_;
+    m_.fill(r, t_, s_.local, cfg_.load, cfg_.batch > 0, [&](node_id n) {
+      splitmix64 probe(n);
+      return destination_(n, probe) != no_node;
+    });
+    if constexpr (ages) {
+      r.has_age = true;
+      for (node_id n = 0; n < t_.node_count(); ++n) {
+        const auto& c = age_.counters(n);
+        const std::uint64_t g0 = c.age_group0(), g1 = c.age_group1();
+        r.age_histogram[0] += g0 & 0xFFFFFFFFu;
+        r.age_histogram[1] += g0 >> 32;
+        r.age_histogram[2] += g1 & 0xFFFFFFFFu;
+        r.age_histogram[3] += g1 >> 32;
+        r.stalled_cycles += c.stalled();
+        for (unsigned v = 0; v < 4; ++v) r.vc_blocked[v] += c.vc_blocked(v);
+      }
+    }
+  }
+
+  // ---- data ----------------------------------------------------------------------
+
+  const Scheme& scheme_;
+  const torus_topology& t_;
+  config cfg_;
+  destination_function destination_;
+  age_config age_cfg_;
+  vc_sets sets_;
+  router_state s_;
+  age_state age_;
+  router_type router_;
+  event_wheel wheel_;
+  packet_pool<route_state> pool_;
+  sources src_;
+  measurement m_;
+  // Per node: the packet waiting to enter the local input port, its VC set
+  // there and length, and when the injection channel frees.
+  std::vector<std::uint32_t> pending_;
+  std::vector<std::uint8_t> pending_set_;
+  std::vector<std::uint16_t> pending_flits_;
+  std::vector<std::uint64_t> inj_free_at_;
+  // Time and counts.
+  std::uint64_t now_ = 0, last_progress_ = 0, stall_limit_ = 0;
+  std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;
+  std::uint64_t dropped_ = 0;  // packets whose source had no destination
+  bool started_ = false;
+  deadlock_report deadlock_;
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_NETWORK_HPP

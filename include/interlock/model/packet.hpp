@@ -1,0 +1,81 @@
+// interlock/model/packet.hpp: a packet of the reference network model, and the pool it lives in.
+//
+// Contract
+//   packet<RouteState> is what travels: the routing scheme's state (which
+//   holds the destination), the creation cycle, the cycles spent in the
+//   source queue, the source, the length in flits, the header fields a
+//   policy may read (the SeaStar's 11-bit age field, the traffic-pattern
+//   label, the class) and the hops taken. packet_pool<RouteState> hands out
+//   packets by a 32-bit id and takes them back; ids are reused, storage is
+//   never shrunk, and nothing is allocated once the pool has grown to the
+//   number of packets a run holds at once.
+//
+// Example
+//   interlock::model::packet_pool<interlock::dimension_order_routing::state> pool;
+//   std::uint32_t id = pool.acquire();
+//   pool[id].flits = 4;
+//   pool.release(id);
+#ifndef INTERLOCK_MODEL_PACKET_HPP
+#define INTERLOCK_MODEL_PACKET_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "interlock/topology/torus.hpp"
+
+namespace interlock {
+namespace model {
+
+/// No packet (an empty slot).
+inline constexpr std::uint32_t no_packet = 0xFFFFFFFFu;
+
+template <class RouteState>
+struct packet {
+  RouteState route{};
+  std::uint64_t created = 0;   // the cycle it was created in its source queue
+  std::uint64_t sequence = 0;  // creation order over the whole network
+  std::uint32_t queued = 0;    // cycles in the source queue
+  node_id source = 0;
+  std::uint16_t flits : 15;
+  std::uint16_t measured : 1;  // created in the measured window (or in a batch)
+  std::uint16_t age = 0;       // the header's 11-bit age field (age_field::bits())
+  std::uint16_t hops = 0;
+  std::uint8_t cls = 0;      // traffic class; its priority too: a response outranks a request
+  std::uint8_t pattern = 0;  // its traffic-pattern label (inverse-weighted arbiters)
+  packet() : flits(1), measured(0) {}
+};
+
+template <class RouteState>
+class packet_pool {
+ public:
+  using value_type = packet<RouteState>;
+
+  /// A fresh packet's id (its fields reset).
+  std::uint32_t acquire() {
+    if (!free_.empty()) {
+      const std::uint32_t id = free_.back();
+      free_.pop_back();
+      items_[id] = value_type{};
+      return id;
+    }
+    items_.emplace_back();
+    return static_cast<std::uint32_t>(items_.size() - 1);
+  }
+  void release(std::uint32_t id) { free_.push_back(id); }
+
+  value_type& operator[](std::uint32_t id) noexcept { return items_[id]; }
+  const value_type& operator[](std::uint32_t id) const noexcept { return items_[id]; }
+  /// Packets ever held at once (the pool's storage).
+  std::size_t capacity() const noexcept { return items_.size(); }
+  std::size_t live() const noexcept { return items_.size() - free_.size(); }
+
+ private:
+  std::vector<value_type> items_;
+  std::vector<std::uint32_t> free_;
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_PACKET_HPP

@@ -1,0 +1,76 @@
+// interlock/model/presets.hpp: the router shapes of the papers, as model configurations.
+//
+// Contract
+//   A preset names a network and router shape of a paper's machine: the
+//   torus, the routing scheme and output arbiter (by the names netsim uses
+//   for them), and the model configuration. Drivers start from a preset and
+//   override what they are given.
+//   seastar  Cray XT SeaStar (Abts & Weisser SC'07; the XT parking lot
+//            paper): a 3-D torus, 7 ports, dimension order with datelines,
+//            4 VCs (request/response x dateline), 96-flit input buffers,
+//            9-flit packets (the maximum-size packets Section 3.2 assumes),
+//            half of them responses, the age-epoch arbiter with every grant
+//            by age and the age parameters of recommended_age().
+//            Not modelled yet: the SeaStar's 16-flit output staging buffer
+//            per input; its output arbitration among staging-buffer heads is
+//            here arbitration among the input ports' chosen heads.
+//   anton2   Anton 2 (ISCA'14): a 3-D torus with two slices (13 ports), VC
+//            promotion over a random dimension order per packet (n + 1 VCs
+//            per class), request and response classes, the
+//            inverse-weighted arbiter with weights from the traffic's loads.
+//
+// Example
+//   interlock::model::preset p = interlock::model::seastar_preset();
+//   p.model.load = 0.3;
+#ifndef INTERLOCK_MODEL_PRESETS_HPP
+#define INTERLOCK_MODEL_PRESETS_HPP
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "interlock/model/config.hpp"
+
+namespace interlock {
+namespace model {
+
+struct preset {
+  std::string name;
+  std::vector<std::size_t> radix;
+  std::size_t slices = 1;
+  std::string scheme;   // dor, t3e, t3e_adaptive, vc_promotion, per_dimension
+  std::string orders;   // dimension orders (xyz,zyx,... or all)
+  std::string arbiter;  // round_robin, age, inverse_weighted
+  config model;
+};
+
+inline preset seastar_preset() {
+  preset p;
+  p.name = "seastar";
+  p.radix = {8, 8, 8};
+  p.scheme = "dor";
+  p.arbiter = "age";
+  p.model.buffer_flits = 96;
+  p.model.lengths = {{9, 1.0}};
+  p.model.response_share = 0.5;
+  return p;
+}
+
+inline preset anton2_preset() {
+  preset p;
+  p.name = "anton2";
+  p.radix = {8, 8, 8};
+  p.slices = 2;
+  p.scheme = "vc_promotion";
+  p.orders = "all";
+  p.arbiter = "inverse_weighted";
+  p.model.buffer_flits = 32;
+  p.model.lengths = {{2, 1.0}};
+  p.model.response_share = 0.5;
+  return p;
+}
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_PRESETS_HPP

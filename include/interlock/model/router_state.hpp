@@ -1,0 +1,133 @@
+// interlock/model/router_state.hpp: the state every router of the model keeps, in one place.
+//
+// Contract
+//   router_state holds, for every router of a network, what its allocation
+//   reads and writes, laid out by (router, port, VC) so that one router's
+//   state is contiguous:
+//     per input buffer (router, port, VC): a ring of packet ids and the head
+//       packet's cached fields (length, ways on, header fields a policy
+//       reads), and the head's candidate hops with their ports and VC sets;
+//     per output (router, port, VC): credits for the downstream buffer (at
+//       the local port, the injection side's credits for the local input
+//       buffer);
+//     per (router, port): when the crossbar input and the output channel
+//       free, the input VCs holding packets, heads waiting only for credits,
+//       and the routers at the other end;
+//     per router: the input ports holding packets, the cycle it may sleep
+//       until, and a bitmap of routers holding packets.
+//   It allocates only when built. buffer(r, p, v) and port_index(r, p) are
+//   the indices.
+//
+// Example
+//   interlock::torus_topology t({4, 4}, {true, true});
+//   interlock::model::router_state s(t, /*vcs=*/2, /*buffer_flits=*/8,
+//                                    /*capacity=*/8, /*max_candidates=*/5);
+//   // s.credits[s.buffer(0, 1, 0)] == 8
+#ifndef INTERLOCK_MODEL_ROUTER_STATE_HPP
+#define INTERLOCK_MODEL_ROUTER_STATE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "interlock/core/bits.hpp"
+#include "interlock/routing/route.hpp"
+#include "interlock/topology/torus.hpp"
+
+namespace interlock {
+namespace model {
+
+/// What the allocation reads of one candidate hop of a head, packed.
+struct candidate_info {
+  std::uint8_t port, first_vc, adaptive, unused;
+};
+
+/// One input buffer (router, port, VC): a ring of packet ids, and its head.
+struct buffer_state {
+  std::uint16_t head = 0, count = 0;  // the ring
+  std::uint16_t flits = 0;            // the head packet's length
+  std::uint8_t ncand = 0;             // its ways on (0: it ejects here)
+  std::uint8_t followed = 0;          // its route state has taken its only way on
+  std::uint16_t age = 0;              // its header fields a policy may read
+  std::uint8_t pattern = 0, priority = 0;
+};
+
+/// One (router, port), as an input and as an output.
+struct port_state {
+  std::uint64_t in_free_at = 0, out_free_at = 0;  // the crossbar input, the channel out
+  std::uint64_t vcs = 0;                          // input VCs holding packets
+  // VCs whose head waits for credits and nothing else; input ports with such
+  // a head waiting on this output. A credit at the output makes them look
+  // again.
+  std::uint64_t blocked = 0, waiters = 0;
+  // The router at the other end (no_node off a mesh edge): where this
+  // input's packets come from, where this output goes.
+  node_id upstream = no_node, downstream = no_node;
+};
+
+struct router_state {
+  router_state() = default;
+  router_state(const torus_topology& t, std::size_t vcs_per_port, unsigned buffer_flits,
+               std::size_t packets_per_buffer, std::size_t max_candidates)
+      : nodes(t.node_count()),
+        ports(t.ports()),
+        local(t.local_port()),
+        vcs(vcs_per_port),
+        capacity(packets_per_buffer),
+        max_cand(max_candidates) {
+    const std::size_t buffers = static_cast<std::size_t>(nodes) * ports * vcs;
+    ring.assign(buffers * capacity, 0);
+    buf.assign(buffers, buffer_state{});
+    cand.assign(buffers * max_cand, hop{});
+    cand_info.assign(buffers * max_cand, candidate_info{});
+    credits.assign(buffers, static_cast<std::int32_t>(buffer_flits));
+    port.assign(static_cast<std::size_t>(nodes) * ports, port_state{});
+    for (node_id r = 0; r < nodes; ++r)
+      for (std::size_t q = 0; q < ports; ++q) {
+        port_state& ps = port[port_index(r, q)];
+        if (q == local) {
+          ps.upstream = r;
+          ps.downstream = r;
+          continue;
+        }
+        const auto pr = t.port_info(q);
+        ps.upstream = t.neighbor(r, pr.dimension, -pr.sign);
+        ps.downstream = t.neighbor(r, pr.dimension, pr.sign);
+      }
+    port_mask.assign(nodes, 0);
+    active.assign((nodes + 63) / 64, 0);
+    sleep_until.assign(nodes, 0);
+  }
+
+  std::size_t buffer(node_id r, std::size_t p, std::size_t v) const noexcept {
+    return (static_cast<std::size_t>(r) * ports + p) * vcs + v;
+  }
+  std::size_t port_index(node_id r, std::size_t p) const noexcept {
+    return static_cast<std::size_t>(r) * ports + p;
+  }
+  /// The packet id in slot k (0: the head) of buffer b.
+  std::uint32_t packet_at(std::size_t b, std::size_t k) const noexcept {
+    std::size_t slot = buf[b].head + k;
+    if (slot >= capacity) slot -= capacity;
+    return ring[b * capacity + slot];
+  }
+  void mark_active(node_id r) noexcept { active[r / 64] |= bits::bit(r % 64); }
+  void wake(node_id r) noexcept { sleep_until[r] = 0; }
+
+  node_id nodes = 0;
+  std::size_t ports = 0, local = 0, vcs = 0, capacity = 0, max_cand = 1;
+  std::vector<std::uint32_t> ring;
+  std::vector<buffer_state> buf;
+  std::vector<hop> cand;
+  std::vector<candidate_info> cand_info;
+  std::vector<std::int32_t> credits;
+  std::vector<port_state> port;
+  std::vector<std::uint64_t> port_mask;    // per router: input ports holding packets
+  std::vector<std::uint64_t> sleep_until;  // per router: not evaluated before this cycle
+  std::vector<std::uint64_t> active;       // bit r: router r holds packets
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_ROUTER_STATE_HPP

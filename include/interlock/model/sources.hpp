@@ -1,0 +1,180 @@
+// interlock/model/sources.hpp: the traffic sources of the model's nodes.
+//
+// Contract
+//   Each node has an unbounded source queue of creation times, fed by a
+//   Bernoulli process of config::load / mean length packets per cycle (drawn
+//   as geometric gaps, kept in one heap by time, so an idle node costs
+//   nothing) or, in a batch run, by config::batch packets at cycle 0. Each
+//   node draws its gaps, lengths, classes, destinations and route choices
+//   from its own splitmix64 seeded from (seed, node), so a run depends only
+//   on its configuration. A packet's destination is drawn when it leaves the
+//   queue, by the destination_function (no_node: the source sends nothing,
+//   and the packet is dropped). The nodes with packets to inject are kept in
+//   a list, so injection visits only them.
+//
+// Example
+//   interlock::model::config c;
+//   interlock::model::sources src(16, c);
+//   src.start();                       // the first creation of every node
+//   src.create_due(0);                 // creations of cycle 0 enter their queues
+#ifndef INTERLOCK_MODEL_SOURCES_HPP
+#define INTERLOCK_MODEL_SOURCES_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "interlock/core/random.hpp"
+#include "interlock/model/config.hpp"
+#include "interlock/topology/torus.hpp"
+
+namespace interlock {
+namespace model {
+
+/// A packet's destination at creation: f(source, rng), no_node to send nothing.
+using destination_function = std::function<node_id(node_id, splitmix64&)>;
+
+/// A FIFO of creation times that reuses its storage.
+class time_queue {
+ public:
+  bool empty() const noexcept { return head_ == items_.size(); }
+  std::size_t size() const noexcept { return items_.size() - head_; }
+  std::uint64_t front() const noexcept { return items_[head_]; }
+  void push(std::uint64_t t) { items_.push_back(t); }
+  void pop() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    } else if (head_ >= 4096 && head_ * 2 >= items_.size()) {
+      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+  }
+  /// The i-th creation time from the front.
+  std::uint64_t at(std::size_t i) const noexcept { return items_[head_ + i]; }
+
+ private:
+  std::vector<std::uint64_t> items_;
+  std::size_t head_ = 0;
+};
+
+class sources {
+ public:
+  static constexpr std::uint64_t never = ~std::uint64_t{0};
+
+  sources() = default;
+  sources(node_id nodes, const config& c) : cfg_(c), nodes_(nodes) {
+    rng_.reserve(nodes);
+    for (node_id n = 0; n < nodes; ++n)
+      rng_.emplace_back(splitmix64(c.seed * 0x9E3779B97F4A7C15ull + n)());
+    queue_.resize(nodes);
+    in_list_.assign(nodes, 0);
+    double share_total = 0;
+    for (const auto& l : c.lengths) share_total += l.share;
+    double cumulative = 0;
+    for (const auto& l : c.lengths) {
+      cumulative += l.share / share_total;
+      length_cdf_.push_back(cumulative);
+    }
+    length_cdf_.back() = 1.0;
+  }
+
+  /// The first creations of a Bernoulli run, or every packet of a batch.
+  void start() {
+    if (cfg_.batch > 0) {
+      for (node_id n = 0; n < nodes_; ++n)
+        for (std::size_t k = 0; k < cfg_.batch; ++k) create(n, 0);
+      return;
+    }
+    if (cfg_.load <= 0) return;
+    for (node_id n = 0; n < nodes_; ++n) schedule(n, 0, true);
+  }
+
+  /// Puts the creations due by cycle t into their source queues.
+  void create_due(std::uint64_t t) {
+    while (!creations_.empty() && creations_.top().first <= t) {
+      const node_id n = creations_.top().second;
+      creations_.pop();
+      create(n, t);
+      schedule(n, t);
+    }
+  }
+  /// The cycle of the next creation (never: none is scheduled).
+  std::uint64_t next_creation() const {
+    return creations_.empty() ? never : creations_.top().first;
+  }
+
+  splitmix64& rng(node_id n) noexcept { return rng_[n]; }
+  time_queue& queue(node_id n) noexcept { return queue_[n]; }
+  const time_queue& queue(node_id n) const noexcept { return queue_[n]; }
+  /// Packets put into source queues so far.
+  std::uint64_t enqueued() const noexcept { return enqueued_; }
+
+  unsigned draw_length(node_id n) {
+    if (length_cdf_.size() == 1) return cfg_.lengths[0].flits;
+    const double u = uniform_unit(rng_[n]);
+    for (std::size_t i = 0; i < length_cdf_.size(); ++i)
+      if (u < length_cdf_[i]) return cfg_.lengths[i].flits;
+    return cfg_.lengths.back().flits;
+  }
+
+  /// Visits the nodes with packets to inject, in the order they got some;
+  /// `visit(n)` returns whether n still has a packet to inject.
+  template <class Visit>
+  void for_each_injecting(Visit&& visit) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < injecting_.size(); ++i) {
+      const node_id n = injecting_[i];
+      if (visit(n)) {
+        injecting_[kept++] = n;
+      } else {
+        in_list_[n] = 0;
+      }
+    }
+    injecting_.resize(kept);
+  }
+
+ private:
+  void create(node_id n, std::uint64_t t) {
+    ++enqueued_;
+    queue_[n].push(t);
+    if (!in_list_[n]) {
+      in_list_[n] = 1;
+      injecting_.push_back(n);
+    }
+  }
+
+  // The next creation at a node: a geometric gap (the Bernoulli process).
+  void schedule(node_id n, std::uint64_t t, bool first = false) {
+    if (cfg_.batch > 0 || cfg_.load <= 0) return;
+    const double p = cfg_.load / cfg_.mean_flits();
+    std::uint64_t gap = 1;
+    if (p < 1) {
+      const double u = 1.0 - uniform_unit(rng_[n]);  // (0, 1]
+      const double g = std::floor(std::log(u) / std::log1p(-p));
+      gap = g > 1e15 ? std::uint64_t{1} << 50 : static_cast<std::uint64_t>(g) + 1;
+    }
+    creations_.push({first ? gap - 1 : t + gap, n});
+  }
+
+  config cfg_;
+  node_id nodes_ = 0;
+  std::vector<splitmix64> rng_;
+  std::vector<time_queue> queue_;
+  std::vector<std::uint8_t> in_list_;
+  std::vector<node_id> injecting_;
+  std::priority_queue<std::pair<std::uint64_t, node_id>,
+                      std::vector<std::pair<std::uint64_t, node_id>>, std::greater<>>
+      creations_;
+  std::vector<double> length_cdf_;
+  std::uint64_t enqueued_ = 0;
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_SOURCES_HPP
