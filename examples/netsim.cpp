@@ -3,7 +3,8 @@
 //   netsim --radix 8,8,8 --scheme dor --arbiter round_robin --traffic uniform_random --load 0.3
 //   netsim --radix 8 --wrap 0 --traffic all_to_one --load 1 --arbiter age --per-source lot.csv
 //
-// Exit status: 0 the run(s) finished, 1 the network deadlocked, 2 bad input.
+// Exit status: 0 the run(s) finished, 1 the network deadlocked or a batch was cut off
+// by the cycle limit, 2 bad input, 3 an output file could not be written.
 // --help lists every flag.
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
@@ -18,6 +19,11 @@
 #include <interlock/traffic/patterns.hpp>
 
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstring>
+#include <stdexcept>
 
 #include <algorithm>
 #include <cstdio>
@@ -72,6 +78,8 @@ const char* const help_text =
     "                         uses for the classes sent (default exactly that)\n"
     "  --buffer-flits N       input buffer per (port, VC), >= the longest packet\n"
     "                         (default 16)\n"
+    "  --injection-buffer-flits N  the local (injection) port's, per VC (default\n"
+    "                         as --buffer-flits)\n"
     "  --channel-latency N    cycles on a channel (default 1)\n"
     "  --router-delay N       cycles from a head's arrival to its allocation (default 1)\n"
     "\n"
@@ -94,9 +102,14 @@ const char* const help_text =
     "  --drain N              at most N more cycles for measured packets (default 50000)\n"
     "  --seed N               the run's seed (default 1)\n"
     "  --csv FILE             one row per run, with a header line\n"
-    "  --per-source FILE      source,hops,accepted,share for each source\n"
+    "  --per-source FILE      one row per source: source,hops,accepted,share,\n"
+    "                         latency_mean,latency_sd,network_latency_mean,completion\n"
+    "                         (completion: a batch's last delivery from the source)\n"
     "  --no-progress          no progress bar (it is shown only on a terminal)\n"
     "  --help                 this text\n"
+    "\n"
+    "Exit status: 0 the run(s) finished; 1 the network deadlocked, or a batch was\n"
+    "cut off by --cycles + --drain; 2 bad input; 3 an output could not be written.\n"
     "\n"
     "Throughput is in flits per node per cycle; 'normalized' divides it by the\n"
     "pattern's ideal (1 / the load of the busiest channel, injection or ejection\n"
@@ -217,6 +230,16 @@ void print_results(const arguments& a, const interlock::model::results& r, doubl
   if (a.model.batch > 0) {
     std::printf("batch: %zu packets per source, last delivery at cycle %llu\n", a.model.batch,
                 static_cast<unsigned long long>(r.batch_cycles));
+    if (!r.complete)
+      std::printf(
+          "BATCH CUT OFF at cycle %llu (--cycles + --drain): %zu of %zu packets delivered, %zu "
+          "still in source queues, %zu in the network\n",
+          static_cast<unsigned long long>(r.cycles), r.measured_delivered, r.measured_packets,
+          r.measured_in_source_queues, r.measured_in_network);
+    std::printf(
+        "completion per source (cycle of its last delivery): min %llu  mean %.1f  max %llu\n",
+        static_cast<unsigned long long>(r.completion_min), r.completion_mean,
+        static_cast<unsigned long long>(r.completion_max));
   } else {
     std::printf("offered %.3f flits/node/cycle\n", r.offered);
   }
@@ -225,17 +248,24 @@ void print_results(const arguments& a, const interlock::model::results& r, doubl
     std::printf(" (%.3f of the pattern's ideal %.4f)", r.accepted / capacity, capacity);
   std::printf("\n");
   std::printf(
-      "latency (cycles) mean %.2f  p50 %.0f  p99 %.0f  max %.0f  (network %.2f, source "
-      "queue %.2f); %.2f hops on average\n",
-      r.latency_mean, r.latency_p50, r.latency_p99, r.latency_max, r.network_latency_mean,
-      r.queueing_latency_mean, r.hops_mean);
-  if (r.measured_delivered < r.measured_packets)
+      "latency (cycles) mean %.2f  sd %.2f  p50 %.0f  p99 %.0f  max %.0f  (network %.2f, p99 %.0f; "
+      "source queue %.2f); %.2f hops on average\n",
+      r.latency_mean, r.latency_sd, r.latency_p50, r.latency_p99, r.latency_max,
+      r.network_latency_mean, r.network_latency_p99, r.queueing_latency_mean, r.hops_mean);
+  if (a.model.batch == 0 && !r.complete)
     std::printf(
-        "  %zu of %zu measured packets were still in the network after --drain: the "
-        "latency is of the delivered ones (past saturation)\n",
-        r.measured_packets - r.measured_delivered, r.measured_packets);
-  std::printf("fairness over %zu sources: Jain %.4f, max/min throughput %.3f\n", r.sources.size(),
-              r.jain, r.max_min_ratio);
+        "  %zu of %zu packets created in the window were not delivered after --drain (%zu in "
+        "source queues, %zu in the network): the latency is of the delivered ones (past "
+        "saturation)\n",
+        r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
+        r.measured_in_network);
+  if (a.model.batch == 0)
+    std::printf("fairness over %zu sources: Jain %.4f, max/min throughput %.3f", r.sources.size(),
+                r.jain, r.max_min_ratio);
+  else
+    std::printf("over %zu sources", r.sources.size());
+  std::printf("; max/min mean latency %.3f (network %.3f)\n", r.source_latency_max_min,
+              r.source_network_latency_max_min);
   std::printf("channel utilization:");
   for (std::size_t d = 0; d < r.utilization.size(); ++d)
     std::printf(" dim %zu +%.3f -%.3f", d, r.utilization[d][0], r.utilization[d][1]);
@@ -243,15 +273,29 @@ void print_results(const arguments& a, const interlock::model::results& r, doubl
   if (r.has_age) {
     std::printf(
         "age histogram (departures, ages 0-63/64-127/128-191/192-255): %llu %llu %llu %llu;"
-        " stalled cycles %llu\n",
+        " stalled cycles %llu, occupancy (Eq. 17) %.3f\n",
         static_cast<unsigned long long>(r.age_histogram[0]),
         static_cast<unsigned long long>(r.age_histogram[1]),
         static_cast<unsigned long long>(r.age_histogram[2]),
         static_cast<unsigned long long>(r.age_histogram[3]),
-        static_cast<unsigned long long>(r.stalled_cycles));
+        static_cast<unsigned long long>(r.stalled_cycles), r.occupancy);
+    std::printf("occupancy by input direction:");
+    for (std::size_t d = 0; d < r.occupancy_by_direction.size(); ++d) {
+      const char name =
+          static_cast<char>(d < 3 ? 'X' + static_cast<int>(d) : '0' + static_cast<int>(d));
+      std::printf(" +%c %.3f -%c %.3f", name, r.occupancy_by_direction[d][0], name,
+                  r.occupancy_by_direction[d][1]);
+    }
+    std::printf("; epoch switches %llu, age clock inhibited %.1f%% of router-cycles\n",
+                static_cast<unsigned long long>(r.epoch_switches), 100 * r.inhibited_share);
+    if (r.inhibited_share > 0.1)
+      std::printf(
+          "  warning: the age clocks were inhibited more than 10%% of the time: AGE_CLK_PERIOD "
+          "is too small for the queueing this network holds (Section 3.2)\n");
   }
-  std::printf("speed: %llu cycles x %zu routers in %.2f s = %.3g router-cycles/s\n",
-              static_cast<unsigned long long>(r.cycles), r.routers, r.wall_s,
+  std::printf("speed: %llu cycles (%llu stepped) x %zu routers in %.2f s = %.3g router-cycles/s\n",
+              static_cast<unsigned long long>(r.cycles),
+              static_cast<unsigned long long>(r.stepped_cycles), r.routers, r.wall_s,
               r.router_cycles_per_s());
   if (r.deadlock.deadlocked) {
     std::printf(
@@ -262,10 +306,49 @@ void print_results(const arguments& a, const interlock::model::results& r, doubl
   }
 }
 
-std::FILE* open_output(const std::string& flag, const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (f == nullptr) throw bad_input{flag + ": cannot write '" + path + "'"};
-  return f;
+// An output file: opened before the run (a path that cannot be written is
+// bad input), every write checked (a failed one fails the run).
+class output_file {
+ public:
+  output_file(const std::string& flag, const std::string& path) : flag_(flag), path_(path) {
+    if (path.empty()) return;
+    f_ = std::fopen(path.c_str(), "w");
+    if (f_ == nullptr) throw bad_input{flag + ": cannot write '" + path + "'"};
+  }
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+  ~output_file() {
+    if (f_ != nullptr) std::fclose(f_);
+  }
+  bool open() const { return f_ != nullptr; }
+  void line(const std::string& text) {
+    if (f_ == nullptr) return;
+    if (std::fputs(text.c_str(), f_) < 0 || std::fputc('\n', f_) == EOF || std::fflush(f_) != 0)
+      fail();
+  }
+  void close() {
+    if (f_ == nullptr) return;
+    const int status = std::fclose(f_);
+    f_ = nullptr;
+    if (status != 0) fail();
+  }
+
+ private:
+  [[noreturn]] void fail() {
+    throw std::runtime_error(flag_ + ": writing '" + path_ + "' failed: " + std::strerror(errno));
+  }
+  std::string flag_, path_;
+  std::FILE* f_ = nullptr;
+};
+
+std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* pattern, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, pattern);
+  std::vsnprintf(text, sizeof text, pattern, args);
+  va_end(args);
+  return text;
 }
 
 template <class Scheme, class Policy>
@@ -274,8 +357,9 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
              const interlock::model::age_config& age) {
   std::vector<double> loads = a.sweep;
   if (loads.empty()) loads.push_back(a.model.load);
-  std::FILE* csv = a.csv.empty() ? nullptr : open_output("--csv", a.csv);
-  if (csv != nullptr) std::fprintf(csv, "%s\n", interlock::model::csv_header());
+  output_file csv("--csv", a.csv);
+  output_file per_source("--per-source", a.per_source);
+  csv.line(interlock::model::csv_header());
   int status = 0;
   for (const double load : loads) {
     interlock::model::config cfg = a.model;
@@ -290,12 +374,12 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
     bar.done();
     r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
     print_results(a, r, traffic.capacity);
-    if (csv != nullptr) std::fprintf(csv, "%s\n", interlock::model::csv_row(r).c_str());
-    if (!a.per_source.empty()) {
-      std::FILE* f = open_output("--per-source", a.per_source);
+    csv.line(interlock::model::csv_row(r));
+    if (per_source.open()) {
       double total = 0;
       for (const double x : r.accepted_per_source) total += x;
-      std::fprintf(f, "source,hops,accepted,share\n");
+      per_source.line(
+          "source,hops,accepted,share,latency_mean,latency_sd,network_latency_mean,completion");
       const interlock::torus_topology& t = scheme.topology();
       for (std::size_t i = 0; i < r.sources.size(); ++i) {
         const double hops = a.traffic == "all_to_one"
@@ -304,14 +388,18 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
                                                         ? t.node_count() - 1
                                                         : static_cast<node_id>(a.destination)))
                                 : r.hops_per_source[i];
-        std::fprintf(f, "%u,%.3f,%.6f,%.6f\n", r.sources[i], hops, r.accepted_per_source[i],
-                     total > 0 ? r.accepted_per_source[i] / total : 0.0);
+        per_source.line(format(
+            "%u,%.3f,%.6f,%.6f,%.3f,%.3f,%.3f,%llu", r.sources[i], hops, r.accepted_per_source[i],
+            total > 0 ? r.accepted_per_source[i] / total : 0.0, r.latency_per_source[i],
+            r.latency_sd_per_source[i], r.network_latency_per_source[i],
+            static_cast<unsigned long long>(
+                r.completion_per_source.empty() ? 0 : r.completion_per_source[i])));
       }
-      std::fclose(f);
     }
-    if (r.deadlock.deadlocked) status = 1;
+    if (r.deadlock.deadlocked || (cfg.batch > 0 && !r.complete)) status = 1;
   }
-  if (csv != nullptr) std::fclose(csv);
+  csv.close();
+  per_source.close();
   return status;
 }
 

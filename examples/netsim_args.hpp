@@ -50,6 +50,7 @@ inline std::string flag_of_field(const std::string& field) {
   static const char* const fields[][2] = {
       {"vcs", "--vcs"},
       {"buffer_flits", "--buffer-flits"},
+      {"injection_buffer_flits", "--injection-buffer-flits"},
       {"channel_latency", "--channel-latency"},
       {"router_delay", "--router-delay"},
       {"lengths", "--packet-flits"},
@@ -103,7 +104,7 @@ inline arguments parse(int argc, char** argv) {
   arguments a;
   bool wrap_given = false, load_given = false;
   std::vector<std::string> seen;
-  std::vector<std::string> age_flags, scheme_flags;
+  std::vector<std::string> age_flags, scheme_flags, traffic_flags;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     for (const std::string& f : seen)
@@ -153,6 +154,8 @@ inline arguments parse(int argc, char** argv) {
       a.model.vcs = static_cast<unsigned>(parse_number(flag, value(), 1, 64));
     } else if (flag == "--buffer-flits") {
       a.model.buffer_flits = static_cast<unsigned>(parse_number(flag, value(), 1, 65535));
+    } else if (flag == "--injection-buffer-flits") {
+      a.model.injection_buffer_flits = static_cast<unsigned>(parse_number(flag, value(), 1, 65535));
     } else if (flag == "--packet-flits") {
       a.model.lengths = parse_lengths(flag, value());
     } else if (flag == "--channel-latency") {
@@ -163,10 +166,13 @@ inline arguments parse(int argc, char** argv) {
       a.traffic = value();
     } else if (flag == "--destination") {
       a.destination = parse_number(flag, value(), 0, 1u << 24);
+      traffic_flags.push_back(flag);
     } else if (flag == "--hotspot-fraction") {
       a.hotspot_fraction = parse_real(flag, value(), 0, 1);
+      traffic_flags.push_back(flag);
     } else if (flag == "--neighbor-hops") {
       a.neighbor_hops = parse_number(flag, value(), 0, 128);
+      traffic_flags.push_back(flag);
     } else if (flag == "--load") {
       a.model.load = parse_real(flag, value(), 0, 1);
       load_given = true;
@@ -229,6 +235,13 @@ inline arguments parse(int argc, char** argv) {
                     (f == "--no-datelines" && a.scheme == "dor") ||
                     (f == "--tables" && (a.scheme == "t3e" || a.scheme == "t3e_adaptive"));
     if (!ok) throw bad_input{f + ": does not apply to --scheme " + a.scheme};
+  }
+  for (const std::string& f : traffic_flags) {
+    const bool ok =
+        (f == "--destination" && (a.traffic == "all_to_one" || a.traffic == "hotspot")) ||
+        (f == "--hotspot-fraction" && a.traffic == "hotspot") ||
+        (f == "--neighbor-hops" && a.traffic == "neighbor");
+    if (!ok) throw bad_input{f + ": does not apply to --traffic " + a.traffic};
   }
   if (a.arbiter != "age" && !age_flags.empty())
     throw bad_input{age_flags.front() + ": applies only to --arbiter age"};

@@ -1,12 +1,13 @@
-# The parking lot's shares (scripts/demo writes parking_lot.csv, then runs this).
+# The parking lot's shares and network latencies (scripts/demo writes parking_lot.csv,
+# then runs this).
 #   gnuplot -e "csv='docs/results/parking_lot.csv'; out='docs/results/parking_lot.png'" \
 #           docs/results/parking_lot.gp
 if (!exists("csv")) csv = 'docs/results/parking_lot.csv'
 if (!exists("out")) out = 'docs/results/parking_lot.png'
-set terminal pngcairo size 1100,450 font ",11"
+set terminal pngcairo size 1100,850 font ",11"
 set output out
 set datafile separator ","
-set multiplot layout 1,2 title "Parking lot: P0..P6 send to P7 at saturation (paper 000 Fig. 4)"
+set multiplot layout 2,2 title "Parking lot: P0..P6 send to P7 at saturation (paper 000 Fig. 4)"
 set logscale y 2
 set yrange [1.0/128:1]
 set ytics ("1/128" 1.0/128, "1/64" 1.0/64, "1/32" 1.0/32, "1/16" 1.0/16, "1/8" 0.125, "1/4" 0.25, "1/2" 0.5, "1" 1)
@@ -23,5 +24,15 @@ do for [net in "mesh ring"] {
   plot csv skip 1 using (strcol(1) eq net ? src(0) : NaN):4 title "round robin (model)" lw 2 pt 7, \
        csv skip 1 using (strcol(1) eq net ? src(0) : NaN):6 title "merging rule (paper)" dt 2 lw 2 pt 6, \
        csv skip 1 using (strcol(1) eq net ? src(0) : NaN):5 title "age-based (model)" lw 2 pt 5
+}
+# Paper 000's claim for age: the same latency through the network for every source.
+set yrange [16:8192]
+set ytics auto
+set ytics ("16" 16, "64" 64, "256" 256, "1024" 1024, "4096" 4096)
+set ylabel "network latency (cycles, mean)"
+do for [net in "mesh ring"] {
+  set title (net eq "mesh" ? "8-node line: network latency" : "8-node ring: network latency")
+  plot csv skip 1 using (strcol(1) eq net ? src(0) : NaN):7 title "round robin (model)" lw 2 pt 7, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):8 title "age-based (model)" lw 2 pt 5
 }
 unset multiplot

@@ -269,3 +269,53 @@ TEST_CASE("age_clock: the hardware age equals the ideal age over random schedule
     RC_CLASSIFY(longest > 256, "a packet outstanding for more than 256 age ticks");
   });
 }
+
+TEST_CASE("tick_idle(n) leaves an empty clock as n ticks do, counters included",
+          "[age_clock][property]") {
+  rc::prop("tick_idle(n) == n x tick()", [] {
+    const auto period = *rc::gen::inRange<std::uint32_t>(1, 40);
+    age_clock a(period);
+    // Some history first: packets admitted and released (an inhibit may be
+    // pending when the last one leaves), and ticks.
+    const auto warm = *rc::gen::inRange(0, 30000);
+    std::vector<unsigned> held;
+    for (int i = 0; i < warm; ++i) {
+      if (i % 97 == 0) held.push_back(a.admit());
+      if (i % 131 == 0 && !held.empty()) {
+        a.release(held.back());
+        held.pop_back();
+      }
+      a.tick();
+    }
+    while (!held.empty()) {
+      a.release(held.back());
+      held.pop_back();
+    }
+    age_clock b = a;
+    const auto n = *rc::gen::inRange<std::uint64_t>(0, 200000);
+    for (std::uint64_t i = 0; i < n; ++i) a.tick();
+    b.tick_idle(n);
+    RC_ASSERT(a == b);
+    RC_ASSERT(a.age_ticks() == b.age_ticks());
+    RC_ASSERT(a.epoch_switches() == b.epoch_switches());
+    RC_ASSERT(a.inhibited_ticks() == b.inhibited_ticks());
+  });
+}
+
+TEST_CASE("the clock counts its epoch switches and inhibited ticks", "[age_clock]") {
+  age_clock clock(1);
+  const unsigned e = clock.admit();  // a packet of epoch 0
+  ticks(clock, 256);                 // 255 increments, then the switch to epoch 1
+  CHECK(clock.epoch_switches() == 1);
+  ticks(clock, 256);  // the next rollover waits: epoch 0 still holds the packet
+  CHECK(clock.inhibit());
+  ticks(clock, 10);
+  CHECK(clock.inhibited_ticks() == 10);
+  clock.release(e);
+  ticks(clock, 1);  // the inhibit lifts
+  CHECK_FALSE(clock.inhibit());
+  ticks(clock, 1);  // the switch
+  CHECK(clock.epoch_switches() == 2);
+  CHECK(clock.epoch() == 0);
+  CHECK(clock.inhibited_ticks() == 11);
+}

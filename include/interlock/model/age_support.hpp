@@ -7,10 +7,12 @@
 //   the chip-wide age clock of Procedure 3, ticking every cycle, and the
 //   Table 4 performance counters. age_config gives AGE_CLK_PERIOD, the age
 //   bias of every input port (or one per port) and the saturation rule.
-//   age_state holds the clocks and counters of a network, and the counters'
-//   view of a router that slept: catch_up(r, t) counts the cycles a sleeping
-//   router skipped as the hardware would have counted them (blocked VCs and
-//   stalled cycles, unchanged while nothing moved).
+//   age_state holds the clocks of a network and the counters of every input
+//   port, and the counters' view of a router that slept: catch_up(r, t)
+//   counts the cycles a sleeping router skipped as the hardware would have
+//   counted them (blocked VCs and stalled cycles, unchanged while nothing
+//   moved); snapshot(t) settles every router up to cycle t and copies the
+//   counters, so that a measured window is the difference of two.
 //   recommended_age() derives the Section 3.2 parameters for a network and
 //   run (age_tuning::recommend_age_clock); biases_by_dimension() spreads one
 //   bias per dimension over a router's ports.
@@ -64,49 +66,98 @@ struct reads_age<
 template <class Policy>
 inline constexpr bool reads_age_v = reads_age<Policy>::value;
 
-/// The age clocks and Table 4 counters of every router of a network.
+/// The Table 4 counters of every input port of a network, and the clocks'
+/// epoch switches and inhibited ticks, at one moment: results subtract two.
+struct age_snapshot {
+  std::uint64_t cycle = 0;                  // as of the start of this cycle
+  std::vector<router_perf_counters> ports;  // per (router, input port)
+  std::uint64_t epoch_switches = 0, inhibited_ticks = 0;
+};
+
+/// The age clocks of every router of a network and the Table 4 counters of
+/// every input port (the SeaStar keeps them per port: Table 5 reports them
+/// by direction). A port's VC v is blocked in a cycle when its head lacks
+/// credits for one of its ways on; the port is stalled when it has such a
+/// head and offers no packet to the switch. A departure counts its age at
+/// the input port it leaves.
 class age_state {
  public:
   age_state() = default;
-  age_state(node_id routers, const age_config& a)
-      : clocks_(routers, age_clock(a.period)),
-        counters_(routers, router_perf_counters{}),
+  age_state(node_id routers, std::size_t ports, const age_config& a)
+      : ports_(ports),
+        clocks_(routers, age_clock(a.period)),
+        counters_(static_cast<std::size_t>(routers) * ports, router_perf_counters{}),
         asleep_since_(routers, 0),
-        asleep_blocked_(routers, 0),
-        asleep_stalled_(routers, 0) {}
+        asleep_ports_(routers, 0),
+        asleep_blocked_(static_cast<std::size_t>(routers) * ports, 0) {}
 
   void tick() noexcept {
     for (auto& c : clocks_) c.tick();
   }
+  /// n cycles of a network holding no packet.
+  void tick_idle(std::uint64_t n) noexcept {
+    for (auto& c : clocks_) c.tick_idle(n);
+  }
   age_clock& clock(node_id r) noexcept { return clocks_[r]; }
   const age_clock& clock(node_id r) const noexcept { return clocks_[r]; }
-  router_perf_counters& counters(node_id r) noexcept { return counters_[r]; }
-  const router_perf_counters& counters(node_id r) const noexcept { return counters_[r]; }
-  std::vector<age_clock>& clocks() noexcept { return clocks_; }
+  router_perf_counters& counters(node_id r, std::size_t port) noexcept {
+    return counters_[static_cast<std::size_t>(r) * ports_ + port];
+  }
+  const router_perf_counters& counters(node_id r, std::size_t port) const noexcept {
+    return counters_[static_cast<std::size_t>(r) * ports_ + port];
+  }
 
   /// Router r is evaluated at cycle t: count the cycles it slept through.
   void catch_up(node_id r, std::uint64_t t) {
-    if (asleep_since_[r] + 1 < t) {
-      const std::uint64_t skipped = t - asleep_since_[r] - 1;
-      for (std::uint64_t x = asleep_blocked_[r]; x != 0; x &= x - 1)
-        counters_[r].count_blocked_cycles(static_cast<unsigned>(bits::lowest_index(x)), skipped);
-      if (asleep_stalled_[r]) counters_[r].count_stalled_cycles(skipped);
-    }
+    count_asleep(r, t);
     asleep_since_[r] = t;
-    asleep_blocked_[r] = 0;
-    asleep_stalled_[r] = 0;
+    for (std::uint64_t x = asleep_ports_[r]; x != 0; x &= x - 1)
+      asleep_blocked_[static_cast<std::size_t>(r) * ports_ + bits::lowest_index(x)] = 0;
+    asleep_ports_[r] = 0;
   }
-  /// Router r goes to sleep with these VCs blocked (bit v: VC v, v < 4).
-  void fall_asleep(node_id r, std::uint64_t blocked_vcs) {
-    asleep_blocked_[r] = blocked_vcs & 0xF;
-    asleep_stalled_[r] = blocked_vcs != 0;
+  /// Router r goes to sleep after cycle t with input port `in`'s VCs
+  /// `blocked` (bit v: VC v) waiting for credits: called for each such port.
+  void fall_asleep(node_id r, std::size_t in, std::uint64_t blocked) {
+    asleep_ports_[r] |= bits::bit(in);
+    asleep_blocked_[static_cast<std::size_t>(r) * ports_ + in] =
+        static_cast<std::uint8_t>(blocked & 0xF);
+  }
+  /// The counters as of the start of cycle t (before routers are evaluated).
+  age_snapshot snapshot(std::uint64_t t) {
+    for (node_id r = 0; r < clocks_.size(); ++r) {
+      count_asleep(r, t);
+      if (asleep_since_[r] + 1 < t) asleep_since_[r] = t - 1;
+    }
+    age_snapshot s;
+    s.ports = counters_;
+    for (const auto& c : clocks_) {
+      s.epoch_switches += c.epoch_switches();
+      s.inhibited_ticks += c.inhibited_ticks();
+    }
+    return s;
   }
 
  private:
+  // The cycles after asleep_since_[r] and before t, in which nothing changed.
+  void count_asleep(node_id r, std::uint64_t t) {
+    if (asleep_since_[r] + 1 >= t) return;
+    const std::uint64_t skipped = t - asleep_since_[r] - 1;
+    for (std::uint64_t x = asleep_ports_[r]; x != 0; x &= x - 1) {
+      const std::size_t in = bits::lowest_index(x);
+      router_perf_counters& c = counters(r, in);
+      for (std::uint64_t v = asleep_blocked_[static_cast<std::size_t>(r) * ports_ + in]; v != 0;
+           v &= v - 1)
+        c.count_blocked_cycles(static_cast<unsigned>(bits::lowest_index(v)), skipped);
+      c.count_stalled_cycles(skipped);
+    }
+  }
+
+  std::size_t ports_ = 0;
   std::vector<age_clock> clocks_;
   std::vector<router_perf_counters> counters_;
-  std::vector<std::uint64_t> asleep_since_, asleep_blocked_;
-  std::vector<std::uint8_t> asleep_stalled_;
+  std::vector<std::uint64_t> asleep_since_;
+  std::vector<std::uint64_t> asleep_ports_;   // per router: ports stalled while it sleeps
+  std::vector<std::uint8_t> asleep_blocked_;  // per (router, port): VCs 0-3 blocked then
 };
 
 /// The age parameters of paper 000 Section 3.2 for a network and run: the

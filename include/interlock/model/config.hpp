@@ -40,7 +40,9 @@ struct length_share {
 struct config {
   // Router.
   unsigned vcs = 0;            // physical VCs per channel; 0: exactly what the scheme needs
-  unsigned buffer_flits = 16;  // per input (port, VC)
+  unsigned buffer_flits = 16;  // per network input (port, VC)
+  // Per VC of the local (injection) input port; 0: buffer_flits.
+  unsigned injection_buffer_flits = 0;
   unsigned channel_latency = 1;
   unsigned router_delay = 1;  // cycles from a head's arrival to its first allocation
   // Traffic.
@@ -61,6 +63,9 @@ struct config {
   // holding packets every cycle instead (the same run, slower: for tests).
   bool evaluate_every_cycle = false;
 
+  unsigned injection_flits() const {
+    return injection_buffer_flits == 0 ? buffer_flits : injection_buffer_flits;
+  }
   unsigned max_flits() const {
     unsigned m = 0;
     for (const auto& l : lengths) m = l.flits > m ? l.flits : m;
@@ -86,6 +91,9 @@ struct config {
     if (vcs > 64) throw config_error(who, "vcs", std::to_string(vcs), "0..64");
     if (buffer_flits < 1 || buffer_flits > 65535)
       throw config_error(who, "buffer_flits", std::to_string(buffer_flits), "1..65535");
+    if (injection_buffer_flits > 65535)
+      throw config_error(who, "injection_buffer_flits", std::to_string(injection_buffer_flits),
+                         "0 (as buffer_flits) or 1..65535");
     if (channel_latency < 1 || channel_latency > 1000)
       throw config_error(who, "channel_latency", std::to_string(channel_latency), "1..1000");
     if (router_delay > 1000)
@@ -101,6 +109,10 @@ struct config {
     }
     if (max_flits() > buffer_flits)
       throw config_error(who, "buffer_flits", std::to_string(buffer_flits),
+                         "at least the longest packet (" + std::to_string(max_flits()) +
+                             " flits): virtual cut-through stores whole packets");
+    if (injection_buffer_flits != 0 && max_flits() > injection_buffer_flits)
+      throw config_error(who, "injection_buffer_flits", std::to_string(injection_buffer_flits),
                          "at least the longest packet (" + std::to_string(max_flits()) +
                              " flits): virtual cut-through stores whole packets");
     if (!(load >= 0) || !(load <= 1))

@@ -8,13 +8,14 @@
 //   be scheduled less than reach() cycles ahead (the reach is fixed when the
 //   wheel is built: the longest delay a run has). Scheduling is O(1) and, once
 //   each slot has grown to its busiest cycle, allocates nothing. due(t) is the
-//   slot of cycle t; the caller handles its events and clears it.
+//   slot of cycle t; the caller handles its events, then clear(t).
+//   pending() counts the events scheduled and not cleared.
 //
 // Example
 //   interlock::model::event_wheel wheel(16);    // events up to 15 cycles ahead
 //   wheel.schedule(3, {interlock::model::event_kind::credit, 1, 0, 5, 4});
 //   for (const auto& e : wheel.due(3)) { (void)e; }
-//   wheel.due(3).clear();
+//   wheel.clear(3);
 #ifndef INTERLOCK_MODEL_EVENT_WHEEL_HPP
 #define INTERLOCK_MODEL_EVENT_WHEEL_HPP
 
@@ -45,8 +46,19 @@ class event_wheel {
     slots_.resize(size_);
   }
 
-  void schedule(std::uint64_t at, const event& e) { slots_[at & (size_ - 1)].push_back(e); }
+  void schedule(std::uint64_t at, const event& e) {
+    slots_[at & (size_ - 1)].push_back(e);
+    ++pending_;
+  }
   std::vector<event>& due(std::uint64_t t) { return slots_[t & (size_ - 1)]; }
+  /// Empties cycle t's slot, once its events are handled.
+  void clear(std::uint64_t t) {
+    auto& slot = slots_[t & (size_ - 1)];
+    pending_ -= slot.size();
+    slot.clear();
+  }
+  /// Events scheduled and not yet cleared.
+  std::uint64_t pending() const noexcept { return pending_; }
   std::uint64_t reach() const noexcept { return size_; }
   /// Every pending event, in no particular order (audits).
   template <class F>
@@ -54,15 +66,9 @@ class event_wheel {
     for (const auto& slot : slots_)
       for (const event& e : slot) f(e);
   }
-  /// Whether no event is pending.
-  bool empty() const {
-    for (const auto& slot : slots_)
-      if (!slot.empty()) return false;
-    return true;
-  }
 
  private:
-  std::uint64_t size_ = 1;
+  std::uint64_t size_ = 1, pending_ = 0;
   std::vector<std::vector<event>> slots_;
 };
 

@@ -3,12 +3,16 @@
 // Contract
 //   measurement accumulates, over a run's measured window [start, end):
 //   flits delivered per source, flits sent per (router, output port), and,
-//   for the packets created in the window (every packet of a batch), their
-//   latency (creation to delivery), time in the source queue and hops.
+//   for the packets created in the window (every packet of a batch), how
+//   many were created, injected and delivered, and the delivered ones'
+//   latency (creation to delivery), time in the source queue and hops; per
+//   source, the latency and hops of the packets delivered in the window.
 //   fill() turns them into results: offered and accepted load in flits per
-//   node per cycle, per-source throughput and hops, latency mean and
-//   quantiles, Jain's index and max/min over the sources' throughput, and
-//   channel utilization per dimension and direction. Recording costs O(1)
+//   node per cycle, per-source throughput, hops,
+//   latency and (batch) completion time, latency mean, sd and quantiles,
+//   Jain's index and max/min over the sources' throughput and latency, the
+//   measured packets left in source queues and in the network, and channel
+//   utilization per dimension and direction. Recording costs O(1)
 //   and allocates only to grow the latency sample.
 //   jain_index(x) = (sum x)^2 / (n sum x^2) (1 when all are equal);
 //   quantile() is the nearest-rank quantile; csv_header()/csv_row() give one
@@ -64,29 +68,63 @@ struct results {
   double capacity = 1;  // the ideal accepted load of the pattern (1 / the busiest channel)
   std::vector<double> accepted_per_source;  // flits per cycle, sources that send
   std::vector<node_id> sources;             // their node ids
-  std::vector<double> hops_per_source;      // mean hops of each source's measured packets
-  // Latency of the packets created in the window (cycles).
+  std::vector<double> hops_per_source;      // mean hops of each source's packets (as latency)
+  // The packets created in the window (every packet of a batch) and where
+  // those not delivered were when the run ended (past saturation, at the
+  // drain limit: the latency figures are of the delivered ones).
   std::size_t measured_packets = 0;
-  std::size_t measured_delivered = 0;  // the rest were still in the network at the drain limit
-  double latency_mean = 0, latency_p50 = 0, latency_p99 = 0, latency_max = 0;
-  double network_latency_mean = 0;   // from leaving the source queue to delivery
+  std::size_t measured_delivered = 0;
+  std::size_t measured_in_source_queues = 0;
+  std::size_t measured_in_network = 0;
+  // Every measured packet delivered (a batch: every packet, within the
+  // cycle limit; false means the figures are of a run cut short).
+  bool complete = true;
+  // Latency of the delivered measured packets (cycles).
+  double latency_mean = 0, latency_sd = 0, latency_p50 = 0, latency_p99 = 0, latency_max = 0;
+  double network_latency_mean = 0;  // from leaving the source queue to delivery
+  double network_latency_p99 = 0;
   double queueing_latency_mean = 0;  // in the source queue
   double hops_mean = 0;
-  // Fairness over the sources' accepted throughput.
+  // Per source (as `sources`), over the packets delivered in the window
+  // (whenever created: past saturation a source's newest packets may never
+  // leave its queue, yet its delivered ones show the network's treatment):
+  // latency mean and sd, network latency mean; and the max/min across
+  // sources of the means (latency equalization).
+  std::vector<double> latency_per_source, latency_sd_per_source, network_latency_per_source;
+  double source_latency_max_min = 1, source_network_latency_max_min = 1;
+  // Fairness over the sources' accepted throughput (Bernoulli runs; in a
+  // batch every source sends the same, so see completion instead).
   double jain = 1;
   double max_min_ratio = 1;
+  // Batch runs: the cycle of each source's last delivery, and their spread.
+  std::vector<std::uint64_t> completion_per_source;
+  double completion_mean = 0;
+  std::uint64_t completion_min = 0, completion_max = 0;
   // Channel utilization per direction: [dimension][0: +, 1: -], flits per channel per cycle.
   std::vector<std::array<double, 2>> utilization;
   // Batch runs: the cycle of the last delivery.
   std::uint64_t batch_cycles = 0;
-  // SeaStar counters (age arbiter only), summed over the routers.
+  // SeaStar counters (age arbiter only), over the measured window, summed
+  // over the routers' input ports.
   bool has_age = false;
   std::array<std::uint64_t, 4> age_histogram{};  // departures by age / 64
   std::uint64_t stalled_cycles = 0;
   std::array<std::uint64_t, 4> vc_blocked{};
+  // By input port direction [dimension][0: +, 1: -] (packets travelling
+  // that way), and the local (injection) port: stalled cycles and Equation
+  // 17's occupancy, stalled cycles per VC0 + VC1 packet received.
+  std::vector<std::array<std::uint64_t, 2>> stalled_by_direction;
+  std::vector<std::array<double, 2>> occupancy_by_direction;
+  std::uint64_t stalled_local = 0;
+  double occupancy = 0;  // over every port
   std::uint64_t epoch_switches = 0;
+  // Share of router-cycles with the age clock inhibited (an epoch switch
+  // waiting for the old epoch to drain): above about 0.1, AGE_CLK_PERIOD is
+  // too small for the queueing the network holds.
+  double inhibited_share = 0;
   // Run.
-  std::uint64_t cycles = 0;  // simulated cycles in all
+  std::uint64_t cycles = 0;          // simulated cycles in all
+  std::uint64_t stepped_cycles = 0;  // of which stepped (the rest: nothing in flight, skipped)
   std::size_t routers = 0;
   double wall_s = 0;
   deadlock_report deadlock;
@@ -99,21 +137,39 @@ struct results {
 inline const char* csv_header() {
   return "offered,accepted,normalized,latency_mean,latency_p50,latency_p99,latency_max,"
          "network_latency_mean,queueing_latency_mean,hops_mean,jain,max_min_ratio,measured,"
-         "delivered,deadlock,cycles,wall_s,router_cycles_per_s";
+         "delivered,deadlock,cycles,wall_s,router_cycles_per_s,latency_sd,network_latency_p99,"
+         "source_latency_max_min,source_network_latency_max_min,in_source_queues,complete";
 }
 
 inline std::string csv_row(const results& r) {
-  char line[512];
+  char line[768];
   std::snprintf(line, sizeof line,
                 "%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.2f,%.2f,%.3f,%.4f,%.3f,%zu,%zu,%d,%llu,%.3f,"
-                "%.0f",
+                "%.0f,%.2f,%.0f,%.4f,%.4f,%zu,%d",
                 r.offered, r.accepted, r.accepted / r.capacity, r.latency_mean, r.latency_p50,
                 r.latency_p99, r.latency_max, r.network_latency_mean, r.queueing_latency_mean,
                 r.hops_mean, r.jain, r.max_min_ratio, r.measured_packets, r.measured_delivered,
                 r.deadlock.deadlocked ? 1 : 0, static_cast<unsigned long long>(r.cycles), r.wall_s,
-                r.router_cycles_per_s());
+                r.router_cycles_per_s(), r.latency_sd, r.network_latency_p99,
+                r.source_latency_max_min, r.source_network_latency_max_min,
+                r.measured_in_source_queues, r.complete ? 1 : 0);
   return line;
 }
+
+namespace detail {
+/// max/min of the positive values of x (1 when there are none).
+inline double max_min(const std::vector<double>& x) {
+  double lo = 0, hi = 0;
+  bool any = false;
+  for (const double v : x) {
+    if (!(v > 0)) continue;
+    lo = any ? std::min(lo, v) : v;
+    hi = any ? std::max(hi, v) : v;
+    any = true;
+  }
+  return any ? hi / lo : 1;
+}
+}  // namespace detail
 
 /// The accumulators of one run.
 class measurement {
@@ -125,6 +181,10 @@ class measurement {
         accepted_flits_(nodes, 0),
         source_hops_(nodes, 0),
         source_packets_(nodes, 0),
+        source_last_(nodes, 0),
+        source_latency_(nodes, 0),
+        source_latency_squares_(nodes, 0),
+        source_network_latency_(nodes, 0),
         channel_flits_(static_cast<std::size_t>(nodes) * ports, 0) {}
 
   void set_window(std::uint64_t start, std::uint64_t end) noexcept {
@@ -135,8 +195,12 @@ class measurement {
   std::uint64_t window_end() const noexcept { return end_; }
   bool in_window(std::uint64_t t) const noexcept { return t >= start_ && t < end_; }
 
-  /// A packet created at `created` is measured (counted when it is made).
+  /// A measured packet was created (count_created), dropped at the head of
+  /// its source queue because its source sends nothing (uncount_created),
+  /// injected into the network (count_injected).
   void count_created() noexcept { ++measured_created_; }
+  void uncount_created() noexcept { --measured_created_; }
+  void count_injected() noexcept { ++measured_injected_; }
   std::uint64_t measured_created() const noexcept { return measured_created_; }
   std::uint64_t measured_delivered() const noexcept { return measured_delivered_; }
 
@@ -152,15 +216,26 @@ class measurement {
   void count_delivery(node_id source, std::uint32_t flits, bool measured, std::uint64_t created,
                       std::uint32_t queued, unsigned hops, std::uint64_t t) {
     last_delivery_ = t;
-    if (in_window(t)) accepted_flits_[source] += flits;
+    source_last_[source] = t;
+    const std::uint64_t latency = t - created, network = t - created - queued;
+    if (in_window(t)) {
+      // Per source: every packet delivered in the window, so that a source
+      // whose packets queue for long (past saturation) is still sampled.
+      accepted_flits_[source] += flits;
+      source_hops_[source] += hops;
+      ++source_packets_[source];
+      source_latency_[source] += static_cast<double>(latency);
+      source_latency_squares_[source] +=
+          static_cast<double>(latency) * static_cast<double>(latency);
+      source_network_latency_[source] += static_cast<double>(network);
+    }
     if (!measured) return;
     ++measured_delivered_;
-    latencies_.push_back(static_cast<std::uint32_t>(t - created));
-    network_latency_sum_ += static_cast<double>(t - created - queued);
+    latencies_.push_back(static_cast<std::uint32_t>(latency));
+    network_latencies_.push_back(static_cast<std::uint32_t>(network));
+    network_latency_sum_ += static_cast<double>(network);
     queueing_latency_sum_ += static_cast<double>(queued);
     hops_sum_ += hops;
-    source_hops_[source] += hops;
-    ++source_packets_[source];
   }
   std::uint64_t last_delivery() const noexcept { return last_delivery_; }
 
@@ -182,10 +257,26 @@ class measurement {
       if (!sends(n)) continue;
       r.sources.push_back(n);
       r.accepted_per_source.push_back(static_cast<double>(accepted_flits_[n]) / window);
-      r.hops_per_source.push_back(source_packets_[n] == 0
-                                      ? 0.0
-                                      : static_cast<double>(source_hops_[n]) /
-                                            static_cast<double>(source_packets_[n]));
+      const double k = static_cast<double>(source_packets_[n]);
+      const double mean = k == 0 ? 0.0 : source_latency_[n] / k;
+      r.hops_per_source.push_back(k == 0 ? 0.0 : static_cast<double>(source_hops_[n]) / k);
+      r.latency_per_source.push_back(mean);
+      r.latency_sd_per_source.push_back(
+          k == 0 ? 0.0 : std::sqrt(std::max(0.0, source_latency_squares_[n] / k - mean * mean)));
+      r.network_latency_per_source.push_back(k == 0 ? 0.0 : source_network_latency_[n] / k);
+      if (batch) r.completion_per_source.push_back(source_last_[n]);
+    }
+    r.source_latency_max_min = detail::max_min(r.latency_per_source);
+    r.source_network_latency_max_min = detail::max_min(r.network_latency_per_source);
+    if (!r.completion_per_source.empty()) {
+      double sum = 0;
+      r.completion_min = r.completion_per_source[0];
+      for (const std::uint64_t c : r.completion_per_source) {
+        sum += static_cast<double>(c);
+        r.completion_min = std::min(r.completion_min, c);
+        r.completion_max = std::max(r.completion_max, c);
+      }
+      r.completion_mean = sum / static_cast<double>(r.completion_per_source.size());
     }
     r.accepted = total / window / static_cast<double>(nodes_);
     if (batch && !r.sources.empty())
@@ -200,15 +291,21 @@ class measurement {
     r.max_min_ratio = lo > 0 ? hi / lo : (hi > 0 ? INFINITY : 1);
     r.measured_packets = measured_created_;
     r.measured_delivered = measured_delivered_;
+    r.measured_in_source_queues = measured_created_ - measured_injected_;
+    r.measured_in_network = measured_injected_ - measured_delivered_;
+    r.complete = measured_delivered_ == measured_created_;
     if (!latencies_.empty()) {
       const double n = static_cast<double>(latencies_.size());
-      double sum = 0, mx = 0;
+      double sum = 0, squares = 0, mx = 0;
       for (const auto l : latencies_) {
         sum += l;
+        squares += static_cast<double>(l) * static_cast<double>(l);
         mx = std::max(mx, static_cast<double>(l));
       }
       r.latency_mean = sum / n;
+      r.latency_sd = std::sqrt(std::max(0.0, squares / n - r.latency_mean * r.latency_mean));
       r.latency_max = mx;
+      r.network_latency_p99 = quantile(network_latencies_, 0.99);
       r.network_latency_mean = network_latency_sum_ / n;
       r.queueing_latency_mean = queueing_latency_sum_ / n;
       r.hops_mean = hops_sum_ / n;
@@ -237,10 +334,11 @@ class measurement {
   node_id nodes_ = 0;
   std::size_t ports_ = 0;
   std::uint64_t start_ = 0, end_ = 0, last_delivery_ = 0;
-  std::uint64_t measured_created_ = 0, measured_delivered_ = 0;
-  std::vector<std::uint64_t> accepted_flits_, source_hops_, source_packets_;
+  std::uint64_t measured_created_ = 0, measured_injected_ = 0, measured_delivered_ = 0;
+  std::vector<std::uint64_t> accepted_flits_, source_hops_, source_packets_, source_last_;
+  std::vector<double> source_latency_, source_latency_squares_, source_network_latency_;
   std::vector<std::uint64_t> channel_flits_;  // per (router, output port), in the window
-  std::vector<std::uint32_t> latencies_;
+  std::vector<std::uint32_t> latencies_, network_latencies_;
   double network_latency_sum_ = 0, queueing_latency_sum_ = 0, hops_sum_ = 0;
 };
 

@@ -7,7 +7,8 @@
 //   slice), local_port() for injection and ejection), each deciding as
 //   router<Scheme, Policy> (router.hpp) says, and one traffic source per
 //   node (sources.hpp). The network moves what the routers decide:
-//   - Input buffers per (port, VC) of config::buffer_flits flits, FIFO. A
+//   - Input buffers per (port, VC) of config::buffer_flits flits
+//     (config::injection_buffer_flits at the local port), FIFO. A
 //     packet granted an output takes credits for all of it downstream; its
 //     flits then cross the switch and the channel one per cycle (the input
 //     port and the output channel are busy for `flits` cycles). Its head
@@ -55,6 +56,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -98,9 +100,10 @@ class network {
         age_cfg_(std::move(age)),
         sets_(scheme.vcs_per_channel(), scheme.vcs_per_class(),
               cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
-        s_(t_, sets_.physical(), cfg_.buffer_flits, cfg_.buffer_flits / cfg_.min_flits(),
+        s_(t_, sets_.physical(), cfg_.buffer_flits, cfg_.injection_flits(),
+           std::max(cfg_.buffer_flits, cfg_.injection_flits()) / cfg_.min_flits(),
            max_candidates(t_)),
-        age_(ages ? checked_age(age_cfg_, t_, sets_, cfg_) : 0, age_cfg_),
+        age_(ages ? checked_age(age_cfg_, t_, sets_, cfg_) : 0, t_.ports(), age_cfg_),
         router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule),
         wheel_(cfg_.channel_latency + cfg_.router_delay + cfg_.max_flits() + 3),
         src_(t_.node_count(), cfg_),
@@ -127,10 +130,33 @@ class network {
     started_ = true;
     if (cfg_.batch > 0) {
       m_.set_window(0, ~std::uint64_t{0});
+      // Every packet of a batch is measured; one whose source sends nothing
+      // is taken back when it is dropped.
+      for (std::uint64_t k = 0; k < cfg_.batch * t_.node_count(); ++k) m_.count_created();
     } else {
       m_.set_window(cfg_.warmup, cfg_.warmup + cfg_.measure);
     }
     src_.start();
+  }
+
+  /// The last cycle a run may reach: the drain's end (a batch: the cycle limit).
+  std::uint64_t end_of_run() const {
+    return cfg_.batch > 0 ? cfg_.measure + cfg_.drain : m_.window_end() + cfg_.drain;
+  }
+
+  /// With nothing in flight (no packet in the network, in a source queue or
+  /// on its way out, no event), jumps to the next creation, window boundary
+  /// or the end of the run; returns whether it jumped. run() calls it before
+  /// every step (not with config::evaluate_every_cycle).
+  bool skip_idle() {
+    if (in_network_ != 0 || src_.any_injecting() || wheel_.pending() != 0) return false;
+    std::uint64_t target = std::min(src_.next_creation(), end_of_run());
+    if (now_ < m_.window_start()) target = std::min(target, m_.window_start());
+    if (now_ < m_.window_end()) target = std::min(target, m_.window_end());
+    if (target <= now_ || target == sources::never) return false;
+    if constexpr (ages) age_.tick_idle(target - now_);
+    now_ = target;
+    return true;
   }
 
   /// Whether a run is over: a batch delivered (or out of cycles), the
@@ -138,9 +164,8 @@ class network {
   /// or a deadlock.
   bool finished() const {
     if (deadlock_.deadlocked) return true;
-    if (cfg_.batch > 0)
-      return delivered_ + dropped_ == src_.enqueued() || now_ >= cfg_.measure + cfg_.drain;
-    if (now_ >= m_.window_end() + cfg_.drain) return true;
+    if (now_ >= end_of_run()) return true;
+    if (cfg_.batch > 0) return delivered_ + dropped_ == src_.enqueued();
     return now_ >= m_.window_end() && m_.measured_delivered() == m_.measured_created();
   }
 
@@ -150,6 +175,7 @@ class network {
     const auto start_time = std::chrono::steady_clock::now();
     start();
     while (!finished()) {
+      if (!cfg_.evaluate_every_cycle && skip_idle() && finished()) break;
       step();
       if (progress && (now_ & 4095) == 0) progress(progress_fraction());
     }
@@ -171,10 +197,17 @@ class network {
   /// One cycle.
   void step() {
     const std::uint64_t t = now_;
+    ++stepped_;
+    if constexpr (ages) {
+      if (t == m_.window_start() && !window_snapshot_) take_snapshot(window_snapshot_, t);
+      if (t == m_.window_end() && !end_snapshot_) take_snapshot(end_snapshot_, t);
+    }
     auto& due = wheel_.due(t);
     for (std::size_t i = 0; i < due.size(); ++i) handle(due[i]);
-    due.clear();
-    src_.create_due(t);
+    wheel_.clear(t);
+    src_.create_due(t, [this](node_id, std::uint64_t at) {
+      if (m_.in_window(at)) m_.count_created();
+    });
     if constexpr (ages) age_.tick();
     inject(t);
     // Routers holding packets, in index order (their state is laid out so).
@@ -216,7 +249,7 @@ class network {
 
   /// Conservation and every credit loop (audit.hpp); empty if all hold.
   std::string check_invariants() const {
-    return audit(s_, pool_, wheel_, t_, cfg_.buffer_flits,
+    return audit(s_, pool_, wheel_, t_, cfg_.buffer_flits, cfg_.injection_flits(),
                  packet_counts{injected_, delivered_, in_network_});
   }
 
@@ -243,13 +276,17 @@ class network {
     // The age clock's packet_count (11 bits) must hold every packet a router
     // can store.
     const std::size_t capacity = c.buffer_flits / c.min_flits();
-    if (t.ports() * sets.physical() * capacity > age_clock::max_packet_count)
+    const std::size_t packets =
+        ((t.ports() - 1) * capacity + c.injection_flits() / c.min_flits()) * sets.physical();
+    if (packets > age_clock::max_packet_count)
       throw config_error(
           "interlock::model::config", "buffer_flits", std::to_string(c.buffer_flits),
           "a router holding at most 2047 packets with an age arbiter (the age clock's "
           "11-bit packet_count): " +
               std::to_string(t.ports()) + " ports x " + std::to_string(sets.physical()) +
-              " VCs x " + std::to_string(capacity) + " packets of the shortest length is too many");
+              " VCs of " + std::to_string(capacity) +
+              " packets of the shortest length (the local port's by injection_buffer_flits) is "
+              "too many");
     return t.node_count();
   }
 
@@ -272,6 +309,7 @@ class network {
       const node_id d = destination_(n, rng);
       if (d == no_node) {  // this source has nothing to send
         ++dropped_;
+        if (cfg_.batch > 0 || m_.in_window(born)) m_.uncount_created();
         continue;
       }
       const std::uint32_t id = pool_.acquire();
@@ -297,7 +335,6 @@ class network {
       pending_set_[n] = static_cast<std::uint8_t>(sets_.first(scheme_vc));
       pending_flits_[n] = p.flits;
       ++created_;
-      if (p.measured) m_.count_created();
     }
     const std::size_t base = s_.buffer(n, s_.local, 0);
     const std::uint32_t flits = pending_flits_[n];
@@ -308,6 +345,8 @@ class network {
     packet<route_state>& p = pool_[pending_[n]];
     p.queued = static_cast<std::uint32_t>(std::min<std::uint64_t>(t - p.created, 0xFFFFFFFFu));
     inj_free_at_[n] = t + flits;
+    if (p.measured) m_.count_injected();
+    if (in_network_ == 0) last_progress_ = t;  // an empty network has not stalled
     ++injected_;
     ++in_network_;
     wheel_.schedule(t + cfg_.channel_latency + cfg_.router_delay,
@@ -346,8 +385,8 @@ class network {
                              age_cfg_.port_bias.empty() ? age_cfg_.bias : age_cfg_.port_bias[port],
                              age_.clock(r))
                   .bits();
-      if (v < 4)
-        age_.counters(r).count_received(static_cast<unsigned>(v), p.flits);  // Table 4: VC0-3
+      if (v < 4)  // Table 4: VC0-3
+        age_.counters(r, port).count_received(static_cast<unsigned>(v), p.flits);
     }
     const std::size_t b = s_.buffer(r, port, v);
     INTERLOCK_ASSERT(s_.buf[b].count < s_.capacity, "input buffer overflow");
@@ -397,7 +436,7 @@ class network {
     if constexpr (ages) {
       packet<route_state>& p = pool_[id];
       const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), age_cfg_.rule);
-      age_.counters(r).count_departure_age(sent.age());
+      age_.counters(r, in).count_departure_age(sent.age());
       p.age = sent.bits();
     }
     if (c.candidate == choice::eject) {
@@ -422,27 +461,74 @@ class network {
 
   // ---- results -----------------------------------------------------------------
 
+  void take_snapshot(std::unique_ptr<age_snapshot>& s, std::uint64_t t) {
+    s = std::make_unique<age_snapshot>(age_.snapshot(t));
+    s->cycle = t;
+  }
+
   void collect(results& r) {
     r.cycles = now_;
+    r.stepped_cycles = stepped_;
     r.routers = t_.node_count();
     r.deadlock = deadlock_;
     m_.fill(r, t_, s_.local, cfg_.load, cfg_.batch > 0, [&](node_id n) {
       splitmix64 probe(n);
       return destination_(n, probe) != no_node;
     });
-    if constexpr (ages) {
-      r.has_age = true;
-      for (node_id n = 0; n < t_.node_count(); ++n) {
-        const auto& c = age_.counters(n);
-        const std::uint64_t g0 = c.age_group0(), g1 = c.age_group1();
-        r.age_histogram[0] += g0 & 0xFFFFFFFFu;
-        r.age_histogram[1] += g0 >> 32;
-        r.age_histogram[2] += g1 & 0xFFFFFFFFu;
-        r.age_histogram[3] += g1 >> 32;
-        r.stalled_cycles += c.stalled();
-        for (unsigned v = 0; v < 4; ++v) r.vc_blocked[v] += c.vc_blocked(v);
+    if constexpr (ages) collect_age(r);
+  }
+
+  // The Table 4 counters over the measured window (a batch: the whole run),
+  // by input port direction.
+  void collect_age(results& r) {
+    if (!window_snapshot_) take_snapshot(window_snapshot_, cfg_.batch > 0 ? 0 : now_);
+    if (!end_snapshot_) take_snapshot(end_snapshot_, now_);
+    const age_snapshot& a = *window_snapshot_;
+    const age_snapshot& b = *end_snapshot_;
+    r.has_age = true;
+    const std::size_t dims = t_.dimensions();
+    r.stalled_by_direction.assign(dims, {0, 0});
+    std::vector<std::array<std::uint64_t, 2>> packets(dims, {0, 0});
+    std::uint64_t all_packets = 0;
+    for (std::size_t i = 0; i < b.ports.size(); ++i) {
+      const router_perf_counters& x = a.ports[i];
+      const router_perf_counters& y = b.ports[i];
+      for (unsigned k = 0; k < 4; ++k) {
+        r.age_histogram[k] += static_cast<std::uint32_t>(y.age_bucket(k) - x.age_bucket(k));
+        r.vc_blocked[k] += y.vc_blocked(k) - x.vc_blocked(k);
       }
+      const std::uint64_t stalled = y.stalled() - x.stalled();
+      const std::uint64_t received =
+          y.vc_packets(0) + y.vc_packets(1) - x.vc_packets(0) - x.vc_packets(1);
+      r.stalled_cycles += stalled;
+      all_packets += received;
+      const std::size_t port = i % t_.ports();
+      if (port == t_.local_port()) {
+        r.stalled_local += stalled;
+        continue;
+      }
+      const auto info = t_.port_info(port);
+      const std::size_t side = info.sign > 0 ? 0 : 1;
+      r.stalled_by_direction[info.dimension][side] += stalled;
+      packets[info.dimension][side] += received;
     }
+    r.occupancy_by_direction.assign(dims, {0.0, 0.0});
+    for (std::size_t d = 0; d < dims; ++d)
+      for (std::size_t side = 0; side < 2; ++side)
+        r.occupancy_by_direction[d][side] =
+            packets[d][side] == 0 ? 0.0
+                                  : static_cast<double>(r.stalled_by_direction[d][side]) /
+                                        static_cast<double>(packets[d][side]);
+    r.occupancy = all_packets == 0
+                      ? 0.0
+                      : static_cast<double>(r.stalled_cycles) / static_cast<double>(all_packets);
+    r.epoch_switches = b.epoch_switches - a.epoch_switches;
+    const double router_cycles =
+        static_cast<double>(t_.node_count()) * static_cast<double>(b.cycle - a.cycle);
+    r.inhibited_share =
+        router_cycles > 0
+            ? static_cast<double>(b.inhibited_ticks - a.inhibited_ticks) / router_cycles
+            : 0.0;
   }
 
   // ---- data ----------------------------------------------------------------------
@@ -470,7 +556,10 @@ class network {
   std::uint64_t now_ = 0, last_progress_ = 0, stall_limit_ = 0;
   std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;
   std::uint64_t dropped_ = 0;  // packets whose source had no destination
+  std::uint64_t stepped_ = 0;  // cycles stepped (the others were skipped, idle)
   bool started_ = false;
+  // Age runs: the counters at the measured window's start and end.
+  std::unique_ptr<age_snapshot> window_snapshot_, end_snapshot_;
   deadlock_report deadlock_;
 };
 

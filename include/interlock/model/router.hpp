@@ -144,7 +144,8 @@ class router {
     std::array<std::uint8_t, 64> priority_of;
     std::array<choice, 64> options;
     std::array<std::uint8_t, 64> option_out;
-    std::uint64_t blocked_vcs = 0;  // VCs whose head waits for credits
+    std::uint64_t stalled_ports = 0;  // ports with heads waiting for credits and no request
+    std::array<std::uint64_t, 64> port_blocked;  // per stalled port: its VCs waiting for credits
     // The next cycle a busy port this router waits for frees (credits and
     // arrivals wake it by event).
     std::uint64_t wake = ~std::uint64_t{0};
@@ -159,6 +160,7 @@ class router {
         continue;
       }
       std::uint64_t can_go = 0;
+      std::uint64_t blocked_vcs = 0;  // VCs whose head waits for credits
       for (std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked; vcs != 0; vcs &= vcs - 1) {
         const std::size_t v = bits::lowest_index(vcs);
         const std::size_t b = pi * s_.vcs + v;
@@ -220,6 +222,18 @@ class router {
           option_out[v] = info[best].port;
         }
       }
+      if constexpr (ages) {
+        if (blocked_vcs != 0) {
+          router_perf_counters& counters = age_.counters(r, in);
+          for (std::uint64_t x = blocked_vcs & 0xF; x != 0; x &= x - 1)
+            counters.count_blocked_cycle(static_cast<unsigned>(bits::lowest_index(x)));
+          if (can_go == 0) {
+            counters.count_stalled_cycle();
+            stalled_ports |= bits::bit(in);
+            port_blocked[in] = blocked_vcs;
+          }
+        }
+      }
       if (can_go == 0) continue;
       const std::size_t v = input_arb_[pi].arbitrate(can_go).index();
       const std::size_t o = option_out[v];
@@ -236,12 +250,12 @@ class router {
     if (out_requests == 0) {
       // Nothing can go: sleep until a port frees, a credit or a packet arrives.
       s_.sleep_until[r] = wake;
-      if constexpr (ages) age_.fall_asleep(r, blocked_vcs);
-    }
-    if constexpr (ages) {
-      for (std::uint64_t x = blocked_vcs & 0xF; x != 0; x &= x - 1)
-        age_.counters(r).count_blocked_cycle(static_cast<unsigned>(bits::lowest_index(x)));
-      if (blocked_vcs != 0 && out_requests == 0) age_.counters(r).count_stalled_cycle();
+      if constexpr (ages) {
+        for (std::uint64_t x = stalled_ports; x != 0; x &= x - 1) {
+          const std::size_t in = bits::lowest_index(x);
+          age_.fall_asleep(r, in, port_blocked[in]);
+        }
+      }
     }
     // Output stage: each requested output grants one input port.
     auto& builder = builders_[ages ? r : 0];

@@ -21,7 +21,8 @@
 // Example
 //   interlock::torus_topology t({4, 4}, {true, true});
 //   interlock::model::router_state s(t, /*vcs=*/2, /*buffer_flits=*/8,
-//                                    /*capacity=*/8, /*max_candidates=*/5);
+//                                    /*injection_flits=*/8, /*capacity=*/8,
+//                                    /*max_candidates=*/5);
 //   // s.credits[s.buffer(0, 1, 0)] == 8
 #ifndef INTERLOCK_MODEL_ROUTER_STATE_HPP
 #define INTERLOCK_MODEL_ROUTER_STATE_HPP
@@ -67,8 +68,11 @@ struct port_state {
 
 struct router_state {
   router_state() = default;
+  /// Buffers of `buffer_flits` per network input (port, VC) and
+  /// `injection_flits` per local input VC, each holding at most
+  /// `packets_per_buffer` packets.
   router_state(const torus_topology& t, std::size_t vcs_per_port, unsigned buffer_flits,
-               std::size_t packets_per_buffer, std::size_t max_candidates)
+               unsigned injection_flits, std::size_t packets_per_buffer, std::size_t max_candidates)
       : nodes(t.node_count()),
         ports(t.ports()),
         local(t.local_port()),
@@ -81,6 +85,9 @@ struct router_state {
     cand.assign(buffers * max_cand, hop{});
     cand_info.assign(buffers * max_cand, candidate_info{});
     credits.assign(buffers, static_cast<std::int32_t>(buffer_flits));
+    for (node_id r = 0; r < nodes; ++r)
+      for (std::size_t v = 0; v < vcs; ++v)
+        credits[buffer(r, local, v)] = static_cast<std::int32_t>(injection_flits);
     port.assign(static_cast<std::size_t>(nodes) * ports, port_state{});
     for (node_id r = 0; r < nodes; ++r)
       for (std::size_t q = 0; q < ports; ++q) {

@@ -87,21 +87,26 @@ class sources {
   void start() {
     if (cfg_.batch > 0) {
       for (node_id n = 0; n < nodes_; ++n)
-        for (std::size_t k = 0; k < cfg_.batch; ++k) create(n, 0);
+        for (std::size_t k = 0; k < cfg_.batch; ++k) create(n, 0, [](node_id, std::uint64_t) {});
       return;
     }
     if (cfg_.load <= 0) return;
     for (node_id n = 0; n < nodes_; ++n) schedule(n, 0, true);
   }
 
-  /// Puts the creations due by cycle t into their source queues.
-  void create_due(std::uint64_t t) {
+  /// Puts the creations due by cycle t into their source queues, calling
+  /// on_create(node, t) for each.
+  template <class OnCreate>
+  void create_due(std::uint64_t t, OnCreate&& on_create) {
     while (!creations_.empty() && creations_.top().first <= t) {
       const node_id n = creations_.top().second;
       creations_.pop();
-      create(n, t);
+      create(n, t, on_create);
       schedule(n, t);
     }
+  }
+  void create_due(std::uint64_t t) {
+    create_due(t, [](node_id, std::uint64_t) {});
   }
   /// The cycle of the next creation (never: none is scheduled).
   std::uint64_t next_creation() const {
@@ -122,6 +127,9 @@ class sources {
     return cfg_.lengths.back().flits;
   }
 
+  /// Whether any node has a packet in its source queue or waiting to enter.
+  bool any_injecting() const noexcept { return !injecting_.empty(); }
+
   /// Visits the nodes with packets to inject, in the order they got some;
   /// `visit(n)` returns whether n still has a packet to inject.
   template <class Visit>
@@ -139,7 +147,9 @@ class sources {
   }
 
  private:
-  void create(node_id n, std::uint64_t t) {
+  template <class OnCreate>
+  void create(node_id n, std::uint64_t t, OnCreate&& on_create) {
+    on_create(n, t);
     ++enqueued_;
     queue_[n].push(t);
     if (!in_list_[n]) {
