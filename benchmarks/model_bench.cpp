@@ -8,6 +8,9 @@
 //     <load> flits per node per cycle, round-robin output arbiters.
 //   model/torus8x8x8/idle/1
 //     the same network with no traffic: what a cycle costs when nothing moves.
+//   model/torus8x8x8/0.7/1/<allocator>
+//     saturated, with the other switch allocators: separable output-first,
+//     iSLIP with 1 and 4 iterations, wavefront (8-port matrices).
 // Each case builds the network, runs 2,000 cycles of warm-up untimed, then
 // times steps of 100 cycles. Counter router_cycles_per_s (a rate: routers x
 // cycles / second); accepted is the measured throughput, flits/node/cycle.
@@ -25,9 +28,10 @@
 namespace {
 
 using rr = interlock::round_robin_arbiter<64>;
-using net_type = interlock::model::network<interlock::dimension_order_routing, rr>;
 
-void model_torus(benchmark::State& state, double load, unsigned flits) {
+template <class Allocator = interlock::model::separable_input_first>
+void model_torus(benchmark::State& state, double load, unsigned flits, Allocator allocator = {}) {
+  using net_type = interlock::model::network<interlock::dimension_order_routing, rr, Allocator>;
   static const interlock::torus_topology t({8, 8, 8}, {true, true, true});
   static const interlock::dimension_order_routing dor(t);
   interlock::model::config c;
@@ -41,7 +45,7 @@ void model_torus(benchmark::State& state, double load, unsigned flits) {
   net_type net(
       dor, c,
       [](interlock::node_id s, interlock::splitmix64& g) { return uniform.destination(t, s, g); },
-      [](interlock::node_id, std::size_t) { return rr{}; });
+      [](interlock::node_id, std::size_t) { return rr{}; }, {}, allocator);
   net.start();
   for (int i = 0; i < 2000; ++i) net.step();
   const std::uint64_t delivered_before = net.delivered();
@@ -59,14 +63,30 @@ void model_torus(benchmark::State& state, double load, unsigned flits) {
 
 const bool registered = [] {
   const char* const loads[] = {"0.1", "0.3", "0.7"};
-  benchmark::RegisterBenchmark("model/torus8x8x8/idle/1", model_torus, 0.0, 1u)
+  namespace m = interlock::model;
+  benchmark::RegisterBenchmark("model/torus8x8x8/idle/1", model_torus<>, 0.0, 1u,
+                               m::separable_input_first{})
       ->Unit(benchmark::kMicrosecond);
   for (const unsigned flits : {1u, 4u})
     for (const char* load : loads)
       benchmark::RegisterBenchmark(
           ("model/torus8x8x8/" + std::string(load) + "/" + std::to_string(flits)).c_str(),
-          model_torus, std::stod(load), flits)
+          model_torus<>, std::stod(load), flits, m::separable_input_first{})
           ->Unit(benchmark::kMicrosecond);
+  // The other switch allocators, saturated.
+  benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/separable_output_first",
+                               model_torus<m::separable_output_first>, 0.7, 1u,
+                               m::separable_output_first{})
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/islip1", model_torus<m::islip<8>>, 0.7, 1u,
+                               m::islip<8>{1})
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/islip4", model_torus<m::islip<8>>, 0.7, 1u,
+                               m::islip<8>{4})
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/wavefront", model_torus<m::wavefront<8>>,
+                               0.7, 1u, m::wavefront<8>{})
+      ->Unit(benchmark::kMicrosecond);
   return true;
 }();
 

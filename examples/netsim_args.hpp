@@ -30,6 +30,9 @@ struct arguments {
   bool no_datelines = false;
   std::string tables = "toc";
   std::string arbiter = "round_robin";
+  std::string input_arbiter = "round_robin";  // round_robin, or the same as --arbiter
+  std::string allocator = "separable_input_first";
+  std::size_t islip_iterations = 1;
   std::string traffic = "uniform_random";
   std::size_t destination = ~std::size_t{0};  // all_to_one / hotspot node; default the last
   double hotspot_fraction = 0.5;
@@ -143,6 +146,26 @@ inline arguments parse(int argc, char** argv) {
       if (a.arbiter != "round_robin" && a.arbiter != "age" && a.arbiter != "inverse_weighted")
         throw bad_input{"--arbiter: '" + a.arbiter +
                         "'; allowed: round_robin, age, inverse_weighted"};
+    } else if (flag == "--input-arbiter") {
+      a.input_arbiter = value();
+      if (a.input_arbiter != "round_robin" && a.input_arbiter != "age" &&
+          a.input_arbiter != "inverse_weighted")
+        throw bad_input{"--input-arbiter: '" + a.input_arbiter +
+                        "'; allowed: round_robin, age, inverse_weighted"};
+    } else if (flag == "--allocator") {
+      const std::string text = value();
+      const std::size_t colon = text.find(':');
+      a.allocator = text.substr(0, colon);
+      if (a.allocator != "separable_input_first" && a.allocator != "separable_output_first" &&
+          a.allocator != "islip" && a.allocator != "wavefront")
+        throw bad_input{"--allocator: '" + text +
+                        "'; allowed: separable_input_first, separable_output_first, islip[:K], "
+                        "wavefront"};
+      if (colon != std::string::npos) {
+        if (a.allocator != "islip")
+          throw bad_input{"--allocator: '" + text + "'; only islip takes :K (iterations)"};
+        a.islip_iterations = parse_number(flag, text.substr(colon + 1), 1, 16);
+      }
     } else if (flag == "--age-period") {
       a.age_period = static_cast<std::uint32_t>(parse_number(flag, value(), 1, 0xFFFFFFFFu));
       age_flags.push_back(flag);
@@ -243,6 +266,20 @@ inline arguments parse(int argc, char** argv) {
         (f == "--neighbor-hops" && a.traffic == "neighbor");
     if (!ok) throw bad_input{f + ": does not apply to --traffic " + a.traffic};
   }
+  if ((a.allocator == "islip" || a.allocator == "wavefront") && a.arbiter != "round_robin")
+    throw bad_input{"--allocator: " + a.allocator +
+                    " grants with its own round-robin pointers; only with --arbiter round_robin"};
+  if (a.input_arbiter != "round_robin" && a.input_arbiter != a.arbiter)
+    throw bad_input{"--input-arbiter: " + a.input_arbiter + " with --arbiter " + a.arbiter +
+                    "; allowed: round_robin, or the same as --arbiter"};
+  if (a.input_arbiter == "inverse_weighted")
+    throw bad_input{
+        "--input-arbiter: inverse_weighted needs each input port's loads per VC, which netsim "
+        "does not compute yet; the model takes it (interlock::model::network's InputPolicy)"};
+  if (a.input_arbiter != "round_robin" && a.allocator != "separable_input_first" &&
+      a.allocator != "separable_output_first")
+    throw bad_input{"--input-arbiter: " + a.input_arbiter + " with --allocator " + a.allocator +
+                    "; allowed with the separable allocators"};
   if (a.arbiter != "age" && !age_flags.empty())
     throw bad_input{age_flags.front() + ": applies only to --arbiter age"};
   const std::size_t n = a.radix.size();

@@ -46,8 +46,8 @@ struct config {
   unsigned channel_latency = 1;
   unsigned router_delay = 1;  // cycles from a head's arrival to its first allocation
   // Traffic.
-  std::vector<length_share> lengths{{1, 1.0}};  // packet lengths in flits
-  double load = 0.1;                            // offered flits per node per cycle (Bernoulli)
+  std::vector<length_share> lengths = std::vector<length_share>(1);  // lengths in flits (1)
+  double load = 0.1;          // offered flits per node per cycle (Bernoulli)
   std::size_t batch = 0;      // > 0: every source sends this many packets, as fast as it can
   double response_share = 0;  // share of packets in the response class
   // Phases.

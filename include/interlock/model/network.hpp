@@ -83,16 +83,22 @@
 namespace interlock {
 namespace model {
 
-template <class Scheme, class Policy>
+template <class Scheme, class Policy, class Allocator = separable_input_first,
+          class InputPolicy = round_robin_arbiter<64>>
 class network {
  public:
   using route_state = typename Scheme::state;
-  using router_type = router<Scheme, Policy>;
+  using router_type = router<Scheme, Policy, Allocator, InputPolicy>;
   using policy_factory = typename router_type::policy_factory;
+  using input_policy_factory = typename router_type::input_policy_factory;
   static constexpr bool ages = router_type::ages;
 
+  /// A network of Scheme's topology: `make_policy(router, output port)`
+  /// makes each output's policy, `make_input(router, input port)` each input
+  /// port's (empty: InputPolicy{}); `age` is used with an age-reading policy.
   network(const Scheme& scheme, const config& cfg, destination_function destination,
-          const policy_factory& make_policy, age_config age = {})
+          const policy_factory& make_policy, age_config age = {}, const Allocator& allocator = {},
+          const input_policy_factory& make_input = {})
       : scheme_(scheme),
         t_(scheme.topology()),
         cfg_(checked(cfg, scheme.topology())),
@@ -104,7 +110,7 @@ class network {
            std::max(cfg_.buffer_flits, cfg_.injection_flits()) / cfg_.min_flits(),
            max_candidates(t_)),
         age_(ages ? checked_age(age_cfg_, t_, sets_, cfg_) : 0, t_.ports(), age_cfg_),
-        router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule),
+        router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule, allocator, make_input),
         wheel_(cfg_.channel_latency + cfg_.router_delay + cfg_.max_flits() + 3),
         src_(t_.node_count(), cfg_),
         m_(t_.node_count(), t_.ports()) {

@@ -1,11 +1,11 @@
 // interlock/model/router.hpp: how a router composes interlock's policies: route computation,
-// the input stage and the output stage of a separable allocation.
+// the input stage, the switch allocator and the output policies.
 //
 // Contract
-//   router<Scheme, Policy> decides, for every router of a network, which
-//   packets leave this cycle and where; interlock::model::network moves
-//   them. It reaches the policies only through the surface every interlock
-//   policy has:
+//   router<Scheme, Policy, Allocator, InputPolicy> decides, for every
+//   router of a network, which packets leave this cycle and where;
+//   interlock::model::network moves them. It reaches the policies only through the surface every
+//   interlock policy has:
 //   - Route computation, once per packet, when it reaches the head of its
 //     buffer (route_head): Scheme::arrived() and Scheme::candidates() give
 //     the ways on, each a hop (dimension, sign, slice, scheme VC, adaptive);
@@ -13,21 +13,31 @@
 //     physical VCs. A head with one way on takes it at once (follow()), while
 //     its packet is in cache; otherwise follow() is applied to the hop taken
 //     (follow_taken).
-//   - Input stage: each input port whose crossbar input is free offers one
-//     head. A head can go when its output channel is free and, for some
+//   - Heads that can go: at each input port whose crossbar input is free,
+//     a head can go when its output channel is free and, for some
 //     candidate, the downstream VC set has credits for the whole packet
 //     (virtual cut-through); an adaptive scheme's adaptive hops are
 //     preferred (the one with the most credits) over the escape hop, the
-//     T3E's rule. Among the VCs whose head can go, a round-robin arbiter of
-//     the input port picks one; its pointer moves only when its choice is
-//     granted.
-//   - Output stage: each requested output grants one of the input ports
-//     asking for it with Policy, any interlock arbiter or scheduler with a
-//     request_builder: the candidates are the input ports, described by a
-//     candidate_view holding each head's 11-bit age field, pattern label,
-//     size in flits and priority (its class). The builder makes the
-//     policy's request; arbitrate() decides and commit() updates the state,
-//     only for the grant used.
+//     T3E's rule.
+//   - Switch allocation, by the Allocator parameter:
+//       separable_input_first (default): each input port's InputPolicy
+//         (round robin by default; any policy with a request_builder, over
+//         a candidate_view of the port's VCs) picks one of its heads that
+//         can go; each requested output grants one of the input ports that
+//         picked it with Policy, over a candidate_view of the input ports
+//         holding each offered head's 11-bit age field, pattern label, size
+//         in flits and priority (its class);
+//       separable_output_first: each output's Policy grants one of the input
+//         ports with a head for it (the head the port's InputPolicy offers
+//         there), then each input port's InputPolicy accepts one grant;
+//       islip<P>{k}, wavefront<P>: interlock's iSLIP (k iterations) and
+//         wavefront allocators match input to output ports (P ports at
+//         most), with their own round-robin pointers or priority diagonal,
+//         so Policy must be round robin; the matched input's InputPolicy
+//         picks the VC.
+//     Each policy's builder makes its request; arbitrate() decides and
+//     commit() updates the state, only for grants used (a declined grant
+//     and an input's unused pick change nothing).
 //   A router none of whose heads can go sleeps until the earliest cycle a
 //   port it waits for frees (credits and arrivals wake it by event), and a
 //   head waiting only for credits is skipped until a credit reaches one of
@@ -46,11 +56,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "interlock/allocators/islip.hpp"
+#include "interlock/allocators/request_matrix.hpp"
+#include "interlock/allocators/wavefront.hpp"
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/candidates.hpp"
+#include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/packet.hpp"
@@ -70,28 +87,140 @@ struct choice {
   static constexpr std::uint8_t eject = 0xFF;
 };
 
-template <class Scheme, class Policy>
+// ---- switch allocators ------------------------------------------------------
+// The router's switch allocation matches input ports to output ports each
+// cycle. An input port requests every output one of its heads can go to now.
+
+/// Separable, input first (the default): each input port's InputPolicy picks
+/// one of its VCs whose head can go; each output's Policy grants one of the
+/// input ports that picked it.
+struct separable_input_first {};
+/// Separable, output first: each output's Policy grants one of the input
+/// ports with a head for it (the head the port's InputPolicy would offer
+/// there); each input port's InputPolicy accepts one of its grants.
+/// Declined grants are not committed.
+struct separable_output_first {};
+/// iSLIP (McKeown, ToN'99) over the input and output ports, `iterations`
+/// per cycle, with its own round-robin grant and accept pointers:
+/// interlock::islip_allocator<Ports, Ports>. The output Policy is not
+/// consulted, so it must be round robin; the matched input port's
+/// InputPolicy picks the VC among its heads for the output.
+template <std::size_t Ports = 16>
+struct islip {
+  std::size_t iterations = 1;
+};
+/// The wavefront allocator (Tamir & Chi, TPDS'93) over the ports, with its
+/// rotating priority diagonal: interlock::wavefront_allocator<Ports, Ports>.
+/// As iSLIP, the output Policy must be round robin.
+template <std::size_t Ports = 16>
+struct wavefront {};
+
+namespace detail {
+struct no_matrix_allocator {};
+template <class A>
+struct matrix_allocator : std::false_type {
+  using type = no_matrix_allocator;
+  static constexpr std::size_t ports = 64;
+};
+template <std::size_t P>
+struct matrix_allocator<islip<P>> : std::true_type {
+  using type = islip_allocator<P, P>;
+  static constexpr std::size_t ports = P;
+  static type make(const islip<P>& a) { return type(a.iterations); }
+};
+template <std::size_t P>
+struct matrix_allocator<wavefront<P>> : std::true_type {
+  using type = wavefront_allocator<P, P>;
+  static constexpr std::size_t ports = P;
+  static type make(const wavefront<P>&) { return type(); }
+};
+
+template <class P, class = void>
+struct has_size : std::false_type {};
+template <class P>
+struct has_size<P, std::void_t<decltype(std::declval<const P&>().size())>> : std::true_type {};
+
+/// Policy's builder at router r: from the age clock, from the policy (the
+/// QoS schedulers' sizes), or default.
+template <class P>
+request_builder<P> make_builder(const P& p, age_state& age, node_id r, saturation_rule rule) {
+  if constexpr (reads_age_v<P>) {
+    return request_builder<P>(age.clock(r), rule);
+  } else if constexpr (std::is_constructible<request_builder<P>, const P&>::value) {
+    (void)age, (void)r, (void)rule;
+    return request_builder<P>(p);
+  } else {
+    (void)p, (void)age, (void)r, (void)rule;
+    return request_builder<P>{};
+  }
+}
+
+/// Whether a policy takes the requests mask itself (round robins): then no
+/// candidate field is gathered for it.
+template <class P>
+inline constexpr bool takes_mask_v = std::is_same<typename P::request_type, std::uint64_t>::value;
+}  // namespace detail
+
+template <class Scheme, class Policy, class Allocator = separable_input_first,
+          class InputPolicy = round_robin_arbiter<64>>
 class router {
  public:
   using route_state = typename Scheme::state;
   using policy_factory = std::function<Policy(node_id router, std::size_t output_port)>;
-  static constexpr bool ages = reads_age_v<Policy>;
+  using input_policy_factory = std::function<InputPolicy(node_id router, std::size_t input_port)>;
+  static constexpr bool ages = reads_age_v<Policy> || reads_age_v<InputPolicy>;
+  static constexpr bool matrix = detail::matrix_allocator<Allocator>::value;
+  static_assert(matrix || std::is_same<Allocator, separable_input_first>::value ||
+                    std::is_same<Allocator, separable_output_first>::value,
+                "Allocator: separable_input_first, separable_output_first, islip<P> or "
+                "wavefront<P>");
+  static_assert(!matrix || std::is_same<Policy, round_robin_arbiter<64>>::value,
+                "islip and wavefront grant with their own round-robin pointers and "
+                "diagonals: the output Policy must be round_robin_arbiter<64>");
 
   router(const Scheme& scheme, router_state& s, const vc_sets& sets, age_state& age,
-         const policy_factory& make_policy, saturation_rule rule)
+         const policy_factory& make_policy, saturation_rule rule, const Allocator& allocator = {},
+         const input_policy_factory& make_input = {})
       : scheme_(scheme), t_(scheme.topology()), s_(s), sets_(sets), age_(age) {
     static_assert(require_routing_scheme<Scheme>(), "Scheme must be a routing scheme");
     static_assert(has_request_builder_v<Policy>, "Policy needs a request_builder");
-    input_arb_.assign(static_cast<std::size_t>(s.nodes) * s.ports, round_robin_arbiter<64>{});
-    policies_.reserve(static_cast<std::size_t>(s.nodes) * s.ports);
+    static_assert(has_request_builder_v<InputPolicy>, "InputPolicy needs a request_builder");
+    const std::size_t ports = static_cast<std::size_t>(s.nodes) * s.ports;
+    policies_.reserve(ports);
+    inputs_.reserve(ports);
     for (node_id r = 0; r < s.nodes; ++r)
-      for (std::size_t o = 0; o < s.ports; ++o) policies_.push_back(make_policy(r, o));
-    if constexpr (ages) {
-      for (node_id r = 0; r < s.nodes; ++r) builders_.emplace_back(age.clock(r), rule);
+      for (std::size_t q = 0; q < s.ports; ++q) {
+        policies_.push_back(make_policy(r, q));
+        if (make_input) {
+          inputs_.push_back(make_input(r, q));
+        } else if constexpr (std::is_default_constructible<InputPolicy>::value) {
+          inputs_.push_back(InputPolicy{});
+        } else {
+          throw config_error("interlock::model::router", "input policy", "none",
+                             "a factory for an input policy that has no default");
+        }
+        check_size(policies_.back(), s.ports, "output policy");
+        check_size(inputs_.back(), s.vcs, "input policy");
+      }
+    builders_.reserve(ports);
+    input_builders_.reserve(ports);
+    for (node_id r = 0; r < s.nodes; ++r)
+      for (std::size_t q = 0; q < s.ports; ++q) {
+        builders_.push_back(detail::make_builder(policies_[s.port_index(r, q)], age, r, rule));
+        input_builders_.push_back(detail::make_builder(inputs_[s.port_index(r, q)], age, r, rule));
+      }
+    if constexpr (matrix) {
+      if (s.ports > detail::matrix_allocator<Allocator>::ports)
+        throw config_error("interlock::model::router", "allocator ports", std::to_string(s.ports),
+                           "at most the allocator's " +
+                               std::to_string(detail::matrix_allocator<Allocator>::ports) +
+                               " ports (its template parameter)");
+      allocators_.assign(s.nodes, detail::matrix_allocator<Allocator>::make(allocator));
     } else {
-      (void)rule;
-      builders_.resize(1);
+      (void)allocator;
     }
+    options_.resize(ports * s.vcs);
+    option_out_.resize(ports * s.vcs);
   }
   router(const router&) = delete;
   router& operator=(const router&) = delete;
@@ -132,26 +261,16 @@ class router {
     ++p.hops;
   }
 
-  /// One cycle of router r: `send(r, in, choice, out, t)` for each grant.
+  /// One cycle of router r: `send(r, in, choice, out, t)` for each grant,
+  /// by output port.
   template <class Send>
   void step(node_id r, std::uint64_t t, Send&& send) {
-    std::uint64_t out_requests = 0;
-    std::array<std::uint64_t, 64> requesters;  // per output: the input ports asking for it
-    std::array<choice, 64> chosen;
-    std::array<std::uint16_t, 64> age_of;
-    std::array<std::uint8_t, 64> pattern_of;
-    std::array<std::uint32_t, 64> flits_of;
-    std::array<std::uint8_t, 64> priority_of;
-    std::array<choice, 64> options;
-    std::array<std::uint8_t, 64> option_out;
-    std::uint64_t stalled_ports = 0;  // ports with heads waiting for credits and no request
-    std::array<std::uint64_t, 64> port_blocked;  // per stalled port: its VCs waiting for credits
-    // The next cycle a busy port this router waits for frees (credits and
-    // arrivals wake it by event).
     std::uint64_t wake = ~std::uint64_t{0};
     if constexpr (ages) age_.catch_up(r, t);
-
-    // Input stage: each free input port picks one head that can go now.
+    std::array<std::uint64_t, 64> can_go;  // per input port: VCs whose head can go now
+    std::uint64_t requesting = 0;          // input ports with such a head
+    std::uint64_t stalled_ports = 0;       // heads waiting for credits, nothing offered
+    std::array<std::uint64_t, 64> port_blocked;
     for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
       const std::size_t in = bits::lowest_index(ports);
       const std::size_t pi = s_.port_index(r, in);
@@ -159,95 +278,23 @@ class router {
         wake = std::min(wake, s_.port[pi].in_free_at);
         continue;
       }
-      std::uint64_t can_go = 0;
-      std::uint64_t blocked_vcs = 0;  // VCs whose head waits for credits
-      for (std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked; vcs != 0; vcs &= vcs - 1) {
-        const std::size_t v = bits::lowest_index(vcs);
-        const std::size_t b = pi * s_.vcs + v;
-        if (s_.buf[b].ncand == 0) {
-          const std::uint64_t free_at = s_.port[s_.port_index(r, s_.local)].out_free_at;
-          if (free_at <= t) {
-            can_go |= bits::bit(v);
-            options[v] = choice{static_cast<std::uint8_t>(v), choice::eject, 0};
-            option_out[v] = static_cast<std::uint8_t>(s_.local);
-          } else {
-            wake = std::min(wake, free_at);
-          }
-          continue;
-        }
-        // Adaptive hops first (most credits), the escape hop otherwise.
-        int best = -1;
-        std::size_t best_vc = 0;
-        bool best_adaptive = false;
-        std::int32_t best_credits = -1;
-        const std::uint32_t flits = s_.buf[b].flits;
-        const candidate_info* info = &s_.cand_info[b * s_.max_cand];
-        bool busy = false;
-        for (std::size_t k = 0; k < s_.buf[b].ncand; ++k) {
-          const candidate_info ci = info[k];
-          const std::uint64_t free_at = s_.port[s_.port_index(r, ci.port)].out_free_at;
-          if (free_at > t) {
-            wake = std::min(wake, free_at);
-            busy = true;
-            continue;
-          }
-          const std::size_t set = s_.buffer(r, ci.port, ci.first_vc);
-          const int pv = sets_.pick(&s_.credits[set], flits);
-          if (pv < 0) {
-            blocked_vcs |= bits::bit(v);
-            continue;
-          }
-          const std::int32_t c = s_.credits[set + static_cast<std::size_t>(pv)];
-          const bool better = best < 0 || (ci.adaptive != 0 && !best_adaptive) ||
-                              (ci.adaptive != 0 && c > best_credits);
-          if (better) {
-            best = static_cast<int>(k);
-            best_vc = ci.first_vc + static_cast<std::size_t>(pv);
-            best_credits = c;
-            best_adaptive = ci.adaptive != 0;
-          }
-        }
-        if constexpr (!ages) {
-          if (best < 0 && !busy) {
-            // Every way on lacks credits: skip this head until one comes.
-            s_.port[pi].blocked |= bits::bit(v);
-            for (std::size_t k = 0; k < s_.buf[b].ncand; ++k)
-              s_.port[s_.port_index(r, info[k].port)].waiters |= bits::bit(in);
-          }
-        }
-        if (best >= 0) {
-          can_go |= bits::bit(v);
-          options[v] = choice{static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(best),
-                              static_cast<std::uint8_t>(best_vc)};
-          option_out[v] = info[best].port;
-        }
-      }
+      std::uint64_t blocked_vcs = 0;
+      can_go[in] = heads_that_can_go(r, in, t, wake, blocked_vcs);
       if constexpr (ages) {
         if (blocked_vcs != 0) {
           router_perf_counters& counters = age_.counters(r, in);
           for (std::uint64_t x = blocked_vcs & 0xF; x != 0; x &= x - 1)
             counters.count_blocked_cycle(static_cast<unsigned>(bits::lowest_index(x)));
-          if (can_go == 0) {
+          if (can_go[in] == 0) {
             counters.count_stalled_cycle();
             stalled_ports |= bits::bit(in);
             port_blocked[in] = blocked_vcs;
           }
         }
       }
-      if (can_go == 0) continue;
-      const std::size_t v = input_arb_[pi].arbitrate(can_go).index();
-      const std::size_t o = option_out[v];
-      chosen[in] = options[v];
-      if ((out_requests & bits::bit(o)) == 0) requesters[o] = 0;
-      out_requests |= bits::bit(o);
-      requesters[o] |= bits::bit(in);
-      const std::size_t b = pi * s_.vcs + v;
-      age_of[in] = s_.buf[b].age;
-      pattern_of[in] = s_.buf[b].pattern;
-      flits_of[in] = s_.buf[b].flits;
-      priority_of[in] = s_.buf[b].priority;
+      if (can_go[in] != 0) requesting |= bits::bit(in);
     }
-    if (out_requests == 0) {
+    if (requesting == 0) {
       // Nothing can go: sleep until a port frees, a credit or a packet arrives.
       s_.sleep_until[r] = wake;
       if constexpr (ages) {
@@ -256,41 +303,328 @@ class router {
           age_.fall_asleep(r, in, port_blocked[in]);
         }
       }
+      return;
     }
-    // Output stage: each requested output grants one input port.
-    auto& builder = builders_[ages ? r : 0];
-    for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
-      const std::size_t o = bits::lowest_index(outs);
-      candidate_view view;
-      view.requests = requesters[o];
-      view.age = {age_of.data(), s_.ports};
-      view.pattern = {pattern_of.data(), s_.ports};
-      view.flits = {flits_of.data(), s_.ports};
-      view.priority = {priority_of.data(), s_.ports};
-      Policy& policy = policies_[s_.port_index(r, o)];
-      const auto request = builder(view);
-      const grant g = policy.arbitrate(request);
-      if (!g) continue;
-      policy.commit(g, request);
-      const std::size_t in = g.index();
-      const choice c = chosen[in];
-      input_arb_[s_.port_index(r, in)].commit(grant(c.vc));
-      send(r, in, c, o, t);
+    if constexpr (std::is_same<Allocator, separable_input_first>::value) {
+      allocate_input_first(r, t, requesting, can_go, send);
+    } else if constexpr (std::is_same<Allocator, separable_output_first>::value) {
+      allocate_output_first(r, t, requesting, can_go, send);
+    } else {
+      allocate_matrix(r, t, requesting, can_go, send);
     }
   }
 
-  /// The output policy of router r's port o.
+  /// The output policy of router r's port o, and the input policy of its input port i.
   Policy& policy(node_id r, std::size_t o) { return policies_[s_.port_index(r, o)]; }
+  InputPolicy& input_policy(node_id r, std::size_t i) { return inputs_[s_.port_index(r, i)]; }
 
  private:
+  template <class P>
+  static void check_size(const P& p, std::size_t needed, const char* what) {
+    if constexpr (detail::has_size<P>::value) {
+      if (static_cast<std::size_t>(p.size()) < needed)
+        throw config_error("interlock::model::router", what, std::to_string(p.size()) + " queues",
+                           "at least " + std::to_string(needed) +
+                               " (one per candidate: the router's ports, or an input's VCs)");
+    } else {
+      (void)p, (void)needed, (void)what;
+    }
+  }
+
+  // The VCs of input port `in` whose head can go now (output channel free,
+  // credits for the whole packet on some way on), each with its choice in
+  // options_/option_out_; `wake` lowered to when a busy port it needs frees;
+  // blocked_vcs: heads lacking credits on a way on.
+  std::uint64_t heads_that_can_go(node_id r, std::size_t in, std::uint64_t t, std::uint64_t& wake,
+                                  std::uint64_t& blocked_vcs) {
+    const std::size_t pi = s_.port_index(r, in);
+    choice* options = &options_[pi * s_.vcs];
+    std::uint8_t* option_out = &option_out_[pi * s_.vcs];
+    std::uint64_t can_go = 0;
+    for (std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked; vcs != 0; vcs &= vcs - 1) {
+      const std::size_t v = bits::lowest_index(vcs);
+      const std::size_t b = pi * s_.vcs + v;
+      if (s_.buf[b].ncand == 0) {
+        const std::uint64_t free_at = s_.port[s_.port_index(r, s_.local)].out_free_at;
+        if (free_at <= t) {
+          can_go |= bits::bit(v);
+          options[v] = choice{static_cast<std::uint8_t>(v), choice::eject, 0};
+          option_out[v] = static_cast<std::uint8_t>(s_.local);
+        } else {
+          wake = std::min(wake, free_at);
+        }
+        continue;
+      }
+      // Adaptive hops first (most credits), the escape hop otherwise.
+      int best = -1;
+      std::size_t best_vc = 0;
+      bool best_adaptive = false;
+      std::int32_t best_credits = -1;
+      const std::uint32_t flits = s_.buf[b].flits;
+      const candidate_info* info = &s_.cand_info[b * s_.max_cand];
+      bool busy = false;
+      for (std::size_t k = 0; k < s_.buf[b].ncand; ++k) {
+        const candidate_info ci = info[k];
+        const std::uint64_t free_at = s_.port[s_.port_index(r, ci.port)].out_free_at;
+        if (free_at > t) {
+          wake = std::min(wake, free_at);
+          busy = true;
+          continue;
+        }
+        const std::size_t set = s_.buffer(r, ci.port, ci.first_vc);
+        const int pv = sets_.pick(&s_.credits[set], flits);
+        if (pv < 0) {
+          blocked_vcs |= bits::bit(v);
+          continue;
+        }
+        const std::int32_t c = s_.credits[set + static_cast<std::size_t>(pv)];
+        const bool better = best < 0 || (ci.adaptive != 0 && !best_adaptive) ||
+                            (ci.adaptive != 0 && c > best_credits);
+        if (better) {
+          best = static_cast<int>(k);
+          best_vc = ci.first_vc + static_cast<std::size_t>(pv);
+          best_credits = c;
+          best_adaptive = ci.adaptive != 0;
+        }
+      }
+      if constexpr (!ages) {
+        if (best < 0 && !busy) {
+          // Every way on lacks credits: skip this head until one comes.
+          s_.port[pi].blocked |= bits::bit(v);
+          for (std::size_t k = 0; k < s_.buf[b].ncand; ++k)
+            s_.port[s_.port_index(r, info[k].port)].waiters |= bits::bit(in);
+        }
+      }
+      if (best >= 0) {
+        can_go |= bits::bit(v);
+        options[v] = choice{static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(best),
+                            static_cast<std::uint8_t>(best_vc)};
+        option_out[v] = info[best].port;
+      }
+    }
+    return can_go;
+  }
+
+  // The VCs of `mask` at input port `in` whose head goes to output o.
+  std::uint64_t heads_for(std::size_t pi, std::uint64_t mask, std::size_t o) const {
+    std::uint64_t m = 0;
+    for (std::uint64_t x = mask; x != 0; x &= x - 1) {
+      const std::size_t v = bits::lowest_index(x);
+      if (option_out_[pi * s_.vcs + v] == o) m |= bits::bit(v);
+    }
+    return m;
+  }
+
+  // The candidate view of input port pi's heads in `mask` (VCs as candidates).
+  struct head_fields {
+    std::array<std::uint16_t, 64> age;
+    std::array<std::uint8_t, 64> pattern;
+    std::array<std::uint32_t, 64> flits;
+    std::array<std::uint8_t, 64> priority;
+  };
+
+  // InputPolicy's request for the heads of `mask` at input port pi.
+  typename InputPolicy::request_type input_request(std::size_t pi, std::uint64_t mask,
+                                                   head_fields& f) {
+    candidate_view view;
+    view.requests = mask;
+    if constexpr (!detail::takes_mask_v<InputPolicy>) {
+      for (std::uint64_t x = mask; x != 0; x &= x - 1) {
+        const std::size_t v = bits::lowest_index(x);
+        const buffer_state& h = s_.buf[pi * s_.vcs + v];
+        f.age[v] = h.age;
+        f.pattern[v] = h.pattern;
+        f.flits[v] = h.flits;
+        f.priority[v] = h.priority;
+      }
+      view.age = {f.age.data(), s_.vcs};
+      view.pattern = {f.pattern.data(), s_.vcs};
+      view.flits = {f.flits.data(), s_.vcs};
+      view.priority = {f.priority.data(), s_.vcs};
+    } else {
+      (void)f;
+    }
+    return input_builders_[pi](view);
+  }
+
+  // The input stage's pick among `mask` at port pi (not committed).
+  std::size_t pick_vc(std::size_t pi, std::uint64_t mask, head_fields& f) {
+    return inputs_[pi].arbitrate(input_request(pi, mask, f)).index();
+  }
+  // Commits the input stage's pick of v among `mask` at port pi.
+  void commit_vc(std::size_t pi, std::uint64_t mask, std::size_t v, head_fields& f) {
+    inputs_[pi].commit(grant(v), input_request(pi, mask, f));
+  }
+
+  // Each output's candidates: the input ports, with their offered head's fields.
+  struct output_view {
+    std::array<std::uint64_t, 64> requesters;
+    std::array<std::uint16_t, 64> age;
+    std::array<std::uint8_t, 64> pattern;
+    std::array<std::uint32_t, 64> flits;
+    std::array<std::uint8_t, 64> priority;
+    void offer(std::size_t in, const buffer_state& h) {
+      age[in] = h.age;
+      pattern[in] = h.pattern;
+      flits[in] = h.flits;
+      priority[in] = h.priority;
+    }
+    candidate_view view(std::size_t o, std::size_t ports) const {
+      candidate_view v;
+      v.requests = requesters[o];
+      v.age = {age.data(), ports};
+      v.pattern = {pattern.data(), ports};
+      v.flits = {flits.data(), ports};
+      v.priority = {priority.data(), ports};
+      return v;
+    }
+  };
+
+  template <class Send>
+  void allocate_input_first(node_id r, std::uint64_t t, std::uint64_t requesting,
+                            const std::array<std::uint64_t, 64>& can_go, Send& send) {
+    std::uint64_t out_requests = 0;
+    output_view out;
+    std::array<std::uint8_t, 64> chosen;  // per input port: the VC it offers
+    head_fields f;
+    for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
+      const std::size_t in = bits::lowest_index(x);
+      const std::size_t pi = s_.port_index(r, in);
+      const std::size_t v = pick_vc(pi, can_go[in], f);
+      const std::size_t o = option_out_[pi * s_.vcs + v];
+      chosen[in] = static_cast<std::uint8_t>(v);
+      if ((out_requests & bits::bit(o)) == 0) out.requesters[o] = 0;
+      out_requests |= bits::bit(o);
+      out.requesters[o] |= bits::bit(in);
+      out.offer(in, s_.buf[pi * s_.vcs + v]);
+    }
+    for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
+      const std::size_t o = bits::lowest_index(outs);
+      const std::size_t po = s_.port_index(r, o);
+      const auto request = builders_[po](out.view(o, s_.ports));
+      const grant g = policies_[po].arbitrate(request);
+      if (!g) continue;
+      policies_[po].commit(g, request);
+      const std::size_t in = g.index();
+      const std::size_t pi = s_.port_index(r, in);
+      commit_vc(pi, can_go[in], chosen[in], f);
+      send(r, in, options_[pi * s_.vcs + chosen[in]], o, t);
+    }
+  }
+
+  template <class Send>
+  void allocate_output_first(node_id r, std::uint64_t t, std::uint64_t requesting,
+                             const std::array<std::uint64_t, 64>& can_go, Send& send) {
+    std::uint64_t out_requests = 0;
+    output_view out;
+    std::array<std::array<std::uint8_t, 64>, 64> offered;  // [input][output]: the VC offered
+    head_fields f;
+    for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
+      const std::size_t in = bits::lowest_index(x);
+      const std::size_t pi = s_.port_index(r, in);
+      std::uint64_t outs = 0;
+      for (std::uint64_t y = can_go[in]; y != 0; y &= y - 1)
+        outs |= bits::bit(option_out_[pi * s_.vcs + bits::lowest_index(y)]);
+      for (; outs != 0; outs &= outs - 1) {
+        const std::size_t o = bits::lowest_index(outs);
+        const std::size_t v = pick_vc(pi, heads_for(pi, can_go[in], o), f);
+        offered[in][o] = static_cast<std::uint8_t>(v);
+        if ((out_requests & bits::bit(o)) == 0) out.requesters[o] = 0;
+        out_requests |= bits::bit(o);
+        out.requesters[o] |= bits::bit(in);
+        // An input offers different heads to different outputs; the view
+        // holds one per input, so it is filled per output below.
+      }
+    }
+    // Grants (not committed yet): per input, the outputs that granted it.
+    std::array<std::uint64_t, 64> granted_by;
+    std::uint64_t granted = 0;
+    for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
+      const std::size_t o = bits::lowest_index(outs);
+      for (std::uint64_t x = out.requesters[o]; x != 0; x &= x - 1) {
+        const std::size_t in = bits::lowest_index(x);
+        out.offer(in, s_.buf[s_.port_index(r, in) * s_.vcs + offered[in][o]]);
+      }
+      const std::size_t po = s_.port_index(r, o);
+      const grant g = policies_[po].arbitrate(builders_[po](out.view(o, s_.ports)));
+      if (!g) continue;
+      const std::size_t in = g.index();
+      if ((granted & bits::bit(in)) == 0) granted_by[in] = 0;
+      granted |= bits::bit(in);
+      granted_by[in] |= bits::bit(o);
+    }
+    // Accepts: each granted input's InputPolicy picks among the heads it
+    // offered to the outputs that granted it.
+    std::array<std::uint8_t, 64> accepted_by;  // per output: the input it accepted, or 0xFF
+    std::uint64_t accepted = 0;
+    for (std::uint64_t x = granted; x != 0; x &= x - 1) {
+      const std::size_t in = bits::lowest_index(x);
+      const std::size_t pi = s_.port_index(r, in);
+      std::uint64_t heads = 0;
+      for (std::uint64_t y = granted_by[in]; y != 0; y &= y - 1)
+        heads |= bits::bit(offered[in][bits::lowest_index(y)]);
+      const std::size_t v = pick_vc(pi, heads, f);
+      commit_vc(pi, heads, v, f);
+      const std::size_t o = option_out_[pi * s_.vcs + v];
+      accepted |= bits::bit(o);
+      accepted_by[o] = static_cast<std::uint8_t>(in);
+    }
+    for (std::uint64_t outs = accepted; outs != 0; outs &= outs - 1) {
+      const std::size_t o = bits::lowest_index(outs);
+      const std::size_t in = accepted_by[o];
+      // The output's policy commits the grant that was used, with the
+      // request it decided on.
+      for (std::uint64_t x = out.requesters[o]; x != 0; x &= x - 1) {
+        const std::size_t i = bits::lowest_index(x);
+        out.offer(i, s_.buf[s_.port_index(r, i) * s_.vcs + offered[i][o]]);
+      }
+      const std::size_t po = s_.port_index(r, o);
+      const auto request = builders_[po](out.view(o, s_.ports));
+      policies_[po].commit(grant(in), request);
+      const std::size_t pi = s_.port_index(r, in);
+      send(r, in, options_[pi * s_.vcs + offered[in][o]], o, t);
+    }
+  }
+
+  template <class Send>
+  void allocate_matrix(node_id r, std::uint64_t t, std::uint64_t requesting,
+                       const std::array<std::uint64_t, 64>& can_go, Send& send) {
+    constexpr std::size_t P = detail::matrix_allocator<Allocator>::ports;
+    request_matrix<P, P> m;
+    for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
+      const std::size_t in = bits::lowest_index(x);
+      const std::size_t pi = s_.port_index(r, in);
+      for (std::uint64_t y = can_go[in]; y != 0; y &= y - 1)
+        m.set(in, option_out_[pi * s_.vcs + bits::lowest_index(y)]);
+    }
+    const matching<P, P> match = allocators_[r].allocate(m);
+    std::array<std::uint8_t, 64> input_of;
+    match.for_each(
+        [&](std::size_t in, std::size_t o) { input_of[o] = static_cast<std::uint8_t>(in); });
+    head_fields f;
+    for (std::uint64_t outs = match.matched_outputs(); outs != 0; outs &= outs - 1) {
+      const std::size_t o = bits::lowest_index(outs);
+      const std::size_t in = input_of[o];
+      const std::size_t pi = s_.port_index(r, in);
+      const std::uint64_t heads = heads_for(pi, can_go[in], o);
+      const std::size_t v = pick_vc(pi, heads, f);
+      commit_vc(pi, heads, v, f);
+      send(r, in, options_[pi * s_.vcs + v], o, t);
+    }
+  }
+
   const Scheme& scheme_;
   const torus_topology& t_;
   router_state& s_;
   const vc_sets& sets_;
   age_state& age_;
-  std::vector<round_robin_arbiter<64>> input_arb_;
-  std::vector<Policy> policies_;
-  std::vector<request_builder<Policy>> builders_;
+  std::vector<Policy> policies_;                              // per (router, output port)
+  std::vector<request_builder<Policy>> builders_;             // per (router, output port)
+  std::vector<InputPolicy> inputs_;                           // per (router, input port)
+  std::vector<request_builder<InputPolicy>> input_builders_;  // per (router, input port)
+  std::vector<typename detail::matrix_allocator<Allocator>::type> allocators_;  // per router
+  std::vector<choice> options_;           // per (router, input port, VC): the head's choice
+  std::vector<std::uint8_t> option_out_;  // and its output port
 };
 
 }  // namespace model

@@ -1,0 +1,10 @@
+// netsim's runs under vc_promotion_routing (netsim_run.hpp).
+#include "netsim_run.hpp"
+
+namespace netsim_tool {
+
+int run_scheme(const arguments& a, const interlock::vc_promotion_routing& scheme) {
+  return with_arbiter(a, scheme);
+}
+
+}  // namespace netsim_tool
