@@ -62,6 +62,8 @@ const char* const help_text =
     "  --injection-buffer-flits N  the local (injection) port's, per VC (default\n"
     "                         as --buffer-flits)\n"
     "  --channel-latency N    cycles on a channel (default 1)\n"
+    "  --endpoint-bandwidth F flits per cycle of each node's injection and ejection\n"
+    "                         port, 1/1024..1 (default 1; seastar preset 2.1/4.8)\n"
     "  --router-delay N       cycles from a head's arrival to its allocation (default 1)\n"
     "\n"
     "traffic\n"

@@ -76,7 +76,9 @@ traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Patte
   const double pairs = static_cast<double>(t.node_count()) * static_cast<double>(t.node_count());
   if (pairs <= max_flow_pairs) {
     const auto channel = interlock::channel_loads(scheme, pattern);
-    double busiest = 1;  // the injection port
+    // The injection and ejection ports carry endpoint_bandwidth flits a cycle.
+    const double endpoint = a.model.endpoint_bandwidth;
+    double busiest = 1 / endpoint;  // the injection port
     for (const double l : channel) busiest = std::max(busiest, l);
     std::vector<double> into(t.node_count(), 0.0);
     std::vector<bool> sends(t.node_count(), false);
@@ -84,7 +86,7 @@ traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Patte
       into[dst] += rate;
       if (rate > 0) sends[src] = true;
     });
-    for (const double l : into) busiest = std::max(busiest, l);
+    for (const double l : into) busiest = std::max(busiest, l / endpoint);
     const double senders = static_cast<double>(std::count(sends.begin(), sends.end(), true));
     s.capacity = senders / static_cast<double>(t.node_count()) / busiest;
   }
@@ -275,6 +277,55 @@ inline std::string format(const char* pattern, ...) {
   return text;
 }
 
+// The run's configuration as CSV columns (values with commas joined by
+// 'x' or ' '), so that the rows of many sweeps can be merged.
+inline std::pair<std::string, std::string> config_columns(const arguments& a, double load) {
+  const auto join = [](const auto& values, const char* sep) {
+    std::string text;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      text += (i ? sep : "") + std::to_string(static_cast<unsigned long long>(values[i]));
+    return text;
+  };
+  std::string lengths;
+  for (std::size_t i = 0; i < a.model.lengths.size(); ++i)
+    lengths += (i ? " " : "") + std::to_string(a.model.lengths[i].flits) +
+               (a.model.lengths.size() > 1 ? ":" + format("%g", a.model.lengths[i].share) : "");
+  std::string orders = a.orders;
+  for (char& c : orders)
+    if (c == ',') c = ' ';
+  const std::vector<std::pair<const char*, std::string>> columns = {
+      {"radix", join(a.radix, "x")},
+      {"wrap", join(a.wrap, "x")},
+      {"slices", std::to_string(a.slices)},
+      {"scheme", a.scheme},
+      {"orders", orders},
+      {"arbiter", a.arbiter},
+      {"input_arbiter", a.input_arbiter},
+      {"allocator",
+       a.allocator == "islip" ? "islip:" + std::to_string(a.islip_iterations) : a.allocator},
+      {"vcs", std::to_string(a.model.vcs)},
+      {"buffer_flits", std::to_string(a.model.buffer_flits)},
+      {"injection_buffer_flits", std::to_string(a.model.injection_flits())},
+      {"packet_flits", lengths},
+      {"channel_latency", std::to_string(a.model.channel_latency)},
+      {"router_delay", std::to_string(a.model.router_delay)},
+      {"endpoint_bandwidth", format("%g", a.model.endpoint_bandwidth)},
+      {"traffic", a.traffic},
+      {"response_share", format("%g", a.model.response_share)},
+      {"load", a.model.batch > 0 ? "" : format("%g", load)},
+      {"batch", std::to_string(a.model.batch)},
+      {"warmup", std::to_string(a.model.warmup)},
+      {"cycles", std::to_string(a.model.measure)},
+      {"seed", std::to_string(a.model.seed)},
+  };
+  std::pair<std::string, std::string> out;
+  for (const auto& c : columns) {
+    out.first += std::string(c.first) + ",";
+    out.second += c.second + ",";
+  }
+  return out;
+}
+
 template <class Scheme, class Policy, class Allocator, class InputPolicy>
 int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traffic,
              const std::function<Policy(node_id, std::size_t)>& make_policy,
@@ -284,7 +335,21 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
   if (loads.empty()) loads.push_back(a.model.load);
   output_file csv("--csv", a.csv);
   output_file per_source("--per-source", a.per_source);
-  csv.line(interlock::model::csv_header());
+  csv.line(config_columns(a, 0).first + interlock::model::csv_header());
+  {
+    // The configuration, as given and as run.
+    const auto c = config_columns(a, a.model.load);
+    std::printf("configuration:");
+    std::size_t h = 0, v = 0;
+    while (h < c.first.size()) {
+      const std::size_t hn = c.first.find(',', h), vn = c.second.find(',', v);
+      const std::string value = c.second.substr(v, vn - v);
+      if (!value.empty()) std::printf(" %s=%s", c.first.substr(h, hn - h).c_str(), value.c_str());
+      h = hn + 1;
+      v = vn + 1;
+    }
+    std::printf("\n");
+  }
   int status = 0;
   for (const double load : loads) {
     interlock::model::config cfg = a.model;
@@ -299,7 +364,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
     bar.done();
     r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
     print_results(a, r, traffic.capacity);
-    csv.line(interlock::model::csv_row(r));
+    csv.line(config_columns(a, load).second + interlock::model::csv_row(r));
     if (per_source.open()) {
       double total = 0;
       for (const double x : r.accepted_per_source) total += x;

@@ -6,6 +6,7 @@
 #include "support/interlock_test.hpp"
 #include "support/reference_arbiters.hpp"
 
+#include <interlock/arbiters/integer_priority.hpp>
 #include <interlock/arbiters/priority.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/arbiters/rr_pointer.hpp>
@@ -195,4 +196,19 @@ TEST_CASE("a 64-wide arbiter serves any N <= 64 as an N-wide one does, in both o
       }
     });
   });
+}
+
+// C++17 takes T{} for aggregate initialization when T has no user-provided
+// constructor; with a protected base that did not compile for the ascending
+// arbiters (the review's `integer_priority_arbiter<64> a{};`).
+TEMPLATE_TEST_CASE("every arbiter is value-initialized by {} as by ()", "[rr_order]",
+                   interlock::round_robin_arbiter<8>,
+                   (interlock::round_robin_arbiter<8, interlock::rr_order::ascending>),
+                   (interlock::priority_arbiter<8, 2>),
+                   (interlock::priority_arbiter<8, 2, interlock::rr_order::ascending>),
+                   interlock::integer_priority_arbiter<8>,
+                   (interlock::integer_priority_arbiter<8, interlock::rr_order::ascending>)) {
+  TestType braced{};
+  TestType parenthesized;
+  CHECK(braced == parenthesized);
 }

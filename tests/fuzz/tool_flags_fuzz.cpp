@@ -1,6 +1,6 @@
 // Fuzzes the command-line parsing of the tools (deadlock_check, ib_analyze,
-// vc_balance): the input's first line names the tool, each further line is
-// one argument. Parsing must accept, or refuse with bad_input naming what is
+// vc_balance, netsim; netsim's --config reads no file here): the input's first line names the tool,
+// each further line is one argument. Parsing must accept, or refuse with bad_input naming what is
 // wrong in at most a few hundred characters; nothing else may escape, crash
 // or hang. deadlock_check's accepted orders are also expanded (--orders all
 // on eight dimensions is 40,320 orders). Runs are not started: the tools
@@ -19,6 +19,7 @@
 
 #include "deadlock_check_args.hpp"
 #include "ib_analyze_args.hpp"
+#include "netsim_args.hpp"
 #include "vc_balance_args.hpp"
 
 namespace {
@@ -69,6 +70,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             "accepted arguments out of range");
     } catch (const ib_analyze_tool::bad_input& e) {
       check_message(e.message);
+    }
+  } else if (tool == "netsim") {
+    for (const std::string& line : lines)
+      if (line == "--config") return 0;  // reads a file: its parser is the same loop
+    try {
+      const netsim_tool::arguments a = netsim_tool::parse(argc, argv.data());
+      check(!a.radix.empty() && a.radix.size() <= 8 && a.radix.size() == a.wrap.size(),
+            "accepted radix and wrap that do not match");
+      check(a.model.load >= 0 && a.model.load <= 1, "accepted a load out of range");
+      check(a.islip_iterations >= 1 && a.islip_iterations <= 16, "accepted iSLIP iterations");
+      check(a.input_arbiter == "round_robin" || a.input_arbiter == a.arbiter,
+            "accepted an input arbiter netsim does not build");
+      a.model.check();
+    } catch (const deadlock_check_tool::bad_input& e) {
+      check_message(e.message);
+    } catch (const interlock::config_error& e) {
+      check_message(e.what());
     }
   } else if (tool == "vc_balance") {
     try {

@@ -681,3 +681,82 @@ TEST_CASE("a network with nothing in flight skips to the next creation", "[model
     CHECK(std::get<4>(skipping) < std::get<4>(stepped) / 2);
   }
 }
+
+TEST_CASE("a slower endpoint port limits injection and ejection", "[model][endpoints]") {
+  const interlock::torus_topology t({8}, {false});
+  const interlock::dimension_order_routing dor(t);
+  SECTION("zero-load latency: the injection and ejection at the endpoint's rate") {
+    for (const double bandwidth : {1.0, 0.5, 0.4})
+      for (const unsigned flits : {1u, 4u}) {
+        interlock::model::config c;
+        c.batch = 1;
+        c.lengths = {{flits, 1}};
+        c.endpoint_bandwidth = bandwidth;
+        interlock::model::network<interlock::dimension_order_routing, rr> net(
+            dor, c,
+            [](node_id s, interlock::splitmix64&) {
+              return s == 0 ? node_id{3} : interlock::no_node;
+            },
+            make<rr>());
+        const interlock::model::results r = net.run();
+        const auto endpoint = static_cast<std::uint64_t>(std::ceil(flits / bandwidth));
+        // Injection ends at ceil(flits / F); the head is forwarded so that it
+        // never overtakes the tail; 3 hops of channel and router delay (1 + 1
+        // each) after the first router; ejection takes ceil(flits / F) again.
+        INFO("bandwidth " << bandwidth << " flits " << flits);
+        CHECK(r.latency_mean == static_cast<double>(endpoint - flits + 4 * 2 + endpoint));
+      }
+  }
+  SECTION("a saturated node injects and ejects at the endpoint's rate") {
+    interlock::model::config c;
+    c.load = 1.0;
+    c.warmup = 500;
+    c.measure = 5000;
+    c.drain = 0;
+    c.endpoint_bandwidth = 0.4;
+    c.lengths = {{1, 0.5}, {3, 0.5}};
+    const interlock::traffic::neighbor pattern{1};
+    interlock::model::network<interlock::dimension_order_routing, rr> net(dor, c, to(t, pattern),
+                                                                          make<rr>());
+    std::string problem;
+    net.start();
+    while (!net.finished() && problem.empty()) {
+      net.step();
+      problem = net.check_invariants();
+    }
+    REQUIRE(problem.empty());
+    net.start();
+  }
+  SECTION("the ejection port of a hot spot delivers at the endpoint's rate") {
+    interlock::model::config c;
+    c.load = 1.0;
+    c.warmup = 500;
+    c.measure = 5000;
+    c.drain = 0;
+    c.endpoint_bandwidth = 0.4;
+    interlock::model::network<interlock::dimension_order_routing, rr> net(
+        dor, c, to(t, interlock::traffic::all_to_one{7}), make<rr>());
+    const interlock::model::results r = net.run();
+    double total = 0;
+    for (const double x : r.accepted_per_source) total += x;
+    CHECK(total == Approx(0.4).epsilon(0.01));
+  }
+  SECTION("one source injects at the endpoint's rate") {
+    interlock::model::config c;
+    c.batch = 200;
+    c.lengths = {{3, 1}};
+    c.endpoint_bandwidth = 0.4;
+    interlock::model::network<interlock::dimension_order_routing, rr> net(
+        dor, c,
+        [](node_id s, interlock::splitmix64&) { return s == 0 ? node_id{5} : interlock::no_node; },
+        make<rr>());
+    std::vector<std::uint64_t> sends;
+    net.on_send = [&](node_id r, std::size_t, std::size_t, unsigned, std::uint64_t at) {
+      if (r == 0) sends.push_back(at);
+    };
+    net.run();
+    REQUIRE(sends.size() == 200);
+    // 3 flits at 0.4 per cycle: 7.5 cycles a packet, so 1,492.5 cycles for 199 gaps.
+    CHECK(static_cast<double>(sends.back() - sends.front()) == Approx(1492.5).margin(1));
+  }
+}

@@ -118,7 +118,7 @@ class integer_priority_arbiter
   static constexpr rr_order order = Order;
   static constexpr std::uint64_t valid_mask = bits::low_mask(N);
 
-  integer_priority_arbiter() = default;
+  integer_priority_arbiter() noexcept {}  // user-provided: T{} is not aggregate initialization
   /// Starts with requester i first among ties.
   static integer_priority_arbiter with_highest_priority(std::size_t i) {
     integer_priority_arbiter arb;

@@ -110,7 +110,7 @@ class priority_arbiter<N, P, rr_order::ascending>
   static constexpr rr_order order = rr_order::ascending;
   static constexpr std::uint64_t valid_mask = bits::low_mask(N);
 
-  priority_arbiter() = default;
+  priority_arbiter() noexcept {}  // user-provided: T{} is not aggregate initialization
   static priority_arbiter with_highest_priority(std::size_t i) {
     priority_arbiter arb;
     arb.rr_ = rr_pointer<N>::with_highest_priority(i, "priority_arbiter");

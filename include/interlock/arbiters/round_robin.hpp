@@ -109,7 +109,7 @@ class round_robin_arbiter<N, rr_order::ascending>
   static constexpr rr_order order = rr_order::ascending;
 
   /// The pointer at 0: requester 0 first.
-  round_robin_arbiter() = default;
+  round_robin_arbiter() noexcept {}  // user-provided: T{} is not aggregate initialization
   /// Starts with requester i at the highest priority (the pointer at i).
   static round_robin_arbiter with_highest_priority(std::size_t i) {
     round_robin_arbiter arb;

@@ -44,6 +44,9 @@ struct config {
   // Per VC of the local (injection) input port; 0: buffer_flits.
   unsigned injection_buffer_flits = 0;
   unsigned channel_latency = 1;
+  // Flits per cycle of each node's injection and ejection port (the
+  // SeaStar's processor port is slower than a link): 0 < F <= 1.
+  double endpoint_bandwidth = 1;
   unsigned router_delay = 1;  // cycles from a head's arrival to its first allocation
   // Traffic.
   std::vector<length_share> lengths = std::vector<length_share>(1);  // lengths in flits (1)
@@ -96,6 +99,10 @@ struct config {
                          "0 (as buffer_flits) or 1..65535");
     if (channel_latency < 1 || channel_latency > 1000)
       throw config_error(who, "channel_latency", std::to_string(channel_latency), "1..1000");
+    if (!(endpoint_bandwidth > 0) || !(endpoint_bandwidth <= 1) ||
+        !(endpoint_bandwidth * 1024 >= 1))
+      throw config_error(who, "endpoint_bandwidth", std::to_string(endpoint_bandwidth),
+                         "1/1024..1 flits per cycle");
     if (router_delay > 1000)
       throw config_error(who, "router_delay", std::to_string(router_delay), "0..1000");
     if (lengths.empty() || lengths.size() > 16)

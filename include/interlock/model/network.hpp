@@ -53,6 +53,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -111,7 +112,9 @@ class network {
            max_candidates(t_)),
         age_(ages ? checked_age(age_cfg_, t_, sets_, cfg_) : 0, t_.ports(), age_cfg_),
         router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule, allocator, make_input),
-        wheel_(cfg_.channel_latency + cfg_.router_delay + cfg_.max_flits() + 3),
+        wheel_(cfg_.channel_latency + cfg_.router_delay +
+               static_cast<std::uint64_t>(std::ceil(cfg_.max_flits() / cfg_.endpoint_bandwidth)) +
+               3),
         src_(t_.node_count(), cfg_),
         m_(t_.node_count(), t_.ports()) {
     const node_id nodes = t_.node_count();
@@ -122,6 +125,8 @@ class network {
     pending_set_.assign(nodes, 0);
     pending_flits_.assign(nodes, 0);
     inj_free_at_.assign(nodes, 0);
+    inj_busy_.assign(nodes, 0.0);
+    ej_busy_.assign(nodes, 0.0);
   }
   network(const network&) = delete;
   network& operator=(const network&) = delete;
@@ -350,15 +355,34 @@ class network {
     s_.credits[base + v] -= static_cast<std::int32_t>(flits);
     packet<route_state>& p = pool_[pending_[n]];
     p.queued = static_cast<std::uint32_t>(std::min<std::uint64_t>(t - p.created, 0xFFFFFFFFu));
-    inj_free_at_[n] = t + flits;
+    // The injection channel carries config::endpoint_bandwidth flits per
+    // cycle; the head reaches the router so that forwarding it at one flit
+    // per cycle never overtakes its tail.
+    std::uint64_t head_leaves = t;
+    if (cfg_.endpoint_bandwidth >= 1) {
+      inj_free_at_[n] = t + flits;
+    } else {
+      inj_busy_[n] =
+          continued(inj_busy_[n], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
+      inj_free_at_[n] = static_cast<std::uint64_t>(std::ceil(inj_busy_[n]));
+      head_leaves = std::max(t, inj_free_at_[n] - flits);
+    }
     if (p.measured) m_.count_injected();
     if (in_network_ == 0) last_progress_ = t;  // an empty network has not stalled
     ++injected_;
     ++in_network_;
-    wheel_.schedule(t + cfg_.channel_latency + cfg_.router_delay,
+    wheel_.schedule(head_leaves + cfg_.channel_latency + cfg_.router_delay,
                     event{event_kind::arrival, static_cast<std::uint8_t>(s_.local),
                           static_cast<std::uint8_t>(v), n, pending_[n]});
     pending_[n] = no_packet;
+  }
+
+  // When a slow endpoint port busy until `busy` (a fraction of a cycle) starts
+  // its next packet at cycle t: right after the last one when it goes on at
+  // once (the fraction is not lost), else at t.
+  static double continued(double busy, std::uint64_t t) {
+    return static_cast<double>(t) < busy + 1.0 ? std::max(busy, static_cast<double>(t) - 1.0)
+                                               : static_cast<double>(t);
   }
 
   // ---- events --------------------------------------------------------------
@@ -429,9 +453,17 @@ class network {
     --head.count;
     last_progress_ = t;
     if (on_send) on_send(r, in, o, flits, t);
-    const std::uint64_t tail_leaves = t + flits - 1;
-    s_.port[pi].in_free_at = t + flits;
-    s_.port[s_.port_index(r, o)].out_free_at = t + flits;
+    // Cycles the packet holds the crossbar input and the output: its flits,
+    // or at the ejection port as long as endpoint_bandwidth takes.
+    std::uint64_t busy = flits;
+    if (c.candidate == choice::eject && cfg_.endpoint_bandwidth < 1) {
+      ej_busy_[r] =
+          continued(ej_busy_[r], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
+      busy = static_cast<std::uint64_t>(std::ceil(ej_busy_[r])) - t;
+    }
+    const std::uint64_t tail_leaves = t + busy - 1;
+    s_.port[pi].in_free_at = t + busy;
+    s_.port[s_.port_index(r, o)].out_free_at = t + busy;
     // The buffer's space goes back upstream when the tail has left. Input
     // port q holds packets that travelled in q's direction: its upstream is
     // the neighbor behind, whose output port is q too (the local port's
@@ -447,7 +479,7 @@ class network {
     }
     if (c.candidate == choice::eject) {
       --in_network_;
-      wheel_.schedule(t + flits, event{event_kind::delivery, 0, 0, r, id});
+      wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
     } else {
       router_.follow_taken(r, b, c.candidate, pool_[id]);
       s_.credits[s_.buffer(r, o, c.out_vc)] -= static_cast<std::int32_t>(flits);
@@ -558,6 +590,7 @@ class network {
   std::vector<std::uint8_t> pending_set_;
   std::vector<std::uint16_t> pending_flits_;
   std::vector<std::uint64_t> inj_free_at_;
+  std::vector<double> inj_busy_, ej_busy_;  // endpoint_bandwidth < 1: when each port frees
   // Time and counts.
   std::uint64_t now_ = 0, last_progress_ = 0, stall_limit_ = 0;
   std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;

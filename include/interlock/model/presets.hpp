@@ -10,7 +10,10 @@
 //            4 VCs (request/response x dateline), 96-flit input buffers,
 //            9-flit packets (the maximum-size packets Section 3.2 assumes),
 //            half of them responses, the age-epoch arbiter with every grant
-//            by age and the age parameters of recommended_age().
+//            by age and the age parameters of recommended_age(); the
+//            processor port at 2.1 / 4.8 of a link's bandwidth (Section 3.1:
+//            "channel bandwidth B = 4.8 GB/s and ejection bandwidth
+//            Ep ~ 2 GB/s"; Section 4 measures 0.44 x 4.8 = 2.1 GB/s).
 //            Not modelled yet: the SeaStar's 16-flit output staging buffer
 //            per input; its output arbitration among staging-buffer heads is
 //            here arbitration among the input ports' chosen heads.
@@ -53,6 +56,7 @@ inline preset seastar_preset() {
   p.model.buffer_flits = 96;
   p.model.lengths = {{9, 1.0}};
   p.model.response_share = 0.5;
+  p.model.endpoint_bandwidth = 2.1 / 4.8;
   return p;
 }
 
