@@ -63,6 +63,7 @@ inline std::string flag_of_field(const std::string& field) {
       {"vcs", "--vcs"},
       {"buffer_flits", "--buffer-flits"},
       {"injection_buffer_flits", "--injection-buffer-flits"},
+      {"staging_flits", "--staging-flits"},
       {"channel_latency", "--channel-latency"},
       {"endpoint_bandwidth", "--endpoint-bandwidth"},
       {"router_delay", "--router-delay"},
@@ -297,6 +298,8 @@ inline arguments parse(int argc, char** argv) {
         a.model.vcs = static_cast<unsigned>(parse_number(flag, value(), 1, 64));
       } else if (flag == "--buffer-flits") {
         a.model.buffer_flits = static_cast<unsigned>(parse_number(flag, value(), 1, 65535));
+      } else if (flag == "--staging-flits") {
+        a.model.staging_flits = static_cast<unsigned>(parse_number(flag, value(), 0, 65535));
       } else if (flag == "--injection-buffer-flits") {
         a.model.injection_buffer_flits =
             static_cast<unsigned>(parse_number(flag, value(), 1, 65535));
@@ -367,6 +370,7 @@ inline arguments parse(int argc, char** argv) {
     if (!given("--packet-flits")) a.model.lengths = p.model.lengths;
     if (!given("--response-share")) a.model.response_share = p.model.response_share;
     if (!given("--endpoint-bandwidth")) a.model.endpoint_bandwidth = p.model.endpoint_bandwidth;
+    if (!given("--staging-flits")) a.model.staging_flits = p.model.staging_flits;
   }
   if (a.radix.empty()) a.radix = {8, 8, 8};
   if (a.radix.size() > 8)

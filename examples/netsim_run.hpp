@@ -306,6 +306,7 @@ inline std::pair<std::string, std::string> config_columns(const arguments& a, do
       {"vcs", std::to_string(a.model.vcs)},
       {"buffer_flits", std::to_string(a.model.buffer_flits)},
       {"injection_buffer_flits", std::to_string(a.model.injection_flits())},
+      {"staging_flits", std::to_string(a.model.staging_flits)},
       {"packet_flits", lengths},
       {"channel_latency", std::to_string(a.model.channel_latency)},
       {"router_delay", std::to_string(a.model.router_delay)},

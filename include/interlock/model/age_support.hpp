@@ -162,8 +162,8 @@ class age_state {
 
 /// The age parameters of paper 000 Section 3.2 for a network and run: the
 /// biases n, n-1, ..., 1 by dimension (dimension order) and AGE_CLK_PERIOD
-/// from the queueing one hop can hold (input buffer / longest packet, no
-/// staging buffer in this model; VCs of a class sharing a link).
+/// from the queueing one hop can hold (input buffer / longest packet plus
+/// staging buffer / longest packet; VCs of a class sharing a link).
 /// `advised` is false when the inputs are outside the methodology's range;
 /// the hardware defaults (AGE_CLK_PERIOD 0x1000, bias 1) are returned then.
 struct age_advice {
@@ -178,7 +178,7 @@ inline age_advice recommended_age(const torus_topology& t, const config& c, unsi
   for (std::size_t d = 0; d < t.dimensions(); ++d)
     in.dimensions.push_back({t.radix(d), t.wraps(d) ? tuning::wrap::torus : tuning::wrap::mesh});
   in.input_buffer_flits = c.buffer_flits;
-  in.staging_buffer_flits = 0;
+  in.staging_buffer_flits = c.staging_flits;
   in.max_packet_flits = c.max_flits();
   in.vcs_per_link = std::max(1u, vcs_per_link);
   age_advice a;

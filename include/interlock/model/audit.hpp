@@ -42,7 +42,18 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
     in_buffers += s.buf[b].count;
     for (std::size_t k = 0; k < s.buf[b].count; ++k) held[b] += pool[s.packet_at(b, k)].flits;
   }
+  // Output staging buffers: their packets, and their space coming back.
+  std::vector<std::int64_t> staged_held(s.staging.size(), 0);
+  for (std::size_t i = 0; i < s.staging.size(); ++i) {
+    in_buffers += s.staging[i].count;
+    for (std::size_t k = 0; k < s.staging[i].count; ++k)
+      staged_held[i] += pool[s.staged_at(i, k)].flits;
+  }
   wheel.for_each([&](const event& e) {
+    if (e.kind == event_kind::staging_credit) {
+      staged_held[s.staging_index(e.router, e.port, e.vc)] += e.payload;
+      return;
+    }
     const std::size_t b = s.buffer(e.router, e.port, e.vc);
     if (e.kind == event_kind::arrival) {
       ++in_flight;
@@ -53,6 +64,12 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
       ++ejecting;
     }
   });
+  for (std::size_t i = 0; i < s.staging.size(); ++i)
+    if (s.staging[i].free < 0 ||
+        s.staging[i].free + staged_held[i] != static_cast<std::int64_t>(s.staging_flits()))
+      return "staging buffer " + std::to_string(i) + ": free " + std::to_string(s.staging[i].free) +
+             " + held or returning " + std::to_string(staged_held[i]) +
+             " != " + std::to_string(s.staging_flits());
   if (n.injected != n.delivered + in_buffers + in_flight + ejecting)
     return "packets: injected " + std::to_string(n.injected) + " != delivered " +
            std::to_string(n.delivered) + " + in buffers " + std::to_string(in_buffers) +

@@ -43,6 +43,10 @@ struct config {
   unsigned buffer_flits = 16;  // per network input (port, VC)
   // Per VC of the local (injection) input port; 0: buffer_flits.
   unsigned injection_buffer_flits = 0;
+  // Output staging buffers (the SeaStar's shape): per output port, a FIFO of
+  // this many flits for each (input port, VC); 0: none, the output
+  // arbitrates among the input ports' chosen heads.
+  unsigned staging_flits = 0;
   unsigned channel_latency = 1;
   // Flits per cycle of each node's injection and ejection port (the
   // SeaStar's processor port is slower than a link): 0 < F <= 1.
@@ -97,6 +101,13 @@ struct config {
     if (injection_buffer_flits > 65535)
       throw config_error(who, "injection_buffer_flits", std::to_string(injection_buffer_flits),
                          "0 (as buffer_flits) or 1..65535");
+    if (staging_flits > 65535)
+      throw config_error(who, "staging_flits", std::to_string(staging_flits),
+                         "0 (no staging buffers) or 1..65535");
+    if (staging_flits != 0 && max_flits() > staging_flits)
+      throw config_error(who, "staging_flits", std::to_string(staging_flits),
+                         "0, or at least the longest packet (" + std::to_string(max_flits()) +
+                             " flits): a staging buffer stores whole packets");
     if (channel_latency < 1 || channel_latency > 1000)
       throw config_error(who, "channel_latency", std::to_string(channel_latency), "1..1000");
     if (!(endpoint_bandwidth > 0) || !(endpoint_bandwidth <= 1) ||

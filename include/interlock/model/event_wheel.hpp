@@ -2,8 +2,9 @@
 //
 // Contract
 //   An event is a packet's head arriving at an input buffer, credits arriving
-//   at an output, or a packet delivered at its destination's ejection port;
-//   each names a router, a port and a VC. event_wheel keeps events by the
+//   at an output, a packet delivered at its destination's ejection port, or
+//   an output staging buffer's space coming back (port: the output; vc: the
+//   staging buffer, input port x VCs + VC); each names a router. event_wheel keeps events by the
 //   cycle they happen in, in a ring of slots one per cycle; every event must
 //   be scheduled less than reach() cycles ahead (the reach is fixed when the
 //   wheel is built: the longest delay a run has). Scheduling is O(1) and, once
@@ -28,14 +29,14 @@
 namespace interlock {
 namespace model {
 
-enum class event_kind : std::uint8_t { arrival, credit, delivery };
+enum class event_kind : std::uint8_t { arrival, credit, delivery, staging_credit };
 
 struct event {
   event_kind kind;
   std::uint8_t port;
   std::uint8_t vc;
   node_id router;
-  std::uint32_t payload;  // arrival, delivery: the packet; credit: flits
+  std::uint32_t payload;  // arrival, delivery: the packet; credit, staging_credit: flits
 };
 
 class event_wheel {

@@ -107,9 +107,7 @@ class network {
         age_cfg_(std::move(age)),
         sets_(scheme.vcs_per_channel(), scheme.vcs_per_class(),
               cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
-        s_(t_, sets_.physical(), cfg_.buffer_flits, cfg_.injection_flits(),
-           std::max(cfg_.buffer_flits, cfg_.injection_flits()) / cfg_.min_flits(),
-           max_candidates(t_)),
+        s_(make_state(t_, sets_, cfg_)),
         age_(ages ? checked_age(age_cfg_, t_, sets_, cfg_) : 0, t_.ports(), age_cfg_),
         router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule, allocator, make_input),
         wheel_(cfg_.channel_latency + cfg_.router_delay +
@@ -225,11 +223,8 @@ class network {
     for (std::size_t w = 0; w < s_.active.size(); ++w) {
       for (std::uint64_t x = s_.active[w]; x != 0; x &= x - 1) {
         const node_id r = static_cast<node_id>(w * 64 + bits::lowest_index(x));
-        if (s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle)
-          router_.step(r, t,
-                       [this](node_id at, std::size_t in, const choice& c, std::size_t o,
-                              std::uint64_t when) { send(at, in, c, o, when); });
-        if (s_.port_mask[r] == 0) s_.active[w] &= ~bits::bit(r % 64);
+        if (s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle) router_.step(r, t, mover_);
+        if (!s_.holds_packets(r)) s_.active[w] &= ~bits::bit(r % 64);
       }
     }
     if (in_network_ > 0 && t - last_progress_ > stall_limit_)
@@ -274,6 +269,13 @@ class network {
                          "at most 64 router ports (2 x dimensions x slices + 1)");
     return c;
   }
+  static router_state make_state(const torus_topology& t, const vc_sets& sets, const config& c) {
+    router_state s(t, sets.physical(), c.buffer_flits, c.injection_flits(),
+                   std::max(c.buffer_flits, c.injection_flits()) / c.min_flits(),
+                   max_candidates(t));
+    if (c.staging_flits != 0) s.add_staging(c.staging_flits, c.staging_flits / c.min_flits());
+    return s;
+  }
   static std::size_t max_candidates(const torus_topology& t) {
     const std::size_t m = 1 + 2 * t.dimensions() * t.slices();
     return m > max_route_candidates ? max_route_candidates : m;
@@ -287,8 +289,9 @@ class network {
     // The age clock's packet_count (11 bits) must hold every packet a router
     // can store.
     const std::size_t capacity = c.buffer_flits / c.min_flits();
-    const std::size_t packets =
-        ((t.ports() - 1) * capacity + c.injection_flits() / c.min_flits()) * sets.physical();
+    const std::size_t packets = ((t.ports() - 1) * capacity + c.injection_flits() / c.min_flits() +
+                                 t.ports() * (c.staging_flits / c.min_flits())) *
+                                sets.physical();
     if (packets > age_clock::max_packet_count)
       throw config_error(
           "interlock::model::config", "buffer_flits", std::to_string(c.buffer_flits),
@@ -296,8 +299,8 @@ class network {
           "11-bit packet_count): " +
               std::to_string(t.ports()) + " ports x " + std::to_string(sets.physical()) +
               " VCs of " + std::to_string(capacity) +
-              " packets of the shortest length (the local port's by injection_buffer_flits) is "
-              "too many");
+              " packets of the shortest length (the local port's by injection_buffer_flits, and "
+              "the staging buffers) is too many");
     return t.node_count();
   }
 
@@ -404,6 +407,11 @@ class network {
       case event_kind::delivery:
         deliver(e.router, e.payload);
         break;
+      case event_kind::staging_credit:
+        s_.staging[s_.staging_index(e.router, e.port, e.vc)].free +=
+            static_cast<std::int32_t>(e.payload);
+        s_.wake(e.router);
+        break;
     }
   }
 
@@ -496,6 +504,117 @@ class network {
       router_.route_head(r, b, pool_[s_.packet_at(b, 0)]);
     }
   }
+
+  // Moves the head of (r, in, c.vc) through the crossbar into its staging
+  // buffer at output o (output staging buffers).
+  void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + c.vc;
+    buffer_state& head = s_.buf[b];
+    const std::uint32_t id = s_.packet_at(b, 0);
+    const std::uint32_t flits = head.flits;
+    const std::size_t next_head = head.head + std::size_t{1};
+    head.head = static_cast<std::uint16_t>(next_head == s_.capacity ? 0 : next_head);
+    --head.count;
+    last_progress_ = t;
+    s_.port[pi].in_free_at = t + flits;
+    wheel_.schedule(t + flits - 1 + cfg_.channel_latency,
+                    event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc,
+                          s_.port[pi].upstream, flits});
+    packet<route_state>& p = pool_[id];
+    if (c.candidate != choice::eject) router_.follow_taken(r, b, c.candidate, p);
+    p.next_set = c.out_vc;  // the downstream VC set's first VC
+    // Into the staging buffer (input port x VCs + VC) at output o.
+    const std::size_t x = in * s_.vcs + c.vc;
+    const std::size_t i = s_.staging_index(r, o, x);
+    staging_state& st = s_.staging[i];
+    std::size_t slot = st.head + st.count;
+    if (slot >= s_.staging_capacity) slot -= s_.staging_capacity;
+    s_.staging_ring[i * s_.staging_capacity + slot] = id;
+    st.free -= static_cast<std::int32_t>(flits);
+    if (st.count++ == 0) stage_head(st, p, o == s_.local);
+    s_.staged_mask[s_.port_index(r, o)] |= bits::bit(x);
+    s_.staged_outputs[r] |= bits::bit(o);
+    // The next packet of this VC, if any, becomes the head.
+    if (head.count == 0) {
+      s_.port[pi].vcs &= ~bits::bit(c.vc);
+      if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
+    } else {
+      router_.route_head(r, b, pool_[s_.packet_at(b, 0)]);
+    }
+  }
+
+  static void stage_head(staging_state& st, const packet<route_state>& p, bool eject) {
+    st.flits = p.flits;
+    st.age = p.age;
+    st.pattern = p.pattern;
+    st.priority = p.cls;
+    st.eject = eject ? 1 : 0;
+    st.first_vc = p.next_set;
+  }
+
+  // Moves the head of staging buffer x at router r's output o into VC out_vc
+  // downstream (or ejects it).
+  void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t) {
+    const std::size_t i = s_.staging_index(r, o, x);
+    staging_state& st = s_.staging[i];
+    const std::uint32_t id = s_.staged_at(i, 0);
+    const std::uint32_t flits = st.flits;
+    const bool eject = st.eject != 0;
+    const std::size_t next_head = st.head + std::size_t{1};
+    st.head = static_cast<std::uint16_t>(next_head == s_.staging_capacity ? 0 : next_head);
+    --st.count;
+    last_progress_ = t;
+    const std::size_t in = x / s_.vcs;
+    if (on_send) on_send(r, in, o, flits, t);
+    std::uint64_t busy = flits;
+    if (eject && cfg_.endpoint_bandwidth < 1) {
+      ej_busy_[r] =
+          continued(ej_busy_[r], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
+      busy = static_cast<std::uint64_t>(std::ceil(ej_busy_[r])) - t;
+    }
+    const std::size_t po = s_.port_index(r, o);
+    s_.port[po].out_free_at = t + busy;
+    // The staging buffer's space comes back when the tail has left.
+    wheel_.schedule(t + busy, event{event_kind::staging_credit, static_cast<std::uint8_t>(o),
+                                    static_cast<std::uint8_t>(x), r, flits});
+    packet<route_state>& p = pool_[id];
+    if constexpr (ages) {
+      const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), age_cfg_.rule);
+      age_.counters(r, in).count_departure_age(sent.age());
+      p.age = sent.bits();
+    }
+    if (eject) {
+      --in_network_;
+      wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
+    } else {
+      s_.credits[s_.buffer(r, o, out_vc)] -= static_cast<std::int32_t>(flits);
+      m_.count_channel(r, o, flits, t);
+      wheel_.schedule(t + cfg_.channel_latency + cfg_.router_delay,
+                      event{event_kind::arrival, static_cast<std::uint8_t>(o),
+                            static_cast<std::uint8_t>(out_vc), s_.port[po].downstream, id});
+    }
+    if (st.count == 0) {
+      s_.staged_mask[po] &= ~bits::bit(x);
+      if (s_.staged_mask[po] == 0) s_.staged_outputs[r] &= ~bits::bit(o);
+    } else {
+      stage_head(st, pool_[s_.staged_at(i, 0)], eject);
+    }
+  }
+
+  // What the router's decisions move (router::step's Moves).
+  struct moves {
+    network* n;
+    void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+      n->send(r, in, c, o, t);
+    }
+    void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+      n->stage(r, in, c, o, t);
+    }
+    void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t) {
+      n->send_staged(r, o, x, out_vc, t);
+    }
+  };
 
   // ---- results -----------------------------------------------------------------
 
@@ -597,6 +716,7 @@ class network {
   std::uint64_t dropped_ = 0;  // packets whose source had no destination
   std::uint64_t stepped_ = 0;  // cycles stepped (the others were skipped, idle)
   bool started_ = false;
+  moves mover_{this};
   // Age runs: the counters at the measured window's start and end.
   std::unique_ptr<age_snapshot> window_snapshot_, end_snapshot_;
   deadlock_report deadlock_;

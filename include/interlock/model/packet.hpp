@@ -41,8 +41,9 @@ struct packet {
   std::uint16_t measured : 1;  // created in the measured window (or in a batch)
   std::uint16_t age = 0;       // the header's 11-bit age field (age_field::bits())
   std::uint16_t hops = 0;
-  std::uint8_t cls = 0;      // traffic class; its priority too: a response outranks a request
-  std::uint8_t pattern = 0;  // its traffic-pattern label (inverse-weighted arbiters)
+  std::uint8_t cls = 0;       // traffic class; its priority too: a response outranks a request
+  std::uint8_t pattern = 0;   // its traffic-pattern label (inverse-weighted arbiters)
+  std::uint8_t next_set = 0;  // in an output staging buffer: its downstream VC set's first VC
   packet() : flits(1), measured(0) {}
 };
 

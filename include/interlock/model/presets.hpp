@@ -14,9 +14,10 @@
 //            processor port at 2.1 / 4.8 of a link's bandwidth (Section 3.1:
 //            "channel bandwidth B = 4.8 GB/s and ejection bandwidth
 //            Ep ~ 2 GB/s"; Section 4 measures 0.44 x 4.8 = 2.1 GB/s).
-//            Not modelled yet: the SeaStar's 16-flit output staging buffer
-//            per input; its output arbitration among staging-buffer heads is
-//            here arbitration among the input ports' chosen heads.
+//            Input- and output-queued (paper 002): a 16-flit output staging
+//            buffer per (input port, VC) at every output (Section 3.2's
+//            example counts one 9-flit packet in it), the output's age
+//            arbiter choosing among all 28 staging heads.
 //   anton2   Anton 2 (ISCA'14): a 3-D torus with two slices (13 ports), VC
 //            promotion over a random dimension order per packet (n + 1 VCs
 //            per class), request and response classes, the
@@ -57,6 +58,7 @@ inline preset seastar_preset() {
   p.model.lengths = {{9, 1.0}};
   p.model.response_share = 0.5;
   p.model.endpoint_bandwidth = 2.1 / 4.8;
+  p.model.staging_flits = 16;
   return p;
 }
 

@@ -185,6 +185,16 @@ class router {
     static_assert(require_routing_scheme<Scheme>(), "Scheme must be a routing scheme");
     static_assert(has_request_builder_v<Policy>, "Policy needs a request_builder");
     static_assert(has_request_builder_v<InputPolicy>, "InputPolicy needs a request_builder");
+    if (s.staged() && !std::is_same<Allocator, separable_input_first>::value)
+      throw config_error("interlock::model::config", "staging_flits",
+                         std::to_string(s.staging_flits()),
+                         "0 with a switch allocator other than separable_input_first (with "
+                         "staging buffers no two inputs contend for one buffer)");
+    if (s.staged() && s.ports * s.vcs > 64)
+      throw config_error("interlock::model::config", "staging_flits",
+                         std::to_string(s.staging_flits()),
+                         "0 when ports x VCs (" + std::to_string(s.ports * s.vcs) +
+                             ") exceed the 64 candidates an output policy takes");
     const std::size_t ports = static_cast<std::size_t>(s.nodes) * s.ports;
     policies_.reserve(ports);
     inputs_.reserve(ports);
@@ -199,7 +209,7 @@ class router {
           throw config_error("interlock::model::router", "input policy", "none",
                              "a factory for an input policy that has no default");
         }
-        check_size(policies_.back(), s.ports, "output policy");
+        check_size(policies_.back(), s.staged() ? s.ports * s.vcs : s.ports, "output policy");
         check_size(inputs_.back(), s.vcs, "input policy");
       }
     builders_.reserve(ports);
@@ -261,10 +271,19 @@ class router {
     ++p.hops;
   }
 
-  /// One cycle of router r: `send(r, in, choice, out, t)` for each grant,
-  /// by output port.
-  template <class Send>
-  void step(node_id r, std::uint64_t t, Send&& send) {
+  /// One cycle of router r. `m` moves what the router decides:
+  ///   m.send(r, in, choice, out, t): a head from its input buffer to the
+  ///     output channel (or ejection), by output port;
+  ///   with output staging buffers (router_state::staged()),
+  ///   m.stage(r, in, choice, out, t): a head into its staging buffer at
+  ///     `out`, and m.send_staged(r, out, x, out_vc, t): staging buffer x's
+  ///     head out of `out` into downstream VC out_vc.
+  template <class Moves>
+  void step(node_id r, std::uint64_t t, Moves& m) {
+    if (s_.staged()) {
+      step_staged(r, t, m);
+      return;
+    }
     std::uint64_t wake = ~std::uint64_t{0};
     if constexpr (ages) age_.catch_up(r, t);
     std::array<std::uint64_t, 64> can_go;  // per input port: VCs whose head can go now
@@ -306,11 +325,145 @@ class router {
       return;
     }
     if constexpr (std::is_same<Allocator, separable_input_first>::value) {
-      allocate_input_first(r, t, requesting, can_go, send);
+      allocate_input_first(r, t, requesting, can_go, m);
     } else if constexpr (std::is_same<Allocator, separable_output_first>::value) {
-      allocate_output_first(r, t, requesting, can_go, send);
+      allocate_output_first(r, t, requesting, can_go, m);
     } else {
-      allocate_matrix(r, t, requesting, can_go, send);
+      allocate_matrix(r, t, requesting, can_go, m);
+    }
+  }
+
+  // The SeaStar's shape: input buffers, then per output a staging buffer for
+  // each (input port, VC). Outputs first: each output's Policy chooses among
+  // the heads of its staging buffers that have credits downstream (the
+  // candidates are input port x VCs + VC); then each input port's
+  // InputPolicy moves one head whose staging buffer has room for it (no
+  // output conflict: every (output, input, VC) has its own buffer). A packet
+  // staged in a cycle competes at its output from the next.
+  template <class Moves>
+  void step_staged(node_id r, std::uint64_t t, Moves& m) {
+    std::uint64_t wake = ~std::uint64_t{0};
+    if constexpr (ages) age_.catch_up(r, t);
+    bool moved = false;
+    const std::size_t vcs = s_.vcs;
+    std::array<std::uint64_t, 64> port_blocked{};  // per input port: its staged heads' VCs
+    std::uint64_t blocked_ports = 0, sent_ports = 0;
+    output_view out;
+    for (std::uint64_t outs = s_.staged_outputs[r]; outs != 0; outs &= outs - 1) {
+      const std::size_t o = bits::lowest_index(outs);
+      const std::size_t po = s_.port_index(r, o);
+      if (s_.port[po].out_free_at > t) {
+        wake = std::min(wake, s_.port[po].out_free_at);
+        continue;
+      }
+      std::uint64_t ready = 0;
+      std::array<std::uint8_t, 64> out_vc;
+      for (std::uint64_t xs = s_.staged_mask[po]; xs != 0; xs &= xs - 1) {
+        const std::size_t x = bits::lowest_index(xs);
+        const staging_state& h = s_.staging[s_.staging_index(r, o, x)];
+        if (h.eject == 0) {
+          const std::size_t set = s_.buffer(r, o, h.first_vc);
+          const int pv = sets_.pick(&s_.credits[set], h.flits);
+          if (pv < 0) {
+            port_blocked[x / vcs] |= bits::bit(x % vcs);
+            blocked_ports |= bits::bit(x / vcs);
+            continue;
+          }
+          out_vc[x] = static_cast<std::uint8_t>(h.first_vc + static_cast<std::size_t>(pv));
+        }
+        ready |= bits::bit(x);
+        out.age[x] = h.age;
+        out.pattern[x] = h.pattern;
+        out.flits[x] = h.flits;
+        out.priority[x] = h.priority;
+      }
+      if (ready == 0) continue;
+      out.requesters[o] = ready;
+      const auto request = builders_[po](out.view(o, s_.ports * vcs));
+      const grant g = policies_[po].arbitrate(request);
+      if (!g) continue;
+      policies_[po].commit(g, request);
+      const std::size_t x = g.index();
+      sent_ports |= bits::bit(x / vcs);
+      m.send_staged(r, o, x, out_vc[x], t);
+      moved = true;
+    }
+    // Inputs: each free input port moves one head into its staging buffer.
+    head_fields f;
+    for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
+      const std::size_t in = bits::lowest_index(ports);
+      const std::size_t pi = s_.port_index(r, in);
+      if (s_.port[pi].in_free_at > t) {
+        wake = std::min(wake, s_.port[pi].in_free_at);
+        continue;
+      }
+      std::uint64_t can_go = 0;
+      for (std::uint64_t vs = s_.port[pi].vcs; vs != 0; vs &= vs - 1) {
+        const std::size_t v = bits::lowest_index(vs);
+        const std::size_t b = pi * vcs + v;
+        const std::uint32_t flits = s_.buf[b].flits;
+        const auto room = [&](std::size_t o) {
+          return s_.staging[s_.staging_index(r, o, in * vcs + v)].free >=
+                 static_cast<std::int32_t>(flits);
+        };
+        if (s_.buf[b].ncand == 0) {
+          if (room(s_.local)) {
+            can_go |= bits::bit(v);
+            options_[b] = choice{static_cast<std::uint8_t>(v), choice::eject, 0};
+            option_out_[b] = static_cast<std::uint8_t>(s_.local);
+          }
+          continue;
+        }
+        // Adaptive hops with room (the most credits downstream) first, the
+        // escape hop otherwise.
+        int best = -1;
+        bool best_adaptive = false;
+        std::int32_t best_credits = -1;
+        const candidate_info* info = &s_.cand_info[b * s_.max_cand];
+        for (std::size_t k = 0; k < s_.buf[b].ncand; ++k) {
+          const candidate_info ci = info[k];
+          if (!room(ci.port)) continue;
+          const std::size_t set = s_.buffer(r, ci.port, ci.first_vc);
+          const int pv = sets_.pick(&s_.credits[set], flits);
+          const std::int32_t c = pv < 0 ? -1 : s_.credits[set + static_cast<std::size_t>(pv)];
+          const bool better = best < 0 || (ci.adaptive != 0 && c >= 0 && !best_adaptive) ||
+                              (ci.adaptive != 0 && c > best_credits);
+          if (better && (ci.adaptive == 0 || c >= 0 || best < 0)) {
+            best = static_cast<int>(k);
+            best_credits = c;
+            best_adaptive = ci.adaptive != 0 && c >= 0;
+          }
+        }
+        if (best >= 0) {
+          can_go |= bits::bit(v);
+          options_[b] = choice{static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(best),
+                               info[best].first_vc};
+          option_out_[b] = info[best].port;
+        }
+      }
+      if (can_go == 0) continue;
+      const std::size_t v = pick_vc(pi, can_go, f);
+      commit_vc(pi, can_go, v, f);
+      m.stage(r, in, options_[pi * vcs + v], option_out_[pi * vcs + v], t);
+      moved = true;
+    }
+    if constexpr (ages) {
+      for (std::uint64_t x = blocked_ports; x != 0; x &= x - 1) {
+        const std::size_t in = bits::lowest_index(x);
+        router_perf_counters& counters = age_.counters(r, in);
+        for (std::uint64_t v = port_blocked[in] & 0xF; v != 0; v &= v - 1)
+          counters.count_blocked_cycle(static_cast<unsigned>(bits::lowest_index(v)));
+        if ((sent_ports & bits::bit(in)) == 0) counters.count_stalled_cycle();
+      }
+    }
+    if (!moved) {
+      // Nothing moved: sleep until a port frees, a credit or a packet arrives.
+      s_.sleep_until[r] = wake;
+      if constexpr (ages)
+        for (std::uint64_t x = blocked_ports; x != 0; x &= x - 1) {
+          const std::size_t in = bits::lowest_index(x);
+          age_.fall_asleep(r, in, port_blocked[in]);
+        }
     }
   }
 
@@ -480,9 +633,9 @@ class router {
     }
   };
 
-  template <class Send>
+  template <class Moves>
   void allocate_input_first(node_id r, std::uint64_t t, std::uint64_t requesting,
-                            const std::array<std::uint64_t, 64>& can_go, Send& send) {
+                            const std::array<std::uint64_t, 64>& can_go, Moves& m) {
     std::uint64_t out_requests = 0;
     output_view out;
     std::array<std::uint8_t, 64> chosen;  // per input port: the VC it offers
@@ -508,13 +661,13 @@ class router {
       const std::size_t in = g.index();
       const std::size_t pi = s_.port_index(r, in);
       commit_vc(pi, can_go[in], chosen[in], f);
-      send(r, in, options_[pi * s_.vcs + chosen[in]], o, t);
+      m.send(r, in, options_[pi * s_.vcs + chosen[in]], o, t);
     }
   }
 
-  template <class Send>
+  template <class Moves>
   void allocate_output_first(node_id r, std::uint64_t t, std::uint64_t requesting,
-                             const std::array<std::uint64_t, 64>& can_go, Send& send) {
+                             const std::array<std::uint64_t, 64>& can_go, Moves& m) {
     std::uint64_t out_requests = 0;
     output_view out;
     std::array<std::array<std::uint8_t, 64>, 64> offered;  // [input][output]: the VC offered
@@ -582,22 +735,22 @@ class router {
       const auto request = builders_[po](out.view(o, s_.ports));
       policies_[po].commit(grant(in), request);
       const std::size_t pi = s_.port_index(r, in);
-      send(r, in, options_[pi * s_.vcs + offered[in][o]], o, t);
+      m.send(r, in, options_[pi * s_.vcs + offered[in][o]], o, t);
     }
   }
 
-  template <class Send>
+  template <class Moves>
   void allocate_matrix(node_id r, std::uint64_t t, std::uint64_t requesting,
-                       const std::array<std::uint64_t, 64>& can_go, Send& send) {
+                       const std::array<std::uint64_t, 64>& can_go, Moves& m) {
     constexpr std::size_t P = detail::matrix_allocator<Allocator>::ports;
-    request_matrix<P, P> m;
+    request_matrix<P, P> requests;
     for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
       const std::size_t in = bits::lowest_index(x);
       const std::size_t pi = s_.port_index(r, in);
       for (std::uint64_t y = can_go[in]; y != 0; y &= y - 1)
-        m.set(in, option_out_[pi * s_.vcs + bits::lowest_index(y)]);
+        requests.set(in, option_out_[pi * s_.vcs + bits::lowest_index(y)]);
     }
-    const matching<P, P> match = allocators_[r].allocate(m);
+    const matching<P, P> match = allocators_[r].allocate(requests);
     std::array<std::uint8_t, 64> input_of;
     match.for_each(
         [&](std::size_t in, std::size_t o) { input_of[o] = static_cast<std::uint8_t>(in); });
@@ -609,7 +762,7 @@ class router {
       const std::uint64_t heads = heads_for(pi, can_go[in], o);
       const std::size_t v = pick_vc(pi, heads, f);
       commit_vc(pi, heads, v, f);
-      send(r, in, options_[pi * s_.vcs + v], o, t);
+      m.send(r, in, options_[pi * s_.vcs + v], o, t);
     }
   }
 

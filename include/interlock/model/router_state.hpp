@@ -53,6 +53,18 @@ struct buffer_state {
   std::uint8_t pattern = 0, priority = 0;
 };
 
+/// One output staging buffer (router, output, input port, VC): a ring of
+/// packet ids, its free space, and its head's cached fields.
+struct staging_state {
+  std::uint16_t head = 0, count = 0;
+  std::int32_t free = 0;    // flits: the space not yet taken
+  std::uint16_t flits = 0;  // the head packet's length
+  std::uint16_t age = 0;    // its header fields a policy may read
+  std::uint8_t pattern = 0, priority = 0;
+  std::uint8_t first_vc = 0;  // the first physical VC of its downstream VC set
+  std::uint8_t eject = 0;     // it leaves the network here
+};
+
 /// One (router, port), as an input and as an output.
 struct port_state {
   std::uint64_t in_free_at = 0, out_free_at = 0;  // the crossbar input, the channel out
@@ -132,6 +144,41 @@ struct router_state {
   std::vector<std::uint64_t> port_mask;    // per router: input ports holding packets
   std::vector<std::uint64_t> sleep_until;  // per router: not evaluated before this cycle
   std::vector<std::uint64_t> active;       // bit r: router r holds packets
+
+  // Output staging buffers (staging_flits > 0), per (router, output, input
+  // port, VC); a staging buffer's index at its output is input x vcs + VC.
+  void add_staging(unsigned staging_flits, std::size_t packets_per_staging) {
+    staging_flits_ = staging_flits;
+    staging_capacity = packets_per_staging;
+    const std::size_t n = static_cast<std::size_t>(nodes) * ports * ports * vcs;
+    staging_ring.assign(n * staging_capacity, 0);
+    staging.assign(n, staging_state{});
+    for (auto& st : staging) st.free = static_cast<std::int32_t>(staging_flits);
+    staged_mask.assign(static_cast<std::size_t>(nodes) * ports, 0);
+    staged_outputs.assign(nodes, 0);
+  }
+  bool staged() const noexcept { return staging_flits_ != 0; }
+  unsigned staging_flits() const noexcept { return staging_flits_; }
+  std::size_t staging_index(node_id r, std::size_t o, std::size_t x) const noexcept {
+    return (static_cast<std::size_t>(r) * ports + o) * ports * vcs + x;
+  }
+  std::uint32_t staged_at(std::size_t i, std::size_t k) const noexcept {
+    std::size_t slot = staging[i].head + k;
+    if (slot >= staging_capacity) slot -= staging_capacity;
+    return staging_ring[i * staging_capacity + slot];
+  }
+  bool holds_packets(node_id r) const noexcept {
+    return port_mask[r] != 0 || (staged() && staged_outputs[r] != 0);
+  }
+
+  std::size_t staging_capacity = 0;
+  std::vector<std::uint32_t> staging_ring;
+  std::vector<staging_state> staging;
+  std::vector<std::uint64_t> staged_mask;  // per (router, output): staging buffers holding packets
+  std::vector<std::uint64_t> staged_outputs;  // per router: outputs with staged packets
+
+ private:
+  unsigned staging_flits_ = 0;
 };
 
 }  // namespace model
