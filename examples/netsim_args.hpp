@@ -6,6 +6,7 @@
 #define INTERLOCK_EXAMPLES_NETSIM_ARGS_HPP
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,13 @@ struct token {
   std::string where;
 };
 
+/// A traffic mix: "tornado" (one pattern), or labelled patterns with shares,
+/// "tornado:0.5,reverse_tornado:0.5" (label 0, 1, ... in order; at most 4).
+struct mix_component {
+  std::string name;
+  double share = 1;
+};
+
 struct arguments {
   std::vector<std::size_t> radix;
   std::vector<bool> wrap;
@@ -46,8 +54,13 @@ struct arguments {
   double hotspot_fraction = 0.5;
   std::size_t neighbor_hops = 1;
   std::vector<double> sweep;
-  std::uint32_t age_period = 0;    // 0: Section 3.2's recommendation for the network
-  std::vector<unsigned> age_bias;  // one value, one per dimension, or per dimension + local
+  std::uint32_t age_period = 0;        // 0: Section 3.2's recommendation for the network
+  std::vector<unsigned> age_bias;      // one value, one per dimension, or per dimension + local
+  std::vector<unsigned> rsp_age_bias;  // as age_bias; empty: as age_bias
+  std::uint64_t age_rr_select = ~std::uint64_t{0};  // AGE_RR_SELECT: every grant by age
+  std::string weights_from;                         // inverse_weighted: the pattern of the loads
+  std::vector<mix_component> mix{{"uniform_random", 1}};  // --traffic, parsed
+  std::vector<mix_component> weights_mix;                 // --weights-from, parsed
   std::string csv;
   std::string per_source;
   std::vector<token> config;  // what was given, file then command line (echoed)
@@ -55,6 +68,31 @@ struct arguments {
   interlock::model::config model;
   interlock::model::preset preset;  // --preset, if given
 };
+
+inline double parse_real(const std::string& flag, const std::string& text, double lo, double hi);
+
+inline std::vector<mix_component> parse_mix(const std::string& flag, const std::string& text) {
+  std::vector<mix_component> mix;
+  for (const std::string& part : deadlock_check_tool::split(text)) {
+    const std::size_t colon = part.find(':');
+    mix_component c;
+    c.name = part.substr(0, colon);
+    if (c.name.empty()) throw bad_input{flag + ": '" + text + "' names no pattern"};
+    if (colon != std::string::npos) c.share = parse_real(flag, part.substr(colon + 1), 1e-9, 1e9);
+    for (const mix_component& m : mix)
+      if (m.name == c.name) throw bad_input{flag + ": " + c.name + " given twice"};
+    mix.push_back(c);
+  }
+  if (mix.empty()) throw bad_input{flag + ": names no pattern"};
+  if (mix.size() > 4) throw bad_input{flag + ": more than 4 patterns"};
+  return mix;
+}
+
+inline bool mix_has(const std::vector<mix_component>& mix, const char* name) {
+  for (const mix_component& m : mix)
+    if (m.name == name) return true;
+  return false;
+}
 
 /// The flag that sets a field of interlock::model::config (or age_config,
 /// or the network's), for the model's configuration errors.
@@ -290,6 +328,27 @@ inline arguments parse(int argc, char** argv) {
       } else if (flag == "--age-period") {
         a.age_period = static_cast<std::uint32_t>(parse_number(flag, value(), 1, 0xFFFFFFFFu));
         age_flags.push_back(flag);
+      } else if (flag == "--rsp-age-bias") {
+        for (const std::string& part : split(value()))
+          a.rsp_age_bias.push_back(static_cast<unsigned>(parse_number(flag, part, 0, 7)));
+        age_flags.push_back(flag);
+      } else if (flag == "--age-rr-select") {
+        const std::string text = value();
+        char* end = nullptr;
+        const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+        errno = 0;
+        const unsigned long long mask =
+            hex && text.size() <= 18 &&
+                    text.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos
+                ? std::strtoull(text.c_str() + 2, &end, 16)
+                : 0;
+        if (!hex || end == nullptr || *end != '\0' || errno != 0)
+          throw bad_input{flag + ": '" + text + "' is not a 64-bit hexadecimal mask (0x...)"};
+        a.age_rr_select = mask;
+        age_flags.push_back(flag);
+      } else if (flag == "--weights-from") {
+        a.weights_from = value();
+        a.weights_mix = parse_mix(flag, a.weights_from);
       } else if (flag == "--age-bias") {
         for (const std::string& part : split(value()))
           a.age_bias.push_back(static_cast<unsigned>(parse_number(flag, part, 0, 7)));
@@ -313,6 +372,7 @@ inline arguments parse(int argc, char** argv) {
         a.model.router_delay = static_cast<unsigned>(parse_number(flag, value(), 0, 1000));
       } else if (flag == "--traffic") {
         a.traffic = value();
+        a.mix = parse_mix(flag, a.traffic);
       } else if (flag == "--destination") {
         a.destination = parse_number(flag, value(), 0, 1u << 24);
         traffic_flags.push_back(flag);
@@ -393,10 +453,13 @@ inline arguments parse(int argc, char** argv) {
     if (!ok) throw bad_input{f + ": does not apply to --scheme " + a.scheme};
   }
   for (const std::string& f : traffic_flags) {
-    const bool ok =
-        (f == "--destination" && (a.traffic == "all_to_one" || a.traffic == "hotspot")) ||
-        (f == "--hotspot-fraction" && a.traffic == "hotspot") ||
-        (f == "--neighbor-hops" && a.traffic == "neighbor");
+    const bool ok = (f == "--destination" &&
+                     (mix_has(a.mix, "all_to_one") || mix_has(a.mix, "hotspot") ||
+                      mix_has(a.weights_mix, "all_to_one") || mix_has(a.weights_mix, "hotspot"))) ||
+                    (f == "--hotspot-fraction" &&
+                     (mix_has(a.mix, "hotspot") || mix_has(a.weights_mix, "hotspot"))) ||
+                    (f == "--neighbor-hops" &&
+                     (mix_has(a.mix, "neighbor") || mix_has(a.weights_mix, "neighbor")));
     if (!ok) throw bad_input{f + ": does not apply to --traffic " + a.traffic};
   }
   if ((a.allocator == "islip" || a.allocator == "wavefront") && a.arbiter != "round_robin")
@@ -416,6 +479,25 @@ inline arguments parse(int argc, char** argv) {
   if (a.arbiter != "age" && !age_flags.empty())
     throw bad_input{age_flags.front() + ": applies only to --arbiter age"};
   const std::size_t n = a.radix.size();
+  if (!a.weights_from.empty() && a.arbiter != "inverse_weighted")
+    throw bad_input{"--weights-from: applies only to --arbiter inverse_weighted"};
+  // The inverse-weighted arbiter's N patterns: its weights' patterns, each a
+  // label; traffic of more than one pattern is labelled only then.
+  if (a.arbiter == "inverse_weighted") {
+    const auto& weights = a.weights_mix.empty() ? a.mix : a.weights_mix;
+    if (weights.size() > 2)
+      throw bad_input{std::string(a.weights_mix.empty() ? "--traffic" : "--weights-from") +
+                      ": inverse_weighted takes weights for 1 or 2 labelled patterns"};
+    if (weights.size() == 2 && a.mix.size() != 2)
+      throw bad_input{"--traffic: weights for 2 labelled patterns need a mix of 2 patterns, " +
+                      std::to_string(a.mix.size()) + " given"};
+  }
+  if (!a.rsp_age_bias.empty() && a.rsp_age_bias.size() != 1 && a.rsp_age_bias.size() != n &&
+      a.rsp_age_bias.size() != n + 1)
+    throw bad_input{"--rsp-age-bias: " + std::to_string(a.rsp_age_bias.size()) +
+                    " values; give 1, one per dimension (" + std::to_string(n) +
+                    "), or one per dimension and one for the local port (" + std::to_string(n + 1) +
+                    ")"};
   if (!a.age_bias.empty() && a.age_bias.size() != 1 && a.age_bias.size() != n &&
       a.age_bias.size() != n + 1)
     throw bad_input{"--age-bias: " + std::to_string(a.age_bias.size()) +

@@ -55,12 +55,28 @@ struct progress_bar {
   }
 };
 
-// What the run needs of its traffic pattern.
+// What the run needs of its traffic pattern (or mix).
 struct traffic_setup {
-  interlock::model::destination_function destination;
+  interlock::model::traffic_source destination = interlock::model::destination_function{};
   double capacity = 0;             // 0: not computed
-  interlock::arbiter_loads loads;  // only for --arbiter inverse_weighted
+  interlock::arbiter_loads loads;  // only for --arbiter inverse_weighted: [arbiter][input][label]
+  // Per unit of offered load: each channel's load, each node's ejection
+  // load, and which nodes send (for the capacity of a mix).
+  std::vector<double> channel, into;
+  std::vector<bool> sends;
 };
+
+// 1 / the busiest channel, injection or ejection port, per unit offered
+// (the ports carry endpoint_bandwidth flits a cycle), times the share of
+// nodes that send.
+inline double capacity_of(const arguments& a, const traffic_setup& s) {
+  const double endpoint = a.model.endpoint_bandwidth;
+  double busiest = 1 / endpoint;  // the injection port
+  for (const double l : s.channel) busiest = std::max(busiest, l);
+  for (const double l : s.into) busiest = std::max(busiest, l / endpoint);
+  const double senders = static_cast<double>(std::count(s.sends.begin(), s.sends.end(), true));
+  return senders / static_cast<double>(s.sends.size()) / busiest;
+}
 
 // The largest network whose flows are summed for the capacity and the weights.
 constexpr double max_flow_pairs = 4.0e6;
@@ -75,20 +91,14 @@ traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Patte
   };
   const double pairs = static_cast<double>(t.node_count()) * static_cast<double>(t.node_count());
   if (pairs <= max_flow_pairs) {
-    const auto channel = interlock::channel_loads(scheme, pattern);
-    // The injection and ejection ports carry endpoint_bandwidth flits a cycle.
-    const double endpoint = a.model.endpoint_bandwidth;
-    double busiest = 1 / endpoint;  // the injection port
-    for (const double l : channel) busiest = std::max(busiest, l);
-    std::vector<double> into(t.node_count(), 0.0);
-    std::vector<bool> sends(t.node_count(), false);
+    s.channel = interlock::channel_loads(scheme, pattern);
+    s.into.assign(t.node_count(), 0.0);
+    s.sends.assign(t.node_count(), false);
     pattern.for_each_flow(t, [&](node_id src, node_id dst, double rate) {
-      into[dst] += rate;
-      if (rate > 0) sends[src] = true;
+      s.into[dst] += rate;
+      if (rate > 0) s.sends[src] = true;
     });
-    for (const double l : into) busiest = std::max(busiest, l / endpoint);
-    const double senders = static_cast<double>(std::count(sends.begin(), sends.end(), true));
-    s.capacity = senders / static_cast<double>(t.node_count()) / busiest;
+    s.capacity = capacity_of(a, s);
   }
   if (a.arbiter == "inverse_weighted") {
     if (pairs > max_flow_pairs)
@@ -100,8 +110,10 @@ traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Patte
   return s;
 }
 
+/// The traffic of pattern `name` (--traffic's, or --weights-from's: `flag`).
 template <class Scheme>
-traffic_setup with_pattern(const arguments& a, const Scheme& scheme) {
+traffic_setup with_pattern(const arguments& a, const Scheme& scheme, const std::string& name,
+                           const char* flag) {
   const interlock::torus_topology& t = scheme.topology();
   const node_id last = t.node_count() - 1;
   const node_id chosen =
@@ -110,16 +122,15 @@ traffic_setup with_pattern(const arguments& a, const Scheme& scheme) {
     throw bad_input{"--destination: " + std::to_string(a.destination) +
                     "; the network has nodes 0.." + std::to_string(last)};
   namespace tr = interlock::traffic;
-  if (a.traffic == "uniform_random") return make_traffic(a, scheme, tr::uniform_random{});
-  if (a.traffic == "tornado") return make_traffic(a, scheme, tr::tornado{});
-  if (a.traffic == "reverse_tornado") return make_traffic(a, scheme, tr::reverse_tornado{});
-  if (a.traffic == "bit_complement") return make_traffic(a, scheme, tr::bit_complement{});
-  if (a.traffic == "transpose") return make_traffic(a, scheme, tr::transpose{});
-  if (a.traffic == "neighbor") return make_traffic(a, scheme, tr::neighbor{a.neighbor_hops});
-  if (a.traffic == "all_to_one") return make_traffic(a, scheme, tr::all_to_one{chosen});
-  if (a.traffic == "hotspot")
-    return make_traffic(a, scheme, tr::hotspot{chosen, a.hotspot_fraction});
-  throw bad_input{"--traffic: '" + a.traffic +
+  if (name == "uniform_random") return make_traffic(a, scheme, tr::uniform_random{});
+  if (name == "tornado") return make_traffic(a, scheme, tr::tornado{});
+  if (name == "reverse_tornado") return make_traffic(a, scheme, tr::reverse_tornado{});
+  if (name == "bit_complement") return make_traffic(a, scheme, tr::bit_complement{});
+  if (name == "transpose") return make_traffic(a, scheme, tr::transpose{});
+  if (name == "neighbor") return make_traffic(a, scheme, tr::neighbor{a.neighbor_hops});
+  if (name == "all_to_one") return make_traffic(a, scheme, tr::all_to_one{chosen});
+  if (name == "hotspot") return make_traffic(a, scheme, tr::hotspot{chosen, a.hotspot_fraction});
+  throw bad_input{std::string(flag) + ": '" + name +
                   "'; allowed: uniform_random, tornado, reverse_tornado, bit_complement, "
                   "transpose, neighbor, all_to_one, hotspot"};
 }
@@ -136,10 +147,18 @@ inline interlock::model::age_config make_age_config(const arguments& a,
   interlock::model::age_config age = advice.age;
   if (a.age_period != 0) age.period = a.age_period;
   const std::vector<unsigned> bias = a.age_bias.empty() ? advice.dimension_bias : a.age_bias;
-  if (bias.size() == 1) {
-    age.bias = interlock::age_bias{bias[0], bias[0]};
-  } else if (!bias.empty()) {
-    age.port_bias = interlock::model::biases_by_dimension(t, bias);
+  // RSP_AGE_BIAS: --rsp-age-bias, else as REQ_AGE_BIAS.
+  const std::vector<unsigned> rsp = a.rsp_age_bias.empty() ? bias : a.rsp_age_bias;
+  if (bias.size() <= 1 && rsp.size() <= 1) {
+    age.bias = interlock::age_bias{bias.empty() ? 1u : bias[0], rsp.empty() ? 1u : rsp[0]};
+  } else {
+    const auto spread = [&](const std::vector<unsigned>& b) {
+      return b.size() == 1 ? std::vector<unsigned>(t.dimensions() + 1, b[0]) : b;
+    };
+    const auto req_ports = interlock::model::biases_by_dimension(t, spread(bias));
+    const auto rsp_ports = interlock::model::biases_by_dimension(t, spread(rsp));
+    for (std::size_t p = 0; p < t.ports(); ++p)
+      age.port_bias.push_back(interlock::age_bias{req_ports[p].request(), rsp_ports[p].request()});
   }
   std::printf("age: AGE_CLK_PERIOD %u%s, REQ/RSP_AGE_BIAS", age.period,
               a.age_period != 0 ? ""
@@ -148,7 +167,11 @@ inline interlock::model::age_config make_age_config(const arguments& a,
   if (bias.empty()) std::printf(" 1 (default)");
   for (std::size_t i = 0; i < bias.size(); ++i) std::printf("%s%u", i ? "," : " ", bias[i]);
   if (a.age_bias.empty() && advice.advised) std::printf(" (by dimension, Section 3.2)");
-  std::printf("\n");
+  if (!a.rsp_age_bias.empty()) {
+    std::printf("; RSP_AGE_BIAS");
+    for (std::size_t i = 0; i < rsp.size(); ++i) std::printf("%s%u", i ? "," : " ", rsp[i]);
+  }
+  std::printf("; AGE_RR_SELECT 0x%llx\n", static_cast<unsigned long long>(a.age_rr_select));
   return age;
 }
 
@@ -321,8 +344,11 @@ inline std::pair<std::string, std::string> config_columns(const arguments& a, do
   };
   std::pair<std::string, std::string> out;
   for (const auto& c : columns) {
+    std::string value = c.second;  // a mix's commas would split the column
+    for (char& ch : value)
+      if (ch == ',') ch = ' ';
     out.first += std::string(c.first) + ",";
-    out.second += c.second + ",";
+    out.second += value + ",";
   }
   return out;
 }
@@ -407,9 +433,8 @@ int with_allocator(const arguments& a, const Scheme& scheme, const traffic_setup
   if constexpr (std::is_same<Policy, interlock::age_epoch_arbiter<64>>::value) {
     if (same_input) {
       // The SeaStar compares every (input, VC) head by age: age at both stages.
-      const std::function<Policy(node_id, std::size_t)> inputs = [](node_id, std::size_t) {
-        return Policy(Policy::all_age);
-      };
+      const std::function<Policy(node_id, std::size_t)> inputs =
+          [select = a.age_rr_select](node_id, std::size_t) { return Policy(select); };
       if (a.allocator == "separable_output_first")
         return simulate<Scheme, Policy, m::separable_output_first, Policy>(
             a, scheme, traffic, policies, age, {}, inputs);
@@ -432,10 +457,101 @@ int with_allocator(const arguments& a, const Scheme& scheme, const traffic_setup
                                                                 {}, {});
 }
 
+/// The traffic of a mix of labelled patterns (--traffic or --weights-from):
+/// each packet draws a pattern by share, and carries its index as its label
+/// when `labelled`; loads are stacked per pattern, [arbiter][input][pattern].
+template <class Scheme>
+traffic_setup with_traffic(const arguments& a, const Scheme& scheme,
+                           const std::vector<mix_component>& mix, const char* flag, bool labelled) {
+  if (mix.size() == 1) return with_pattern(a, scheme, mix[0].name, flag);
+  std::vector<traffic_setup> parts;
+  double total = 0;
+  for (const mix_component& c : mix) {
+    parts.push_back(with_pattern(a, scheme, c.name, flag));
+    total += c.share;
+  }
+  traffic_setup s;
+  std::vector<double> cumulative;
+  double sum = 0;
+  for (const mix_component& c : mix) cumulative.push_back(sum += c.share / total);
+  cumulative.back() = 1.0;
+  std::vector<interlock::model::traffic_source> sources;
+  for (const traffic_setup& p : parts) sources.push_back(p.destination);
+  s.destination = [sources, cumulative, labelled](node_id source, interlock::splitmix64& rng) {
+    const double u = interlock::uniform_unit(rng);
+    std::size_t k = 0;
+    while (k + 1 < cumulative.size() && u >= cumulative[k]) ++k;
+    interlock::model::labelled_destination d = sources[k](source, rng);
+    d.pattern = labelled ? static_cast<std::uint8_t>(k) : 0;
+    return d;
+  };
+  if (!parts[0].channel.empty()) {
+    s.channel.assign(parts[0].channel.size(), 0.0);
+    s.into.assign(parts[0].into.size(), 0.0);
+    s.sends.assign(parts[0].sends.size(), false);
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const double w = mix[k].share / total;
+      for (std::size_t i = 0; i < s.channel.size(); ++i) s.channel[i] += w * parts[k].channel[i];
+      for (std::size_t i = 0; i < s.into.size(); ++i) s.into[i] += w * parts[k].into[i];
+      for (std::size_t i = 0; i < s.sends.size(); ++i) s.sends[i] = s.sends[i] || parts[k].sends[i];
+    }
+    s.capacity = capacity_of(a, s);
+  }
+  if (!parts[0].loads.empty()) {
+    s.loads = parts[0].loads;
+    for (std::size_t arb = 0; arb < s.loads.size(); ++arb)
+      for (std::size_t in = 0; in < s.loads[arb].size(); ++in) {
+        s.loads[arb][in].clear();
+        for (const traffic_setup& p : parts) s.loads[arb][in].push_back(p.loads[arb][in][0]);
+      }
+  }
+  return s;
+}
+
+// Each output's inverse weights from its inputs' loads (Section 3.1), for N
+// labelled patterns.
+template <std::size_t N, class Scheme>
+int with_inverse_weights(const arguments& a, const Scheme& scheme, const traffic_setup& traffic,
+                         const interlock::arbiter_loads& arbiter_loads) {
+  const interlock::torus_topology& t = scheme.topology();
+  using policy = interlock::inverse_weighted_arbiter<64, N, 8>;
+  using table = interlock::inverse_weight_table<64, N, 8>;
+  std::vector<std::shared_ptr<const table>> tables(arbiter_loads.size());
+  for (std::size_t arb = 0; arb < arbiter_loads.size(); ++arb) {
+    interlock::load_matrix loads(64, std::vector<double>(N, 0.0));
+    std::uint64_t idle = 0;
+    bool any = false;
+    for (std::size_t i = 0; i < 64; ++i) {
+      double sum = 0;
+      for (std::size_t n = 0; n < N; ++n) {
+        if (i < arbiter_loads[arb].size()) loads[i][n] = arbiter_loads[arb][i][n];
+        sum += loads[i][n];
+      }
+      if (sum == 0) idle |= std::uint64_t{1} << i;
+      any = any || sum > 0;
+    }
+    tables[arb] = any ? std::make_shared<const table>(interlock::weights_from_loads(loads, 8, idle))
+                      : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
+                            64, std::vector<std::uint32_t>(N, 255)));
+  }
+  return with_allocator<Scheme, policy>(a, scheme, traffic,
+                                        [tables, &t](node_id r, std::size_t o) {
+                                          return policy(tables[interlock::router_arbiter(t, r, o)]);
+                                        },
+                                        {});
+}
+
 template <class Scheme>
 int with_arbiter(const arguments& a, const Scheme& scheme) {
   const interlock::torus_topology& t = scheme.topology();
-  const traffic_setup traffic = with_pattern(a, scheme);
+  // Paper 001 programs one set of weights, from uniform traffic, for every
+  // pattern it runs: --weights-from names the patterns whose loads set them.
+  // Packets carry their pattern's label when the weights are per label.
+  const std::size_t labels =
+      a.arbiter != "inverse_weighted" ? 1 : (a.weights_mix.empty() ? a.mix : a.weights_mix).size();
+  traffic_setup traffic = with_traffic(a, scheme, a.mix, "--traffic", labels > 1);
+  if (!a.weights_mix.empty())
+    traffic.loads = with_traffic(a, scheme, a.weights_mix, "--weights-from", false).loads;
   if (a.arbiter == "round_robin") {
     using policy = interlock::round_robin_arbiter<64>;
     return with_allocator<Scheme, policy>(a, scheme, traffic,
@@ -444,31 +560,12 @@ int with_arbiter(const arguments& a, const Scheme& scheme) {
   if (a.arbiter == "age") {
     using policy = interlock::age_epoch_arbiter<64>;
     return with_allocator<Scheme, policy>(
-        a, scheme, traffic, [](node_id, std::size_t) { return policy(policy::all_age); },
+        a, scheme, traffic,
+        [select = a.age_rr_select](node_id, std::size_t) { return policy(select); },
         make_age_config(a, t, scheme.vcs_per_class()));
   }
-  // inverse_weighted: each output's weights from its inputs' loads (Section 3.1).
-  using policy = interlock::inverse_weighted_arbiter<64, 1, 8>;
-  using table = interlock::inverse_weight_table<64, 1, 8>;
-  std::vector<std::shared_ptr<const table>> tables(traffic.loads.size());
-  for (std::size_t arb = 0; arb < traffic.loads.size(); ++arb) {
-    interlock::load_matrix loads(64, std::vector<double>(1, 0.0));
-    std::uint64_t idle = 0;
-    bool any = false;
-    for (std::size_t i = 0; i < 64; ++i) {
-      if (i < traffic.loads[arb].size()) loads[i][0] = traffic.loads[arb][i][0];
-      if (loads[i][0] == 0) idle |= std::uint64_t{1} << i;
-      any = any || loads[i][0] > 0;
-    }
-    tables[arb] = any ? std::make_shared<const table>(interlock::weights_from_loads(loads, 8, idle))
-                      : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
-                            64, std::vector<std::uint32_t>(1, 255)));
-  }
-  return with_allocator<Scheme, policy>(a, scheme, traffic,
-                                        [tables, &t](node_id r, std::size_t o) {
-                                          return policy(tables[interlock::router_arbiter(t, r, o)]);
-                                        },
-                                        {});
+  if (labels == 2) return with_inverse_weights<2>(a, scheme, traffic, traffic.loads);
+  return with_inverse_weights<1>(a, scheme, traffic, traffic.loads);
 }
 
 /// One run (or sweep) per routing scheme type; each defined in its own file.

@@ -97,7 +97,7 @@ class network {
   /// A network of Scheme's topology: `make_policy(router, output port)`
   /// makes each output's policy, `make_input(router, input port)` each input
   /// port's (empty: InputPolicy{}); `age` is used with an age-reading policy.
-  network(const Scheme& scheme, const config& cfg, destination_function destination,
+  network(const Scheme& scheme, const config& cfg, traffic_source destination,
           const policy_factory& make_policy, age_config age = {}, const Allocator& allocator = {},
           const input_policy_factory& make_input = {})
       : scheme_(scheme),
@@ -320,7 +320,8 @@ class network {
       if (queue.empty()) return;
       const std::uint64_t born = queue.front();
       queue.pop();
-      const node_id d = destination_(n, rng);
+      const labelled_destination drawn = destination_(n, rng);
+      const node_id d = drawn.node;
       if (d == no_node) {  // this source has nothing to send
         ++dropped_;
         if (cfg_.batch > 0 || m_.in_window(born)) m_.uncount_created();
@@ -331,6 +332,7 @@ class network {
       p.created = born;
       p.source = n;
       p.flits = src_.draw_length(n) & 0x7FFFu;
+      p.pattern = drawn.pattern;
       const bool response = cfg_.response_share >= 1 ||
                             (cfg_.response_share > 0 && uniform_unit(rng) < cfg_.response_share);
       p.cls = response ? 1 : 0;
@@ -630,7 +632,7 @@ class network {
     r.deadlock = deadlock_;
     m_.fill(r, t_, s_.local, cfg_.load, cfg_.batch > 0, [&](node_id n) {
       splitmix64 probe(n);
-      return destination_(n, probe) != no_node;
+      return destination_(n, probe).node != no_node;
     });
     if constexpr (ages) collect_age(r);
   }
@@ -693,7 +695,7 @@ class network {
   const Scheme& scheme_;
   const torus_topology& t_;
   config cfg_;
-  destination_function destination_;
+  traffic_source destination_;
   age_config age_cfg_;
   vc_sets sets_;
   router_state s_;

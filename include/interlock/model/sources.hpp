@@ -8,9 +8,10 @@
 //   node draws its gaps, lengths, classes, destinations and route choices
 //   from its own splitmix64 seeded from (seed, node), so a run depends only
 //   on its configuration. A packet's destination is drawn when it leaves the
-//   queue, by the destination_function (no_node: the source sends nothing,
-//   and the packet is dropped). The nodes with packets to inject are kept in
-//   a list, so injection visits only them.
+//   queue, by a traffic_source (a destination_function, or a function
+//   returning a labelled_destination whose label the packet carries;
+//   no_node: the source sends nothing, and the packet is dropped). The nodes with packets to inject
+//   are kept in a list, so injection visits only them.
 //
 // Example
 //   interlock::model::config c;
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <queue>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -37,6 +39,37 @@ namespace model {
 
 /// A packet's destination at creation: f(source, rng), no_node to send nothing.
 using destination_function = std::function<node_id(node_id, splitmix64&)>;
+
+/// A destination and the label of the traffic pattern that chose it (the
+/// label an inverse-weighted arbiter reads; Anton 2's N patterns).
+struct labelled_destination {
+  node_id node = no_node;
+  std::uint8_t pattern = 0;
+};
+
+/// What a network's sources draw a packet's destination from: a function
+/// returning a node (every packet labelled 0), or a labelled_destination.
+class traffic_source {
+ public:
+  template <class F, class R = decltype(std::declval<F&>()(node_id{}, std::declval<splitmix64&>()))>
+  traffic_source(F f) {  // NOLINT: implicit, so a plain destination function converts
+    if constexpr (std::is_convertible<R, labelled_destination>::value) {
+      draw_ = std::move(f);
+    } else {
+      static_assert(std::is_convertible<R, node_id>::value,
+                    "a traffic source returns a node_id or a labelled_destination");
+      draw_ = [g = std::move(f)](node_id s, splitmix64& rng) mutable {
+        return labelled_destination{static_cast<node_id>(g(s, rng)), 0};
+      };
+    }
+  }
+  labelled_destination operator()(node_id source, splitmix64& rng) const {
+    return draw_(source, rng);
+  }
+
+ private:
+  std::function<labelled_destination(node_id, splitmix64&)> draw_;
+};
 
 /// A FIFO of creation times that reuses its storage.
 class time_queue {
