@@ -451,26 +451,61 @@ class network {
     pool_.release(id);
   }
 
-  // Moves the head of (r, in, c.vc) out through port o.
-  void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + c.vc;
+  // Takes the head packet out of input buffer b (its id; `flits` its length).
+  std::uint32_t take_head(std::size_t b, std::uint32_t& flits, std::uint64_t t) {
     buffer_state& head = s_.buf[b];
     const std::uint32_t id = s_.packet_at(b, 0);
-    const std::uint32_t flits = head.flits;
+    flits = head.flits;
     const std::size_t next_head = head.head + std::size_t{1};
     head.head = static_cast<std::uint16_t>(next_head == s_.capacity ? 0 : next_head);
     --head.count;
     last_progress_ = t;
+    return id;
+  }
+
+  // After a head left input buffer (r, in, vc): the next packet of the VC,
+  // if any, becomes the head.
+  void next_head(node_id r, std::size_t in, std::size_t vc) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + vc;
+    if (s_.buf[b].count == 0) {
+      s_.port[pi].vcs &= ~bits::bit(vc);
+      if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
+    } else {
+      router_.route_head(r, b, pool_[s_.packet_at(b, 0)]);
+    }
+  }
+
+  // A packet leaves router r (from input port `in`): with an age arbiter,
+  // its age computed at the output leaves in the header (Procedure 2) and
+  // is counted in the departures' histogram.
+  void depart(node_id r, std::size_t in, packet<route_state>& p) {
+    if constexpr (ages) {
+      const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), age_cfg_.rule);
+      age_.counters(r, in).count_departure_age(sent.age());
+      p.age = sent.bits();
+    } else {
+      (void)r, (void)in, (void)p;
+    }
+  }
+
+  // Cycles router r's ejection port takes for `flits` from cycle t.
+  std::uint64_t ejection_cycles(node_id r, std::uint32_t flits, std::uint64_t t) {
+    if (cfg_.endpoint_bandwidth >= 1) return flits;
+    ej_busy_[r] = continued(ej_busy_[r], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
+    return static_cast<std::uint64_t>(std::ceil(ej_busy_[r])) - t;
+  }
+
+  // Moves the head of (r, in, c.vc) out through port o.
+  void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + c.vc;
+    std::uint32_t flits = 0;
+    const std::uint32_t id = take_head(b, flits, t);
     if (on_send) on_send(r, in, o, flits, t);
     // Cycles the packet holds the crossbar input and the output: its flits,
     // or at the ejection port as long as endpoint_bandwidth takes.
-    std::uint64_t busy = flits;
-    if (c.candidate == choice::eject && cfg_.endpoint_bandwidth < 1) {
-      ej_busy_[r] =
-          continued(ej_busy_[r], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
-      busy = static_cast<std::uint64_t>(std::ceil(ej_busy_[r])) - t;
-    }
+    const std::uint64_t busy = c.candidate == choice::eject ? ejection_cycles(r, flits, t) : flits;
     const std::uint64_t tail_leaves = t + busy - 1;
     s_.port[pi].in_free_at = t + busy;
     s_.port[s_.port_index(r, o)].out_free_at = t + busy;
@@ -481,12 +516,7 @@ class network {
     wheel_.schedule(tail_leaves + cfg_.channel_latency,
                     event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc,
                           s_.port[pi].upstream, flits});
-    if constexpr (ages) {
-      packet<route_state>& p = pool_[id];
-      const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), age_cfg_.rule);
-      age_.counters(r, in).count_departure_age(sent.age());
-      p.age = sent.bits();
-    }
+    depart(r, in, pool_[id]);
     if (c.candidate == choice::eject) {
       --in_network_;
       wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
@@ -498,13 +528,7 @@ class network {
                       event{event_kind::arrival, static_cast<std::uint8_t>(o), c.out_vc,
                             s_.port[s_.port_index(r, o)].downstream, id});
     }
-    // The next packet of this VC, if any, becomes the head.
-    if (head.count == 0) {
-      s_.port[pi].vcs &= ~bits::bit(c.vc);
-      if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
-    } else {
-      router_.route_head(r, b, pool_[s_.packet_at(b, 0)]);
-    }
+    next_head(r, in, c.vc);
   }
 
   // Moves the head of (r, in, c.vc) through the crossbar into its staging
@@ -512,13 +536,8 @@ class network {
   void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
     const std::size_t pi = s_.port_index(r, in);
     const std::size_t b = pi * s_.vcs + c.vc;
-    buffer_state& head = s_.buf[b];
-    const std::uint32_t id = s_.packet_at(b, 0);
-    const std::uint32_t flits = head.flits;
-    const std::size_t next_head = head.head + std::size_t{1};
-    head.head = static_cast<std::uint16_t>(next_head == s_.capacity ? 0 : next_head);
-    --head.count;
-    last_progress_ = t;
+    std::uint32_t flits = 0;
+    const std::uint32_t id = take_head(b, flits, t);
     s_.port[pi].in_free_at = t + flits;
     wheel_.schedule(t + flits - 1 + cfg_.channel_latency,
                     event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc,
@@ -537,13 +556,7 @@ class network {
     if (st.count++ == 0) stage_head(st, p, o == s_.local);
     s_.staged_mask[s_.port_index(r, o)] |= bits::bit(x);
     s_.staged_outputs[r] |= bits::bit(o);
-    // The next packet of this VC, if any, becomes the head.
-    if (head.count == 0) {
-      s_.port[pi].vcs &= ~bits::bit(c.vc);
-      if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
-    } else {
-      router_.route_head(r, b, pool_[s_.packet_at(b, 0)]);
-    }
+    next_head(r, in, c.vc);
   }
 
   static void stage_head(staging_state& st, const packet<route_state>& p, bool eject) {
@@ -569,23 +582,13 @@ class network {
     last_progress_ = t;
     const std::size_t in = x / s_.vcs;
     if (on_send) on_send(r, in, o, flits, t);
-    std::uint64_t busy = flits;
-    if (eject && cfg_.endpoint_bandwidth < 1) {
-      ej_busy_[r] =
-          continued(ej_busy_[r], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
-      busy = static_cast<std::uint64_t>(std::ceil(ej_busy_[r])) - t;
-    }
+    const std::uint64_t busy = eject ? ejection_cycles(r, flits, t) : flits;
     const std::size_t po = s_.port_index(r, o);
     s_.port[po].out_free_at = t + busy;
     // The staging buffer's space comes back when the tail has left.
     wheel_.schedule(t + busy, event{event_kind::staging_credit, static_cast<std::uint8_t>(o),
                                     static_cast<std::uint8_t>(x), r, flits});
-    packet<route_state>& p = pool_[id];
-    if constexpr (ages) {
-      const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), age_cfg_.rule);
-      age_.counters(r, in).count_departure_age(sent.age());
-      p.age = sent.bits();
-    }
+    depart(r, in, pool_[id]);
     if (eject) {
       --in_network_;
       wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
