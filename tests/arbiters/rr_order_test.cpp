@@ -199,8 +199,8 @@ TEST_CASE("a 64-wide arbiter serves any N <= 64 as an N-wide one does, in both o
 }
 
 // C++17 takes T{} for aggregate initialization when T has no user-provided
-// constructor; with a protected base that did not compile for the ascending
-// arbiters (`integer_priority_arbiter<64> a{};` did not compile).
+// constructor; with a protected base, `integer_priority_arbiter<64> a{};` and
+// the ascending arbiters' T{} did not compile.
 TEMPLATE_TEST_CASE("every arbiter is value-initialized by {} as by ()", "[rr_order]",
                    interlock::round_robin_arbiter<8>,
                    (interlock::round_robin_arbiter<8, interlock::rr_order::ascending>),
