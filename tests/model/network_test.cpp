@@ -48,6 +48,15 @@ interlock::model::config small_config(double load) {
   return c;
 }
 
+// Folds every send (router, ports, flits, cycle) into `trace`, so that two
+// runs can be compared send by send.
+template <class Net>
+void trace_sends(Net& net, std::uint64_t& trace) {
+  net.on_send = [&trace](node_id r, std::size_t in, std::size_t out, unsigned f, std::uint64_t at) {
+    trace = trace * 1000003 + r * 131 + in * 31 + out * 7 + f + at;
+  };
+}
+
 // Steps a network, checking conservation and every credit loop each cycle.
 template <class Net>
 void step_checked(Net& net, std::uint64_t cycles) {
@@ -483,9 +492,7 @@ void sleeping_equals_eager(unsigned staging_flits) {
     interlock::model::network<interlock::t3e_adaptive_routing, age> net(
         scheme, c, to(t, interlock::traffic::uniform_random{}), make<age>());
     std::uint64_t trace = 0;
-    net.on_send = [&](node_id r, std::size_t in, std::size_t out, unsigned f, std::uint64_t at) {
-      trace = trace * 1000003 + r * 131 + in * 31 + out * 7 + f + at;
-    };
+    trace_sends(net, trace);
     interlock::model::results res = net.run();
     res.wall_s = 0;
     return std::make_tuple(trace, interlock::model::csv_row(res), res.stalled_cycles,
@@ -673,9 +680,7 @@ TEST_CASE("a network with nothing in flight skips to the next creation", "[model
       interlock::model::network<interlock::t3e_adaptive_routing, age> net(
           scheme, c, to(t, interlock::traffic::uniform_random{}), make<age>(), a);
       std::uint64_t trace = 0;
-      net.on_send = [&](node_id r, std::size_t in, std::size_t out, unsigned f, std::uint64_t at) {
-        trace = trace * 1000003 + r * 131 + in * 31 + out * 7 + f + at;
-      };
+      trace_sends(net, trace);
       interlock::model::results res = net.run();
       res.wall_s = 0;
       return std::make_tuple(trace, interlock::model::csv_row(res), res.age_histogram,

@@ -273,7 +273,7 @@ class router {
     if constexpr (ages) age_.catch_up(r, t);
     bool moved = false;
     const std::size_t vcs = s_.vcs;
-    std::array<std::uint64_t, 64> port_blocked{};  // per input port: its staged heads' VCs
+    std::array<std::uint64_t, 64> port_blocked;  // per blocked input port: its staged heads' VCs
     std::uint64_t blocked_ports = 0, sent_ports = 0;
     output_view out;
     for (std::uint64_t outs = s_.staged_outputs[r]; outs != 0; outs &= outs - 1) {
@@ -292,8 +292,10 @@ class router {
           const std::size_t set = s_.buffer(r, o, h.first_vc);
           const int pv = sets_.pick(&s_.credits[set], h.flits);
           if (pv < 0) {
-            port_blocked[x / vcs] |= bits::bit(x % vcs);
-            blocked_ports |= bits::bit(x / vcs);
+            const std::size_t in = x / vcs;
+            if ((blocked_ports & bits::bit(in)) == 0) port_blocked[in] = 0;  // no clearing per step
+            port_blocked[in] |= bits::bit(x % vcs);
+            blocked_ports |= bits::bit(in);
             continue;
           }
           out_vc[x] = static_cast<std::uint8_t>(h.first_vc + static_cast<std::size_t>(pv));
