@@ -105,6 +105,7 @@ inline std::string flag_of_field(const std::string& field) {
       {"channel_latency", "--channel-latency"},
       {"endpoint_bandwidth", "--endpoint-bandwidth"},
       {"router_delay", "--router-delay"},
+      {"head_cycles", "--head-cycles"},
       {"lengths", "--packet-flits"},
       {"load", "--load"},
       {"batch", "--batch"},
@@ -370,6 +371,8 @@ inline arguments parse(int argc, char** argv) {
         a.model.channel_latency = static_cast<unsigned>(parse_number(flag, value(), 1, 1000));
       } else if (flag == "--router-delay") {
         a.model.router_delay = static_cast<unsigned>(parse_number(flag, value(), 0, 1000));
+      } else if (flag == "--head-cycles") {
+        a.model.head_cycles = static_cast<unsigned>(parse_number(flag, value(), 0, 1000));
       } else if (flag == "--traffic") {
         a.traffic = value();
         a.mix = parse_mix(flag, a.traffic);

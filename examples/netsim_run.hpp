@@ -333,6 +333,7 @@ inline std::pair<std::string, std::string> config_columns(const arguments& a, do
       {"packet_flits", lengths},
       {"channel_latency", std::to_string(a.model.channel_latency)},
       {"router_delay", std::to_string(a.model.router_delay)},
+      {"head_cycles", std::to_string(a.model.head_cycles)},
       {"endpoint_bandwidth", format("%g", a.model.endpoint_bandwidth)},
       {"traffic", a.traffic},
       {"response_share", format("%g", a.model.response_share)},

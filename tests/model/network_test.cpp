@@ -86,6 +86,14 @@ TEST_CASE("packets are conserved and credits stay within the buffers, every cycl
     step_checked(net, 3000);
     CHECK(net.delivered() > 1000);
   }
+  SECTION("dimension order, round robin, a head pipeline") {
+    c.head_cycles = 2;
+    const interlock::dimension_order_routing dor(t);
+    interlock::model::network<interlock::dimension_order_routing, rr> net(
+        dor, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
+    step_checked(net, 3000);
+    CHECK(net.delivered() > 1000);
+  }
   SECTION("T3E adaptive, age-epoch arbiter, two physical VCs per VC") {
     const interlock::t3e_adaptive_routing adaptive(t);
     c.vcs = 2 * adaptive.vcs_per_channel();
@@ -374,33 +382,72 @@ TEST_CASE("impossible configurations are refused naming the field", "[model][con
                     Catch::Contains("buffer_flits = 96") && Catch::Contains("2047"));
 }
 
-TEST_CASE("zero-load latency is the pipeline: (hops + 1) x (channel + router delay) + flits",
-          "[model][timing]") {
-  // One packet: the injection channel and the router delay at its first
-  // router, then per hop the channel and the next router's delay, then its
-  // flits leave through the ejection port one per cycle.
+TEST_CASE(
+    "zero-load latency is the pipeline: (hops + 1) x (channel + router delay + head cycles) + "
+    "flits",
+    "[model][timing]") {
+  // One packet: the injection channel, the router delay and the head
+  // pipeline at its first router, then per hop the channel and the next
+  // router's delay and head pipeline, then its flits leave through the
+  // ejection port one per cycle.
   const interlock::torus_topology t({8}, {false});
   const interlock::dimension_order_routing dor(t);
   for (const unsigned latency : {1u, 3u})
     for (const unsigned delay : {0u, 2u})
-      for (const unsigned flits : {1u, 5u})
-        for (const node_id destination : {node_id{0}, node_id{3}, node_id{7}}) {
-          interlock::model::config c;
-          c.batch = 1;
-          c.lengths = {{flits, 1}};
-          c.channel_latency = latency;
-          c.router_delay = delay;
-          interlock::model::network<interlock::dimension_order_routing, rr> net(
-              dor, c,
-              [destination](node_id s, interlock::splitmix64&) {
-                return s == 0 ? destination : interlock::no_node;
-              },
-              make<rr>());
-          const interlock::model::results r = net.run();
-          INFO("latency " << latency << " delay " << delay << " flits " << flits << " to "
-                          << destination);
-          CHECK(r.latency_mean == (destination + 1) * (latency + delay) + flits);
-        }
+      for (const unsigned head : {0u, 3u})
+        for (const unsigned flits : {1u, 5u})
+          for (const node_id destination : {node_id{0}, node_id{3}, node_id{7}}) {
+            interlock::model::config c;
+            c.batch = 1;
+            c.lengths = {{flits, 1}};
+            c.channel_latency = latency;
+            c.router_delay = delay;
+            c.head_cycles = head;
+            interlock::model::network<interlock::dimension_order_routing, rr> net(
+                dor, c,
+                [destination](node_id s, interlock::splitmix64&) {
+                  return s == 0 ? destination : interlock::no_node;
+                },
+                make<rr>());
+            const interlock::model::results r = net.run();
+            INFO("latency " << latency << " delay " << delay << " head " << head << " flits "
+                            << flits << " to " << destination);
+            CHECK(r.latency_mean == (destination + 1) * (latency + delay + head) + flits);
+          }
+}
+
+TEST_CASE("with a head pipeline a queued packet competes head cycles after the one before it left",
+          "[model][timing][pipeline]") {
+  // Node 0 sends a batch to node 1 over one VC. Without the pipeline the
+  // local input buffer sends a packet every `flits` cycles; with it, each
+  // new head waits head_cycles once the one before it has left: one packet
+  // every flits + head_cycles cycles (BookSim2's iq_router re-runs routing
+  // and VC allocation at each VC head so).
+  const interlock::torus_topology t({2}, {false});
+  const interlock::dimension_order_routing dor(t);
+  for (const unsigned head : {0u, 1u, 2u, 4u})
+    for (const unsigned flits : {1u, 3u}) {
+      interlock::model::config c;
+      c.batch = 30;
+      c.lengths = {{flits, 1}};
+      c.buffer_flits = 12;
+      c.head_cycles = head;
+      interlock::model::network<interlock::dimension_order_routing, rr> net(
+          dor, c,
+          [](node_id s, interlock::splitmix64&) {
+            return s == 0 ? node_id{1} : interlock::no_node;
+          },
+          make<rr>());
+      std::vector<std::uint64_t> sends;
+      net.on_send = [&](node_id r, std::size_t in, std::size_t, unsigned, std::uint64_t at) {
+        if (r == 0 && in == t.local_port()) sends.push_back(at);
+      };
+      const interlock::model::results r = net.run();
+      INFO("head " << head << " flits " << flits);
+      REQUIRE(r.complete);
+      REQUIRE(sends.size() == 30);
+      for (std::size_t k = 1; k < sends.size(); ++k) CHECK(sends[k] - sends[k - 1] == flits + head);
+    }
 }
 
 TEST_CASE("credits come back when the tail leaves: one flow through a one-packet buffer",
@@ -479,7 +526,7 @@ namespace {
 // adaptive scheme, past saturation so that many heads wait for credits:
 // the run with sleeping routers equals the run evaluating every router
 // every cycle, trace and counters.
-void sleeping_equals_eager(unsigned staging_flits) {
+void sleeping_equals_eager(unsigned staging_flits, unsigned head_cycles = 0) {
   const interlock::torus_topology t({4, 4}, {true, true});
   const interlock::t3e_adaptive_routing scheme(t);
   const auto run = [&](bool every_cycle) {
@@ -487,6 +534,7 @@ void sleeping_equals_eager(unsigned staging_flits) {
     c.lengths = {{1, 1}, {5, 1}};
     c.buffer_flits = 10;
     c.staging_flits = staging_flits;
+    c.head_cycles = head_cycles;
     c.response_share = 0.5;
     c.evaluate_every_cycle = every_cycle;
     interlock::model::network<interlock::t3e_adaptive_routing, age> net(
@@ -511,6 +559,12 @@ void sleeping_equals_eager(unsigned staging_flits) {
 TEST_CASE("routers that sleep while blocked give the run of routers evaluated every cycle",
           "[model][activity]") {
   sleeping_equals_eager(0);
+}
+
+TEST_CASE("with a head pipeline, sleeping routers give the run of routers evaluated every cycle",
+          "[model][activity][pipeline]") {
+  sleeping_equals_eager(0, 2);
+  sleeping_equals_eager(5, 3);
 }
 
 TEST_CASE("every packet is delivered at its destination", "[model][order]") {

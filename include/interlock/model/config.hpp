@@ -52,6 +52,12 @@ struct config {
   // SeaStar's processor port is slower than a link): 0 < F <= 1.
   double endpoint_bandwidth = 1;
   unsigned router_delay = 1;  // cycles from a head's arrival to its first allocation
+  // Cycles every packet spends at the head of its input buffer before it may
+  // compete for the switch (route computation and VC allocation as stages
+  // that each new head passes, as BookSim2's input-queued router does): a
+  // packet queued behind another competes head_cycles after the other's tail
+  // has left. 0: none, only router_delay's latency.
+  unsigned head_cycles = 0;
   // Traffic.
   std::vector<length_share> lengths = std::vector<length_share>(1);  // lengths in flits (1)
   double load = 0.1;          // offered flits per node per cycle (Bernoulli)
@@ -116,6 +122,8 @@ struct config {
                          "1/1024..1 flits per cycle");
     if (router_delay > 1000)
       throw config_error(who, "router_delay", std::to_string(router_delay), "0..1000");
+    if (head_cycles > 1000)
+      throw config_error(who, "head_cycles", std::to_string(head_cycles), "0..1000");
     if (lengths.empty() || lengths.size() > 16)
       throw config_error(who, "lengths", std::to_string(lengths.size()) + " lengths",
                          "1..16 lengths");

@@ -274,6 +274,7 @@ class network {
                    std::max(c.buffer_flits, c.injection_flits()) / c.min_flits(),
                    max_candidates(t));
     if (c.staging_flits != 0) s.add_staging(c.staging_flits, c.staging_flits / c.min_flits());
+    if (c.head_cycles != 0) s.add_head_pipeline(c.head_cycles);
     return s;
   }
   static std::size_t max_candidates(const torus_topology& t) {
@@ -435,7 +436,7 @@ class network {
     if (slot >= s_.capacity) slot -= s_.capacity;
     s_.ring[b * s_.capacity + slot] = id;
     if (s_.buf[b].count++ == 0) {
-      router_.route_head(r, b, p);
+      router_.route_head(r, b, p, now_);
       s_.port[s_.port_index(r, port)].vcs |= bits::bit(v);
       s_.port_mask[r] |= bits::bit(port);
       s_.mark_active(r);
@@ -469,10 +470,14 @@ class network {
     const std::size_t pi = s_.port_index(r, in);
     const std::size_t b = pi * s_.vcs + vc;
     if (s_.buf[b].count == 0) {
+      // With a head pipeline, the next packet's routing starts no earlier
+      // than this one's tail leaves.
+      if (s_.head_cycles != 0) s_.ready_at[b] = s_.port[pi].in_free_at;
       s_.port[pi].vcs &= ~bits::bit(vc);
       if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
     } else {
-      router_.route_head(r, b, pool_[s_.packet_at(b, 0)]);
+      // It is the head once the packet before it has left the buffer.
+      router_.route_head(r, b, pool_[s_.packet_at(b, 0)], s_.port[pi].in_free_at);
     }
   }
 

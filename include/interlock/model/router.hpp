@@ -162,8 +162,12 @@ class router {
   router(const router&) = delete;
   router& operator=(const router&) = delete;
 
-  /// Route computation for the packet now at the head of buffer b of router r.
-  void route_head(node_id r, std::size_t b, packet<route_state>& p) {
+  /// Route computation for the packet at the head of buffer b of router r
+  /// from cycle `at`. With a head pipeline it competes head_cycles after
+  /// `at` or after the tail before it left (ready_at holds that while the
+  /// buffer is empty), whichever is later.
+  void route_head(node_id r, std::size_t b, packet<route_state>& p, std::uint64_t at) {
+    if (s_.head_cycles != 0) s_.ready_at[b] = std::max(at, s_.ready_at[b]) + s_.head_cycles;
     buffer_state& head = s_.buf[b];
     head.flits = p.flits;
     head.age = p.age;
@@ -330,6 +334,10 @@ class router {
       for (std::uint64_t vs = s_.port[pi].vcs; vs != 0; vs &= vs - 1) {
         const std::size_t v = bits::lowest_index(vs);
         const std::size_t b = pi * vcs + v;
+        if (s_.head_cycles != 0 && s_.ready_at[b] > t) {  // still in the head pipeline
+          wake = std::min(wake, s_.ready_at[b]);
+          continue;
+        }
         const std::uint32_t flits = s_.buf[b].flits;
         const auto room = [&](std::size_t o) {
           return s_.staging[s_.staging_index(r, o, in * vcs + v)].free >=
@@ -426,6 +434,10 @@ class router {
     for (std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked; vcs != 0; vcs &= vcs - 1) {
       const std::size_t v = bits::lowest_index(vcs);
       const std::size_t b = pi * s_.vcs + v;
+      if (s_.head_cycles != 0 && s_.ready_at[b] > t) {  // still in the head pipeline
+        wake = std::min(wake, s_.ready_at[b]);
+        continue;
+      }
       if (s_.buf[b].ncand == 0) {
         const std::uint64_t free_at = s_.port[s_.port_index(r, s_.local)].out_free_at;
         if (free_at <= t) {

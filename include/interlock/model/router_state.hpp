@@ -145,6 +145,15 @@ struct router_state {
   std::vector<std::uint64_t> sleep_until;  // per router: not evaluated before this cycle
   std::vector<std::uint64_t> active;       // bit r: router r holds packets
 
+  // The head pipeline (config::head_cycles > 0): per input buffer, the cycle
+  // its head may first compete (empty: the cycle the last tail left).
+  void add_head_pipeline(unsigned cycles) {
+    head_cycles = cycles;
+    ready_at.assign(buf.size(), 0);
+  }
+  unsigned head_cycles = 0;
+  std::vector<std::uint64_t> ready_at;
+
   // Output staging buffers (staging_flits > 0), per (router, output, input
   // port, VC); a staging buffer's index at its output is input x vcs + VC.
   void add_staging(unsigned staging_flits, std::size_t packets_per_staging) {
