@@ -37,6 +37,9 @@ const char* const help_text =
     "                         take, chosen at random per packet (xyz,zyx,... or all)\n"
     "    --no-datelines       dor: one VC per class, no dateline (deadlocks on rings\n"
     "                         of 5 or more; the model reports the cycle)\n"
+    "    --dateline-rule R    dor: switch_at_wrap (default: VC0, VC1 from the wrap\n"
+    "                         link on) or booksim2 (BookSim2's dim_order_torus: the VC\n"
+    "                         chosen on entering a ring by whether the route wraps)\n"
     "    --tables toc|optimized  t3e, t3e_adaptive: VC tables\n"
     "\n"
     "router\n"
@@ -131,7 +134,10 @@ int run(const arguments& a) {
               a.slices > 1 ? "s" : "", a.scheme.c_str(), a.arbiter.c_str(), a.traffic.c_str());
   if (a.scheme == "dor") {
     const interlock::dimension_order_routing dor(
-        t, deadlock_check_tool::parse_orders(a.orders, n, false), {!a.no_datelines});
+        t, deadlock_check_tool::parse_orders(a.orders, n, false),
+        {!a.no_datelines, a.dateline_rule == "booksim2"
+                              ? interlock::dateline_rule::booksim2
+                              : interlock::dateline_rule::switch_at_wrap});
     return run_scheme(a, dor);
   }
   if (a.scheme == "vc_promotion" || a.scheme == "per_dimension") {

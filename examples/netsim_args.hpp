@@ -44,6 +44,7 @@ struct arguments {
   std::string scheme = "dor";
   std::string orders;
   bool no_datelines = false;
+  std::string dateline_rule = "switch_at_wrap";
   std::string tables = "toc";
   std::string arbiter = "round_robin";
   std::string input_arbiter = "round_robin";  // round_robin, or the same as --arbiter
@@ -296,6 +297,12 @@ inline arguments parse(int argc, char** argv) {
       } else if (flag == "--no-datelines") {
         a.no_datelines = true;
         scheme_flags.push_back(flag);
+      } else if (flag == "--dateline-rule") {
+        a.dateline_rule = value();
+        if (a.dateline_rule != "switch_at_wrap" && a.dateline_rule != "booksim2")
+          throw bad_input{"--dateline-rule: '" + a.dateline_rule +
+                          "'; allowed: switch_at_wrap, booksim2"};
+        scheme_flags.push_back(flag);
       } else if (flag == "--tables") {
         a.tables = value();
         scheme_flags.push_back(flag);
@@ -451,7 +458,7 @@ inline arguments parse(int argc, char** argv) {
   for (const std::string& f : scheme_flags) {
     const bool ok = (f == "--orders" && (a.scheme == "dor" || a.scheme == "vc_promotion" ||
                                          a.scheme == "per_dimension")) ||
-                    (f == "--no-datelines" && a.scheme == "dor") ||
+                    ((f == "--no-datelines" || f == "--dateline-rule") && a.scheme == "dor") ||
                     (f == "--tables" && (a.scheme == "t3e" || a.scheme == "t3e_adaptive"));
     if (!ok) throw bad_input{f + ": does not apply to --scheme " + a.scheme};
   }

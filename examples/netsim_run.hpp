@@ -321,6 +321,7 @@ inline std::pair<std::string, std::string> config_columns(const arguments& a, do
       {"wrap", join(a.wrap, "x")},
       {"slices", std::to_string(a.slices)},
       {"scheme", a.scheme},
+      {"dateline_rule", a.scheme == "dor" ? a.dateline_rule : std::string("-")},
       {"orders", orders},
       {"arbiter", a.arbiter},
       {"input_arbiter", a.input_arbiter},

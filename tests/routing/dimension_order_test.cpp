@@ -30,6 +30,61 @@ TEST_CASE("dimension_order_routing: a route over the dateline", "[dimension_orde
   CHECK(response.hops[2].second.vc == 2);
 }
 
+TEST_CASE("dimension_order_routing: BookSim2's dateline rule picks the VC on entering a ring",
+          "[dimension_order]") {
+  // BookSim2's dim_order_torus: + routes that take the wrap link and -
+  // routes that do not ride VC1 for the whole ring, the others VC0.
+  const torus_topology t({8, 8});
+  interlock::dimension_order_options o;
+  o.rule = interlock::dateline_rule::booksim2;
+  const dimension_order_routing dor(t, {}, o);
+  const auto vcs = [&](std::uint16_t from, std::uint16_t to) {
+    const auto r =
+        record(dor, t.node({from, 0}),
+               dor.start_with(t.node({from, 0}), t.node({to, 0}), traffic_class::request));
+    std::vector<unsigned> v;
+    for (const auto& h : r.hops) v.push_back(h.second.vc);
+    return v;
+  };
+  CHECK(vcs(6, 1) == std::vector<unsigned>{1, 1, 1});  // + over the wrap link
+  CHECK(vcs(1, 3) == std::vector<unsigned>{0, 0});     // + short of it
+  CHECK(vcs(5, 3) == std::vector<unsigned>{1, 1});     // - short of it
+  CHECK(vcs(1, 6) == std::vector<unsigned>{0, 0, 0});  // - over the wrap link
+  // A new dimension chooses afresh.
+  const auto r = record(dor, t.node({6, 5}),
+                        dor.start_with(t.node({6, 5}), t.node({1, 3}), traffic_class::response));
+  REQUIRE(r.hops.size() == 5);
+  CHECK(r.hops[2].second == hop{0, +1, 0, 3});
+  CHECK(r.hops[3].second == hop{1, -1, 0, 3});
+  CHECK(r.hops[4].second == hop{1, -1, 0, 3});
+}
+
+TEST_CASE(
+    "dimension_order_routing: on an 8-ring BookSim2's rule balances the VCs, the SeaStar's "
+    "does not",
+    "[dimension_order]") {
+  // Hops per VC over every ordered pair of an 8-ring (ties at k/2 by the
+  // topology's rule): switching at the wrap link leaves 28 of 128 hops on
+  // VC1; BookSim2's rule puts half there.
+  const torus_topology t({8});
+  const auto second_vc_hops = [&](interlock::dateline_rule rule) {
+    interlock::dimension_order_options o;
+    o.rule = rule;
+    const dimension_order_routing dor(t, {}, o);
+    std::size_t second = 0, all = 0;
+    for (interlock::node_id a = 0; a < 8; ++a)
+      for (interlock::node_id b = 0; b < 8; ++b) {
+        if (a == b) continue;
+        const auto r = record(dor, a, dor.start_with(a, b, traffic_class::request));
+        for (const auto& h : r.hops) second += h.second.vc, ++all;
+      }
+    CHECK(all == 128);
+    return second;
+  };
+  CHECK(second_vc_hops(interlock::dateline_rule::switch_at_wrap) == 28);
+  CHECK(second_vc_hops(interlock::dateline_rule::booksim2) == 64);
+}
+
 TEST_CASE("dimension_order_routing: Anton 2's six orders", "[dimension_order]") {
   const auto orders = interlock::all_dimension_orders(3);
   REQUIRE(orders.size() == 6);

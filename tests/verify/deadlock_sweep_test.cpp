@@ -104,6 +104,17 @@ TEST_CASE("exhaustive: dimension order with datelines, each order", "[deadlock][
       }
 }
 
+TEST_CASE("exhaustive: dimension order with BookSim2's dateline rule", "[deadlock][exhaustive]") {
+  interlock::dimension_order_options booksim2;
+  booksim2.rule = interlock::dateline_rule::booksim2;
+  for (std::size_t n = 1; n <= 4; ++n)
+    for (const torus_topology& t : sweep(n)) {
+      const interlock::dimension_order_routing dor(t, {}, booksim2);
+      const cdg_report r = interlock::verify::check_deadlock_freedom(dor, request_only());
+      expect_deadlock_free(dor, r);
+    }
+}
+
 // The T3E sweeps are the longest (up to 64 routes per pair); each is split
 // in two test cases so that ctest can run the halves side by side.
 static void t3e_extras(const std::vector<std::size_t>& dimensions) {

@@ -8,10 +8,22 @@
 // order from the six orders XYZ, XZY, YXZ, YZX, ZXY, ZYX.
 //
 // VCs: two per traffic class, as the SeaStar's VC0/VC1 (requests) and
-// VC2/VC3 (responses). A packet enters every dimension on the class's first
-// VC and moves to the second when it takes that dimension's wrap link,
-// between ordinates k-1 and 0 (the dateline), and stays there for the rest
-// of the dimension. Meshes have no wrap link and use one VC.
+// VC2/VC3 (responses). Which one a hop takes is the dateline rule:
+//   switch_at_wrap (default, the SeaStar's): a packet enters every
+//     dimension on the class's first VC and moves to the second when it
+//     takes that dimension's wrap link, between ordinates k-1 and 0 (the
+//     dateline), and stays there for the rest of the dimension;
+//   booksim2 (BookSim2's dim_order_torus, for comparing with it): the VC is
+//     chosen when the packet enters a ring and kept there: in the +
+//     direction the second VC when its route in the ring takes the wrap
+//     link, in the - direction the second VC when it does not. Both rules
+//     are deadlock-free (each VC of a direction carries either routes that
+//     avoid the wrap link or minimal routes that all take it); BookSim2's
+//     spreads a ring's hops more evenly over the two VCs (on an 8-ring under
+//     uniform traffic about 2:1, against about 4:1 for switch_at_wrap).
+//     BookSim2 breaks the tie at exactly k/2 at random; interlock by the
+//     torus topology's rule.
+// A mesh dimension has no wrap link and uses the first VC.
 //
 // Contract
 //   - orders: any non-empty set of permutations of the dimensions (default:
@@ -107,19 +119,27 @@ inline dimension_sequence identity_order(std::size_t n) {
 }
 }  // namespace detail
 
+/// Which of a class's two VCs a hop around a ring takes (see the header).
+enum class dateline_rule : std::uint8_t {
+  switch_at_wrap,  ///< the first VC, the second from the wrap link on (the SeaStar's)
+  booksim2,        ///< chosen on entering the ring by whether the route wraps (BookSim2's)
+};
+
 /// Settings of dimension_order_routing.
 struct dimension_order_options {
-  /// Switch to the second VC at a ring's wrap link. Turning it off leaves one
-  /// VC per class, which deadlocks on any ring of five or more nodes (the
-  /// deadlock checker shows the cycle).
+  /// Two VCs per class, by `rule`. Turning it off leaves one VC per class,
+  /// which deadlocks on any ring of five or more nodes (the deadlock checker
+  /// shows the cycle).
   bool datelines = true;
+  dateline_rule rule = dateline_rule::switch_at_wrap;
 };
 
 class dimension_order_routing : public detail::oblivious_route<dimension_order_routing> {
  public:
   struct state : detail::ordered_route {
-    std::uint8_t vc = 0;      // within the class: 0 before the dateline, 1 after
-    std::uint8_t unused = 0;  // no padding: equal states are equal bytes (the deadlock checker)
+    std::uint8_t vc = 0;       // within the class (0 before the dateline, 1 after)
+    std::uint8_t entered = 0;  // 1 once a hop of the current dimension is taken
+    // (No padding: equal states are equal bytes, as the deadlock checker needs.)
   };
 
   explicit dimension_order_routing(const torus_topology& topology,
@@ -167,13 +187,23 @@ class dimension_order_routing : public detail::oblivious_route<dimension_order_r
     unsigned d = s.order[s.position];
     std::size_t x = t.ordinate(at, d);
     while (x == s.target[d] && s.position + 1u < n) {
-      ++s.position;  // this dimension is done: the next one starts on the first VC
+      ++s.position;  // this dimension is done: the next one starts afresh
       s.vc = 0;
+      s.entered = 0;
       d = s.order[s.position];
       x = t.ordinate(at, d);
     }
     const int sign = t.minimal_direction(d, x, s.target[d]);
-    if (options_.datelines && t.is_wrap_hop_from(d, x, sign)) s.vc = 1;  // the dateline
+    if (options_.datelines) {
+      if (options_.rule == dateline_rule::switch_at_wrap) {
+        if (t.is_wrap_hop_from(d, x, sign)) s.vc = 1;  // the dateline
+      } else if (s.entered == 0 && t.wraps(d)) {
+        // BookSim2: + routes that wrap and - routes that do not take VC1.
+        const bool wraps = sign > 0 ? s.target[d] < x : s.target[d] > x;
+        s.vc = (sign > 0) == wraps ? 1 : 0;
+      }
+    }
+    s.entered = 1;
     return hop{d, sign, 0, s.cls * vcs_per_class() + s.vc};
   }
 
