@@ -14,8 +14,8 @@
 #include <interlock/verify/adaptive_deadlock.hpp>
 #include <interlock/verify/channel_dependency_graph.hpp>
 
+#include "cli.hpp"
 #include "deadlock_check_args.hpp"
-#include "tool_main.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -75,6 +75,8 @@ const char* const help_text =
     "  --max-memory MIB      refuse a run estimated to need more (default 4096)\n"
     "  --max-routes N        refuse a run of more routes (default 1000000000, about\n"
     "                        two minutes at 110-140 ns a route)\n"
+    "  --config FILE         flags from a file of 'key = value' lines (keys: the long\n"
+    "                        flags without the dashes); the command line overrides it\n"
     "  --help                this text\n"
     "\n"
     "Before it starts, the check estimates the routes it will walk (pairs x the\n"
@@ -260,6 +262,6 @@ int run(const arguments& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return example_tools::tool_main("deadlock_check", help_text, "lower the network or --max-memory",
-                                  argc, argv, [&] { return run(parse(argc, argv)); });
+  return cli::run_tool("deadlock_check", help_text, "lower the network or --max-memory", argc, argv,
+                       [&] { return run(parse(argc, argv)); });
 }

@@ -1,7 +1,8 @@
-// deadlock_check's command line: the flags, their checks and the orders.
-// Shared by the tool and by the fuzz harness of its flag parsing
-// (tests/fuzz/tool_flags_fuzz.cpp): parse() throws bad_input naming the flag
-// for anything it refuses and nothing else.
+// deadlock_check's command line: the flags, their checks and the orders, read
+// by the tools' shared layer (cli.hpp; --config FILE too). Shared by the tool
+// and by the fuzz harness of its flag parsing (tests/fuzz/tool_flags_fuzz.cpp):
+// parse() throws bad_input naming the flag for anything it refuses and
+// nothing else.
 #ifndef INTERLOCK_EXAMPLES_DEADLOCK_CHECK_ARGS_HPP
 #define INTERLOCK_EXAMPLES_DEADLOCK_CHECK_ARGS_HPP
 
@@ -10,6 +11,8 @@
 #include <interlock/routing/vc_table.hpp>
 #include <interlock/topology/torus.hpp>
 
+#include "cli.hpp"
+
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -17,9 +20,7 @@
 
 namespace deadlock_check_tool {
 
-struct bad_input {
-  std::string message;
-};
+using cli::bad_input;
 
 struct arguments {
   std::vector<std::size_t> radix;
@@ -40,55 +41,6 @@ struct arguments {
   std::vector<std::string> scheme_flags;  // the scheme-specific flags given
 };
 
-inline std::size_t parse_number(const std::string& flag, const std::string& text, std::size_t lo,
-                                std::size_t hi) {
-  std::size_t value = 0;
-  bool ok = !text.empty() && text.size() <= 18;
-  for (const char c : text) {
-    ok = ok && c >= '0' && c <= '9';
-    if (ok) value = value * 10 + static_cast<std::size_t>(c - '0');
-  }
-  if (!ok || value < lo || value > hi) {
-    throw bad_input{flag + ": '" + text + "' is not a number in " + std::to_string(lo) + ".." +
-                    std::to_string(hi)};
-  }
-  return value;
-}
-
-inline std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts(1);
-  for (const char c : text) {
-    if (c == ',') {
-      parts.emplace_back();
-    } else {
-      parts.back() += c;
-    }
-  }
-  return parts;
-}
-
-/// The network flags both tools take: --radix (2..max_radix per dimension),
-/// --wrap, --slices. Returns false for any other flag; `value` reads the
-/// flag's value.
-template <class Value>
-bool parse_network_flag(const std::string& flag, Value&& value, std::size_t max_radix,
-                        std::vector<std::size_t>& radix, std::vector<bool>& wrap, bool& wrap_given,
-                        std::size_t& slices) {
-  if (flag == "--radix") {
-    for (const std::string& part : split(value()))
-      radix.push_back(parse_number(flag, part, 2, max_radix));
-  } else if (flag == "--wrap") {
-    wrap_given = true;
-    for (const std::string& part : split(value()))
-      wrap.push_back(parse_number(flag, part, 0, 1) != 0);
-  } else if (flag == "--slices") {
-    slices = parse_number(flag, value(), 1, 8);
-  } else {
-    return false;
-  }
-  return true;
-}
-
 /// The T3E's VC tables: "toc" (the scheme's own, empty here) or "optimized"
 /// (optimize_vc_assignment per ring, 8 VCs; rings above 64 nodes keep 64).
 inline std::vector<interlock::ring_vc_assignment> vc_tables(const std::vector<std::size_t>& radix,
@@ -104,31 +56,28 @@ inline std::vector<interlock::ring_vc_assignment> vc_tables(const std::vector<st
   return result;
 }
 
+inline bool is_switch(const std::string& flag) {
+  return flag == "--no-datelines" || flag == "--other-way" || flag == "--initial-hops" ||
+         flag == "--final-hop" || flag == "--initial-onto-dateline" || flag == "--non-minimal";
+}
+
 inline arguments parse(int argc, char** argv) {
   arguments a;
-  bool wrap_given = false;
-  std::vector<std::string> seen;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    for (const std::string& f : seen)
-      if (f == flag) throw bad_input{flag + ": given twice"};
-    seen.push_back(flag);
+  cli::network net;
+  cli::flags flags(argc, argv, is_switch);
+  flags.for_each([&](const std::string& flag, const auto& value) {
     static const char* const scheme_specific[] = {
         "--orders", "--no-datelines",          "--other-way", "--initial-hops", "--final-hop",
         "--tables", "--initial-onto-dateline", "--flow",      "--non-minimal",  "--minus-dateline"};
     for (const char* f : scheme_specific)
       if (flag == f) a.scheme_flags.push_back(flag);
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw bad_input{flag + ": needs a value"};
-      return argv[++i];
-    };
-    if (parse_network_flag(flag, value, 65535, a.radix, a.wrap, wrap_given, a.slices)) {
+    if (net.parse(flag, value, 65535)) {
     } else if (flag == "--scheme") {
       a.scheme = value();
     } else if (flag == "--orders") {
       a.orders = value();
     } else if (flag == "--vcs") {
-      a.vcs = static_cast<unsigned>(parse_number(flag, value(), 1, 4096));
+      a.vcs = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
     } else if (flag == "--classes") {
       const std::string c = value();
       if (c == "request") {
@@ -147,7 +96,7 @@ inline arguments parse(int argc, char** argv) {
       if (a.flow != "whole_packet" && a.flow != "wormhole")
         throw bad_input{"--flow: '" + a.flow + "'; allowed: whole_packet, wormhole"};
     } else if (flag == "--minus-dateline") {
-      a.minus_dateline = parse_number(flag, value(), 0, 65534);
+      a.minus_dateline = cli::number(flag, value(), 0, 65534);
     } else if (flag == "--no-datelines") {
       a.no_datelines = true;
     } else if (flag == "--other-way") {
@@ -161,20 +110,17 @@ inline arguments parse(int argc, char** argv) {
     } else if (flag == "--non-minimal") {
       a.non_minimal = true;
     } else if (flag == "--max-memory") {
-      a.max_memory_mib = parse_number(flag, value(), 1, 1u << 24);
+      a.max_memory_mib = cli::number(flag, value(), 1, 1u << 24);
     } else if (flag == "--max-routes") {
-      a.max_routes = parse_number(flag, value(), 1, 1000000000000000);
+      a.max_routes = cli::number(flag, value(), 1, 1000000000000000);
     } else {
       throw bad_input{flag + ": unknown option (see --help)"};
     }
-  }
-  if (a.radix.empty()) throw bad_input{"--radix: missing (e.g. --radix 8,8,8)"};
-  if (a.radix.size() > interlock::max_dimensions)
-    throw bad_input{"--radix: " + std::to_string(a.radix.size()) + " dimensions; allowed 1..8"};
-  if (!wrap_given) a.wrap.assign(a.radix.size(), true);
-  if (a.wrap.size() != a.radix.size())
-    throw bad_input{"--wrap: " + std::to_string(a.wrap.size()) + " values for " +
-                    std::to_string(a.radix.size()) + " dimensions"};
+  });
+  net.finish();
+  a.radix = net.radix;
+  a.wrap = net.wrap;
+  a.slices = net.slices;
   if (a.scheme.empty()) throw bad_input{"--scheme: missing (see --help for the list)"};
   // Each scheme-specific flag must belong to the chosen scheme.
   const std::vector<std::pair<std::string, std::vector<std::string>>> takes = {
@@ -184,11 +130,11 @@ inline arguments parse(int argc, char** argv) {
       {"t3e_adaptive", {"--tables", "--flow"}},
       {"vc_promotion", {"--orders", "--non-minimal", "--minus-dateline"}},
       {"per_dimension", {"--orders", "--non-minimal", "--minus-dateline"}}};
-  for (const auto& [scheme, flags] : takes) {
+  for (const auto& [scheme, allowed] : takes) {
     if (scheme != a.scheme) continue;
     for (const std::string& f : a.scheme_flags) {
       bool ok = false;
-      for (const std::string& g : flags) ok = ok || g == f;
+      for (const std::string& g : allowed) ok = ok || g == f;
       if (!ok) throw bad_input{f + ": does not apply to --scheme " + a.scheme};
     }
   }
@@ -201,7 +147,7 @@ inline std::vector<interlock::dimension_sequence> parse_orders(const std::string
   if (text == "all" || (text.empty() && all_by_default)) return interlock::all_dimension_orders(n);
   if (text.empty()) return {};
   std::vector<interlock::dimension_sequence> orders;
-  for (const std::string& part : split(text)) {
+  for (const std::string& part : cli::split(text)) {
     interlock::dimension_sequence order;
     std::vector<bool> seen(n, false);
     bool ok = part.size() == n;

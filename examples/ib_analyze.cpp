@@ -62,6 +62,8 @@ const char* const help_text =
     "  --max-packets N    refuse an analysis that could walk more packets\n"
     "                     (default 10000000000, about 20 s; estimated before it\n"
     "                     starts)\n"
+    "  --config FILE      flags from a file of 'key = value' lines (keys: the long\n"
+    "                     flags without the dashes); the command line overrides it\n"
     "  --help             this text\n";
 
 std::vector<interlock::qos::ib_vl_arbitration_entry> read_table(const std::string& path) {

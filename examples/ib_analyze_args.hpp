@@ -1,20 +1,19 @@
-// ib_analyze's command line: the flags and their checks. Shared by the tool
-// and by the fuzz harness of its flag parsing (tests/fuzz/tool_flags_fuzz.cpp):
-// parse() throws bad_input naming the flag for anything it refuses and
-// nothing else.
+// ib_analyze's command line: the flags and their checks, read by the tools'
+// shared layer (cli.hpp; --config FILE too). Shared by the tool and by the
+// fuzz harness of its flag parsing (tests/fuzz/tool_flags_fuzz.cpp): parse()
+// throws bad_input naming the flag for anything it refuses and nothing else.
 #ifndef INTERLOCK_EXAMPLES_IB_ANALYZE_ARGS_HPP
 #define INTERLOCK_EXAMPLES_IB_ANALYZE_ARGS_HPP
 
 #include <interlock/qos/ib_vl_arbiter.hpp>
 
-#include <set>
 #include <string>
+
+#include "cli.hpp"
 
 namespace ib_analyze_tool {
 
-struct bad_input {
-  std::string message;
-};
+using cli::bad_input;
 
 struct arguments {
   std::string high, low;
@@ -25,36 +24,23 @@ struct arguments {
   unsigned long max_packets = 10000000000;  // refuse a longer analysis (about 20 s)
 };
 
-inline unsigned long number(const std::string& flag, const std::string& text, unsigned long lo,
-                            unsigned long hi) {
-  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
-  if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos)
-    throw bad_input{flag + ": '" + text + "' is not a number in " + range};
-  const unsigned long value = std::stoul(text);
-  if (value < lo || value > hi) throw bad_input{flag + ": " + text + " is outside " + range};
-  return value;
-}
-
 inline arguments parse(int argc, char** argv) {
   arguments a;
-  std::set<std::string> seen;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (i + 1 >= argc) throw bad_input{flag + ": unknown option or missing value (see --help)"};
-    const std::string value = argv[++i];
-    if (!seen.insert(flag).second) throw bad_input{flag + ": given twice"};
+  cli::flags flags(argc, argv, cli::no_switches);
+  flags.for_each([&](const std::string& flag, const auto& read) {
+    const std::string value = read();
     if (flag == "--high") {
       a.high = value;
     } else if (flag == "--low") {
       a.low = value;
     } else if (flag == "--limit") {
-      a.limit = static_cast<unsigned>(number(flag, value, 0, 255));
+      a.limit = static_cast<unsigned>(cli::number(flag, value, 0, 255));
     } else if (flag == "--runs") {
-      a.runs = number(flag, value, 1, 1000000);
+      a.runs = cli::number(flag, value, 1, 1000000);
     } else if (flag == "--packet-size") {
-      a.packet_bytes = number(flag, value, 1, interlock::qos::ib::max_packet_bytes);
+      a.packet_bytes = cli::number(flag, value, 1, interlock::qos::ib::max_packet_bytes);
     } else if (flag == "--max-packets") {
-      a.max_packets = number(flag, value, 1, 999999999999ul);
+      a.max_packets = cli::number(flag, value, 1, 999999999999ul);
     } else if (flag == "--low-turn") {
       if (value == "entry") {
         a.turn = interlock::qos::low_priority_turn::whole_entry;
@@ -66,7 +52,7 @@ inline arguments parse(int argc, char** argv) {
     } else {
       throw bad_input{flag + ": unknown option (see --help)"};
     }
-  }
+  });
   if (a.high.empty()) throw bad_input{"--high: missing (the high-priority table is required)"};
   return a;
 }

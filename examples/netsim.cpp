@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <string>
 
+#include "cli.hpp"
 #include "netsim_args.hpp"
 #include "netsim_run.hpp"
-#include "tool_main.hpp"
 
 namespace {
 
@@ -159,14 +159,14 @@ int run(const arguments& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return example_tools::tool_main("netsim", help_text, "a smaller network, or fewer --cycles", argc,
-                                  argv, [&] {
-                                    try {
-                                      return run(parse(argc, argv));
-                                    } catch (const interlock::config_error& e) {
-                                      // The model names its fields; say them as flags.
-                                      throw bad_input{flag_of_field(e.field()) + " = " + e.value() +
-                                                      "; allowed: " + e.allowed()};
-                                    }
-                                  });
+  return cli::run_tool("netsim", help_text, "a smaller network, or fewer --cycles", argc, argv,
+                       [&] {
+                         try {
+                           return run(parse(argc, argv));
+                         } catch (const interlock::config_error& e) {
+                           // The model names its fields; say them as flags.
+                           throw bad_input{flag_of_field(e.field()) + " = " + e.value() +
+                                           "; allowed: " + e.allowed()};
+                         }
+                       });
 }

@@ -1,6 +1,7 @@
-// netsim's command line: the flags, their checks, and nothing else. parse()
-// throws bad_input naming the flag for anything it refuses. The network and
-// scheme flags are deadlock_check's (deadlock_check_args.hpp), so a
+// netsim's command line: the flags, their checks, and nothing else, read by
+// the tools' shared layer (cli.hpp: the argument loop, --config FILE, the
+// network flags). parse() throws bad_input naming the flag for anything it
+// refuses. The network and scheme flags are deadlock_check's, so a
 // configuration checked there runs here unchanged.
 #ifndef INTERLOCK_EXAMPLES_NETSIM_ARGS_HPP
 #define INTERLOCK_EXAMPLES_NETSIM_ARGS_HPP
@@ -17,18 +18,14 @@
 
 #include <interlock/model/config.hpp>
 #include <interlock/model/presets.hpp>
+#include "cli.hpp"
 #include "deadlock_check_args.hpp"
 
 namespace netsim_tool {
 
 using deadlock_check_tool::bad_input;
 
-/// One word of the command line, or of a configuration file (`where`:
-/// "FILE:LINE:COLUMN", empty on the command line).
-struct token {
-  std::string text;
-  std::string where;
-};
+using cli::token;
 
 /// A traffic mix: "tornado" (one pattern), or labelled patterns with shares,
 /// "tornado:0.5,reverse_tornado:0.5" (label 0, 1, ... in order; at most 4).
@@ -70,16 +67,14 @@ struct arguments {
   interlock::model::preset preset;  // --preset, if given
 };
 
-inline double parse_real(const std::string& flag, const std::string& text, double lo, double hi);
-
 inline std::vector<mix_component> parse_mix(const std::string& flag, const std::string& text) {
   std::vector<mix_component> mix;
-  for (const std::string& part : deadlock_check_tool::split(text)) {
+  for (const std::string& part : cli::split(text)) {
     const std::size_t colon = part.find(':');
     mix_component c;
     c.name = part.substr(0, colon);
     if (c.name.empty()) throw bad_input{flag + ": '" + text + "' names no pattern"};
-    if (colon != std::string::npos) c.share = parse_real(flag, part.substr(colon + 1), 1e-9, 1e9);
+    if (colon != std::string::npos) c.share = cli::real(flag, part.substr(colon + 1), 1e-9, 1e9);
     for (const mix_component& m : mix)
       if (m.name == c.name) throw bad_input{flag + ": " + c.name + " given twice"};
     mix.push_back(c);
@@ -124,28 +119,15 @@ inline std::string flag_of_field(const std::string& field) {
   return field;
 }
 
-inline double parse_real(const std::string& flag, const std::string& text, double lo, double hi) {
-  char* end = nullptr;
-  const double value = text.empty() ? NAN : std::strtod(text.c_str(), &end);
-  if (text.empty() || end == nullptr || *end != '\0' || !std::isfinite(value) || value < lo ||
-      value > hi) {
-    throw bad_input{flag + ": '" + text + "' is not a number in " +
-                    std::to_string(lo).substr(0, 4) + ".." + std::to_string(hi).substr(0, 4)};
-  }
-  return value;
-}
-
 // --packet-flits: "4", or lengths with shares "1:0.8,8:0.2".
 inline std::vector<interlock::model::length_share> parse_lengths(const std::string& flag,
                                                                  const std::string& text) {
   std::vector<interlock::model::length_share> lengths;
-  for (const std::string& part : deadlock_check_tool::split(text)) {
+  for (const std::string& part : cli::split(text)) {
     const std::size_t colon = part.find(':');
     interlock::model::length_share l;
-    l.flits = static_cast<unsigned>(
-        deadlock_check_tool::parse_number(flag, part.substr(0, colon), 1, 1024));
-    l.share =
-        colon == std::string::npos ? 1.0 : parse_real(flag, part.substr(colon + 1), 1e-9, 1e9);
+    l.flits = static_cast<unsigned>(cli::number(flag, part.substr(0, colon), 1, 1024));
+    l.share = colon == std::string::npos ? 1.0 : cli::real(flag, part.substr(colon + 1), 1e-9, 1e9);
     lengths.push_back(l);
   }
   if (lengths.size() > 16) throw bad_input{flag + ": more than 16 lengths"};
@@ -157,282 +139,161 @@ inline bool is_switch(const std::string& flag) {
   return flag == "--no-datelines" || flag == "--no-progress";
 }
 
-/// A configuration file: `key = value` lines whose keys are the long flags'
-/// names without the dashes; blank lines and lines starting with # are
-/// skipped. Returns the flags and values as tokens that name their place.
-inline std::vector<token> read_config(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "r");
-  if (f == nullptr) throw bad_input{"--config: cannot read '" + path + "'"};
-  std::string text;
-  char chunk[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) {
-    text.append(chunk, n);
-    if (text.size() > (std::size_t{1} << 20)) {
-      std::fclose(f);
-      throw bad_input{"--config: '" + path + "' is larger than 1 MiB"};
-    }
-  }
-  std::fclose(f);
-  std::vector<token> tokens;
-  std::size_t line_number = 0, start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    const std::string at = path + ":" + std::to_string(line_number) + ":";
-    const std::size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    const std::size_t equals = line.find('=');
-    if (equals == std::string::npos)
-      throw bad_input{at + std::to_string(first + 1) + ": expected 'key = value'"};
-    std::size_t key_end = equals;
-    while (key_end > first && (line[key_end - 1] == ' ' || line[key_end - 1] == '\t')) --key_end;
-    const std::string key = line.substr(first, key_end - first);
-    if (key.empty()) throw bad_input{at + std::to_string(first + 1) + ": a key is missing"};
-    for (std::size_t i = 0; i < key.size(); ++i) {
-      const char c = key[i];
-      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
-        throw bad_input{at + std::to_string(first + i + 1) + ": '" + key +
-                        "' is not a key (the long flag names without the dashes)"};
-    }
-    std::size_t value_start = line.find_first_not_of(" \t", equals + 1);
-    std::size_t value_end = line.find_last_not_of(" \t\r");
-    const std::string value = value_start == std::string::npos || value_end < value_start
-                                  ? std::string()
-                                  : line.substr(value_start, value_end - value_start + 1);
-    if (value_start == std::string::npos) value_start = equals + 1;
-    const std::string flag = "--" + key;
-    const std::string key_at = at + std::to_string(first + 1);
-    const std::string value_at = at + std::to_string(value_start + 1);
-    if (flag == "--config" || flag == "--help")
-      throw bad_input{key_at + ": " + key + ": not in a configuration file"};
-    if (is_switch(flag)) {
-      if (value == "true" || value == "1") {
-        tokens.push_back({flag, key_at});
-      } else if (value != "false" && value != "0") {
-        throw bad_input{value_at + ": " + flag + ": '" + value + "'; allowed: true, false"};
-      }
-      continue;
-    }
-    if (value.empty()) throw bad_input{value_at + ": " + flag + ": needs a value"};
-    tokens.push_back({flag, key_at});
-    tokens.push_back({value, value_at});
-  }
-  return tokens;
-}
-
-/// The flags of a configuration file (--config FILE) and then of the
-/// command line, which override the file's.
-inline std::vector<token> gather(int argc, char** argv) {
-  std::vector<token> command_line;
-  std::string config;
-  for (int i = 1; i < argc; ++i) {
-    const std::string word = argv[i];
-    if (word == "--config") {
-      if (!config.empty()) throw bad_input{"--config: given twice"};
-      if (i + 1 >= argc) throw bad_input{"--config: needs a value"};
-      config = argv[++i];
-      if (config.empty()) throw bad_input{"--config: needs a value"};
-      continue;
-    }
-    command_line.push_back({word, ""});
-  }
-  if (config.empty()) return command_line;
-  const std::vector<token> file = read_config(config);
-  std::vector<token> all;
-  for (std::size_t i = 0; i < file.size(); ++i) {
-    const bool has_value = !is_switch(file[i].text);
-    bool overridden = false;
-    for (const token& t : command_line) overridden = overridden || t.text == file[i].text;
-    if (!overridden) {
-      all.push_back(file[i]);
-      if (has_value) all.push_back(file[i + 1]);
-    }
-    if (has_value) ++i;
-  }
-  all.insert(all.end(), command_line.begin(), command_line.end());
-  return all;
-}
-
 inline arguments parse(int argc, char** argv) {
-  using deadlock_check_tool::parse_number;
-  using deadlock_check_tool::split;
+  using cli::number;
+  using cli::split;
   arguments a;
-  bool wrap_given = false, load_given = false;
-  std::vector<std::string> seen;
+  bool load_given = false;
+  cli::network net;
   std::vector<std::string> age_flags, scheme_flags, traffic_flags;
-  const std::vector<token> words = gather(argc, argv);
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    const std::string flag = words[i].text;
-    std::string where = words[i].where;  // of the word an error is about
-    try {
-      for (const std::string& f : seen)
-        if (f == flag) throw bad_input{flag + ": given twice"};
-      seen.push_back(flag);
-      const auto value = [&]() -> std::string {
-        if (i + 1 >= words.size()) throw bad_input{flag + ": needs a value"};
-        ++i;
-        if (!words[i].where.empty()) where = words[i].where;
-        return words[i].text;
-      };
-      if (flag == "--preset") {
-        const std::string name = value();
-        if (name == "seastar") {
-          a.preset = interlock::model::seastar_preset();
-        } else if (name == "anton2") {
-          a.preset = interlock::model::anton2_preset();
-        } else {
-          throw bad_input{"--preset: '" + name + "'; allowed: seastar, anton2"};
-        }
-      } else if (deadlock_check_tool::parse_network_flag(flag, value, 256, a.radix, a.wrap,
-                                                         wrap_given, a.slices)) {
-      } else if (flag == "--scheme") {
-        a.scheme = value();
-      } else if (flag == "--orders") {
-        a.orders = value();
-        scheme_flags.push_back(flag);
-      } else if (flag == "--no-datelines") {
-        a.no_datelines = true;
-        scheme_flags.push_back(flag);
-      } else if (flag == "--dateline-rule") {
-        a.dateline_rule = value();
-        if (a.dateline_rule != "switch_at_wrap" && a.dateline_rule != "booksim2")
-          throw bad_input{"--dateline-rule: '" + a.dateline_rule +
-                          "'; allowed: switch_at_wrap, booksim2"};
-        scheme_flags.push_back(flag);
-      } else if (flag == "--tables") {
-        a.tables = value();
-        scheme_flags.push_back(flag);
-        if (a.tables != "toc" && a.tables != "optimized")
-          throw bad_input{"--tables: '" + a.tables + "'; allowed: toc, optimized"};
-      } else if (flag == "--arbiter") {
-        a.arbiter = value();
-        if (a.arbiter != "round_robin" && a.arbiter != "age" && a.arbiter != "inverse_weighted")
-          throw bad_input{"--arbiter: '" + a.arbiter +
-                          "'; allowed: round_robin, age, inverse_weighted"};
-      } else if (flag == "--input-arbiter") {
-        a.input_arbiter = value();
-        if (a.input_arbiter != "round_robin" && a.input_arbiter != "age" &&
-            a.input_arbiter != "inverse_weighted")
-          throw bad_input{"--input-arbiter: '" + a.input_arbiter +
-                          "'; allowed: round_robin, age, inverse_weighted"};
-      } else if (flag == "--allocator") {
-        const std::string text = value();
-        const std::size_t colon = text.find(':');
-        a.allocator = text.substr(0, colon);
-        if (a.allocator != "separable_input_first" && a.allocator != "separable_output_first" &&
-            a.allocator != "islip" && a.allocator != "wavefront")
-          throw bad_input{"--allocator: '" + text +
-                          "'; allowed: separable_input_first, separable_output_first, islip[:K], "
-                          "wavefront"};
-        if (colon != std::string::npos) {
-          if (a.allocator != "islip")
-            throw bad_input{"--allocator: '" + text + "'; only islip takes :K (iterations)"};
-          a.islip_iterations = parse_number(flag, text.substr(colon + 1), 1, 16);
-        }
-      } else if (flag == "--age-period") {
-        a.age_period = static_cast<std::uint32_t>(parse_number(flag, value(), 1, 0xFFFFFFFFu));
-        age_flags.push_back(flag);
-      } else if (flag == "--rsp-age-bias") {
-        for (const std::string& part : split(value()))
-          a.rsp_age_bias.push_back(static_cast<unsigned>(parse_number(flag, part, 0, 7)));
-        age_flags.push_back(flag);
-      } else if (flag == "--age-rr-select") {
-        const std::string text = value();
-        char* end = nullptr;
-        const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-        errno = 0;
-        const unsigned long long mask =
-            hex && text.size() <= 18 &&
-                    text.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos
-                ? std::strtoull(text.c_str() + 2, &end, 16)
-                : 0;
-        if (!hex || end == nullptr || *end != '\0' || errno != 0)
-          throw bad_input{flag + ": '" + text + "' is not a 64-bit hexadecimal mask (0x...)"};
-        a.age_rr_select = mask;
-        age_flags.push_back(flag);
-      } else if (flag == "--weights-from") {
-        a.weights_from = value();
-        a.weights_mix = parse_mix(flag, a.weights_from);
-      } else if (flag == "--age-bias") {
-        for (const std::string& part : split(value()))
-          a.age_bias.push_back(static_cast<unsigned>(parse_number(flag, part, 0, 7)));
-        age_flags.push_back(flag);
-      } else if (flag == "--vcs") {
-        a.model.vcs = static_cast<unsigned>(parse_number(flag, value(), 1, 64));
-      } else if (flag == "--buffer-flits") {
-        a.model.buffer_flits = static_cast<unsigned>(parse_number(flag, value(), 1, 65535));
-      } else if (flag == "--staging-flits") {
-        a.model.staging_flits = static_cast<unsigned>(parse_number(flag, value(), 0, 65535));
-      } else if (flag == "--injection-buffer-flits") {
-        a.model.injection_buffer_flits =
-            static_cast<unsigned>(parse_number(flag, value(), 1, 65535));
-      } else if (flag == "--packet-flits") {
-        a.model.lengths = parse_lengths(flag, value());
-      } else if (flag == "--endpoint-bandwidth") {
-        a.model.endpoint_bandwidth = parse_real(flag, value(), 1.0 / 1024, 1);
-      } else if (flag == "--channel-latency") {
-        a.model.channel_latency = static_cast<unsigned>(parse_number(flag, value(), 1, 1000));
-      } else if (flag == "--router-delay") {
-        a.model.router_delay = static_cast<unsigned>(parse_number(flag, value(), 0, 1000));
-      } else if (flag == "--head-cycles") {
-        a.model.head_cycles = static_cast<unsigned>(parse_number(flag, value(), 0, 1000));
-      } else if (flag == "--traffic") {
-        a.traffic = value();
-        a.mix = parse_mix(flag, a.traffic);
-      } else if (flag == "--destination") {
-        a.destination = parse_number(flag, value(), 0, 1u << 24);
-        traffic_flags.push_back(flag);
-      } else if (flag == "--hotspot-fraction") {
-        a.hotspot_fraction = parse_real(flag, value(), 0, 1);
-        traffic_flags.push_back(flag);
-      } else if (flag == "--neighbor-hops") {
-        a.neighbor_hops = parse_number(flag, value(), 0, 128);
-        traffic_flags.push_back(flag);
-      } else if (flag == "--load") {
-        a.model.load = parse_real(flag, value(), 0, 1);
-        load_given = true;
-      } else if (flag == "--sweep") {
-        for (const std::string& part : split(value()))
-          a.sweep.push_back(parse_real(flag, part, 0, 1));
-      } else if (flag == "--batch") {
-        a.model.batch = parse_number(flag, value(), 1, 100000000);
-      } else if (flag == "--response-share") {
-        a.model.response_share = parse_real(flag, value(), 0, 1);
-      } else if (flag == "--warmup") {
-        a.model.warmup = parse_number(flag, value(), 0, std::size_t{1} << 40);
-      } else if (flag == "--cycles") {
-        a.model.measure = parse_number(flag, value(), 1, std::size_t{1} << 40);
-      } else if (flag == "--drain") {
-        a.model.drain = parse_number(flag, value(), 0, std::size_t{1} << 40);
-      } else if (flag == "--seed") {
-        a.model.seed = parse_number(flag, value(), 0, 1000000000000000000);
-      } else if (flag == "--csv") {
-        a.csv = value();
-      } else if (flag == "--per-source") {
-        a.per_source = value();
-      } else if (flag == "--no-progress") {
-        a.progress = false;
+  cli::flags flags(argc, argv, is_switch);
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (flag == "--preset") {
+      const std::string name = value();
+      if (name == "seastar") {
+        a.preset = interlock::model::seastar_preset();
+      } else if (name == "anton2") {
+        a.preset = interlock::model::anton2_preset();
       } else {
-        throw bad_input{flag + ": unknown option (see --help)"};
+        throw bad_input{"--preset: '" + name + "'; allowed: seastar, anton2"};
       }
-    } catch (const bad_input& e) {
-      if (where.empty()) throw;
-      throw bad_input{where + ": " + e.message};  // a configuration file's line and column
+    } else if (net.parse(flag, value, 256)) {
+    } else if (flag == "--scheme") {
+      a.scheme = value();
+    } else if (flag == "--orders") {
+      a.orders = value();
+      scheme_flags.push_back(flag);
+    } else if (flag == "--no-datelines") {
+      a.no_datelines = true;
+      scheme_flags.push_back(flag);
+    } else if (flag == "--dateline-rule") {
+      a.dateline_rule = value();
+      if (a.dateline_rule != "switch_at_wrap" && a.dateline_rule != "booksim2")
+        throw bad_input{"--dateline-rule: '" + a.dateline_rule +
+                        "'; allowed: switch_at_wrap, booksim2"};
+      scheme_flags.push_back(flag);
+    } else if (flag == "--tables") {
+      a.tables = value();
+      scheme_flags.push_back(flag);
+      if (a.tables != "toc" && a.tables != "optimized")
+        throw bad_input{"--tables: '" + a.tables + "'; allowed: toc, optimized"};
+    } else if (flag == "--arbiter") {
+      a.arbiter = value();
+      if (a.arbiter != "round_robin" && a.arbiter != "age" && a.arbiter != "inverse_weighted")
+        throw bad_input{"--arbiter: '" + a.arbiter +
+                        "'; allowed: round_robin, age, inverse_weighted"};
+    } else if (flag == "--input-arbiter") {
+      a.input_arbiter = value();
+      if (a.input_arbiter != "round_robin" && a.input_arbiter != "age" &&
+          a.input_arbiter != "inverse_weighted")
+        throw bad_input{"--input-arbiter: '" + a.input_arbiter +
+                        "'; allowed: round_robin, age, inverse_weighted"};
+    } else if (flag == "--allocator") {
+      const std::string text = value();
+      const std::size_t colon = text.find(':');
+      a.allocator = text.substr(0, colon);
+      if (a.allocator != "separable_input_first" && a.allocator != "separable_output_first" &&
+          a.allocator != "islip" && a.allocator != "wavefront")
+        throw bad_input{"--allocator: '" + text +
+                        "'; allowed: separable_input_first, separable_output_first, islip[:K], "
+                        "wavefront"};
+      if (colon != std::string::npos) {
+        if (a.allocator != "islip")
+          throw bad_input{"--allocator: '" + text + "'; only islip takes :K (iterations)"};
+        a.islip_iterations = number(flag, text.substr(colon + 1), 1, 16);
+      }
+    } else if (flag == "--age-period") {
+      a.age_period = static_cast<std::uint32_t>(number(flag, value(), 1, 0xFFFFFFFFu));
+      age_flags.push_back(flag);
+    } else if (flag == "--rsp-age-bias") {
+      for (const std::string& part : split(value()))
+        a.rsp_age_bias.push_back(static_cast<unsigned>(number(flag, part, 0, 7)));
+      age_flags.push_back(flag);
+    } else if (flag == "--age-rr-select") {
+      const std::string text = value();
+      char* end = nullptr;
+      const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+      errno = 0;
+      const unsigned long long mask =
+          hex && text.size() <= 18 &&
+                  text.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos
+              ? std::strtoull(text.c_str() + 2, &end, 16)
+              : 0;
+      if (!hex || end == nullptr || *end != '\0' || errno != 0)
+        throw bad_input{flag + ": '" + text + "' is not a 64-bit hexadecimal mask (0x...)"};
+      a.age_rr_select = mask;
+      age_flags.push_back(flag);
+    } else if (flag == "--weights-from") {
+      a.weights_from = value();
+      a.weights_mix = parse_mix(flag, a.weights_from);
+    } else if (flag == "--age-bias") {
+      for (const std::string& part : split(value()))
+        a.age_bias.push_back(static_cast<unsigned>(number(flag, part, 0, 7)));
+      age_flags.push_back(flag);
+    } else if (flag == "--vcs") {
+      a.model.vcs = static_cast<unsigned>(number(flag, value(), 1, 64));
+    } else if (flag == "--buffer-flits") {
+      a.model.buffer_flits = static_cast<unsigned>(number(flag, value(), 1, 65535));
+    } else if (flag == "--staging-flits") {
+      a.model.staging_flits = static_cast<unsigned>(number(flag, value(), 0, 65535));
+    } else if (flag == "--injection-buffer-flits") {
+      a.model.injection_buffer_flits = static_cast<unsigned>(number(flag, value(), 1, 65535));
+    } else if (flag == "--packet-flits") {
+      a.model.lengths = parse_lengths(flag, value());
+    } else if (flag == "--endpoint-bandwidth") {
+      a.model.endpoint_bandwidth = cli::real(flag, value(), 1.0 / 1024, 1);
+    } else if (flag == "--channel-latency") {
+      a.model.channel_latency = static_cast<unsigned>(number(flag, value(), 1, 1000));
+    } else if (flag == "--router-delay") {
+      a.model.router_delay = static_cast<unsigned>(number(flag, value(), 0, 1000));
+    } else if (flag == "--head-cycles") {
+      a.model.head_cycles = static_cast<unsigned>(number(flag, value(), 0, 1000));
+    } else if (flag == "--traffic") {
+      a.traffic = value();
+      a.mix = parse_mix(flag, a.traffic);
+    } else if (flag == "--destination") {
+      a.destination = number(flag, value(), 0, 1u << 24);
+      traffic_flags.push_back(flag);
+    } else if (flag == "--hotspot-fraction") {
+      a.hotspot_fraction = cli::real(flag, value(), 0, 1);
+      traffic_flags.push_back(flag);
+    } else if (flag == "--neighbor-hops") {
+      a.neighbor_hops = number(flag, value(), 0, 128);
+      traffic_flags.push_back(flag);
+    } else if (flag == "--load") {
+      a.model.load = cli::real(flag, value(), 0, 1);
+      load_given = true;
+    } else if (flag == "--sweep") {
+      for (const std::string& part : split(value())) a.sweep.push_back(cli::real(flag, part, 0, 1));
+    } else if (flag == "--batch") {
+      a.model.batch = number(flag, value(), 1, 100000000);
+    } else if (flag == "--response-share") {
+      a.model.response_share = cli::real(flag, value(), 0, 1);
+    } else if (flag == "--warmup") {
+      a.model.warmup = number(flag, value(), 0, std::size_t{1} << 40);
+    } else if (flag == "--cycles") {
+      a.model.measure = number(flag, value(), 1, std::size_t{1} << 40);
+    } else if (flag == "--drain") {
+      a.model.drain = number(flag, value(), 0, std::size_t{1} << 40);
+    } else if (flag == "--seed") {
+      a.model.seed = number(flag, value(), 0, 1000000000000000000);
+    } else if (flag == "--csv") {
+      a.csv = value();
+    } else if (flag == "--per-source") {
+      a.per_source = value();
+    } else if (flag == "--no-progress") {
+      a.progress = false;
+    } else {
+      throw bad_input{flag + ": unknown option (see --help)"};
     }
-  }
-  a.config = words;
+  });
+  a.config = flags.words();
+  const auto given = [&](const char* f) { return flags.given(f); };
   if (!a.preset.name.empty()) {
     // The preset's values for every flag not given.
-    const auto given = [&](const char* f) {
-      return std::find(seen.begin(), seen.end(), std::string(f)) != seen.end();
-    };
     const interlock::model::preset& p = a.preset;
-    if (!given("--radix")) a.radix = p.radix;
-    if (!given("--slices")) a.slices = p.slices;
+    if (!given("--radix")) net.radix = p.radix;
+    if (!given("--slices")) net.slices = p.slices;
     if (!given("--scheme")) a.scheme = p.scheme;
     if (!given("--orders") && a.scheme == p.scheme) a.orders = p.orders;
     if (!given("--arbiter")) a.arbiter = p.arbiter;
@@ -442,13 +303,11 @@ inline arguments parse(int argc, char** argv) {
     if (!given("--endpoint-bandwidth")) a.model.endpoint_bandwidth = p.model.endpoint_bandwidth;
     if (!given("--staging-flits")) a.model.staging_flits = p.model.staging_flits;
   }
-  if (a.radix.empty()) a.radix = {8, 8, 8};
-  if (a.radix.size() > 8)
-    throw bad_input{"--radix: " + std::to_string(a.radix.size()) + " dimensions; allowed 1..8"};
-  if (!wrap_given) a.wrap.assign(a.radix.size(), true);
-  if (a.wrap.size() != a.radix.size())
-    throw bad_input{"--wrap: " + std::to_string(a.wrap.size()) + " values for " +
-                    std::to_string(a.radix.size()) + " dimensions"};
+  if (net.radix.empty()) net.radix = {8, 8, 8};
+  net.finish();
+  a.radix = net.radix;
+  a.wrap = net.wrap;
+  a.slices = net.slices;
   const char* const schemes[] = {"dor", "t3e", "t3e_adaptive", "vc_promotion", "per_dimension"};
   bool known = false;
   for (const char* s : schemes) known = known || a.scheme == s;

@@ -21,7 +21,7 @@
 #include <interlock/model/merging.hpp>
 #include <interlock/model/network.hpp>
 #include <interlock/model/presets.hpp>
-#include "deadlock_check_args.hpp"
+#include "cli.hpp"
 
 namespace {
 
@@ -78,23 +78,23 @@ std::string fraction(double x) {
 int main(int argc, char** argv) {
   std::string csv_path;
   std::uint64_t cycles = 40000;
-  try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string flag = argv[i];
-      if (flag == "--help" || flag == "-h") {
-        std::puts("usage: parking_lot [--csv FILE] [--cycles N]");
-        return 0;
-      }
-      if (i + 1 >= argc) throw deadlock_check_tool::bad_input{flag + ": needs a value"};
-      if (flag == "--csv") {
-        csv_path = argv[++i];
-      } else if (flag == "--cycles") {
-        cycles = deadlock_check_tool::parse_number(flag, argv[++i], 100, 100000000);
-      } else {
-        throw deadlock_check_tool::bad_input{flag + ": unknown option (see --help)"};
-      }
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::puts("usage: parking_lot [--csv FILE] [--cycles N] [--config FILE]");
+      return 0;
     }
-  } catch (const deadlock_check_tool::bad_input& e) {
+  try {
+    cli::flags flags(argc, argv, cli::no_switches);
+    flags.for_each([&](const std::string& flag, const auto& value) {
+      if (flag == "--csv") {
+        csv_path = value();
+      } else if (flag == "--cycles") {
+        cycles = cli::number(flag, value(), 100, 100000000);
+      } else {
+        throw cli::bad_input{flag + ": unknown option (see --help)"};
+      }
+    });
+  } catch (const cli::bad_input& e) {
     std::fprintf(stderr, "parking_lot: %s\n", e.message.c_str());
     return 2;
   }

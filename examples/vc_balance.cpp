@@ -71,6 +71,7 @@ int usage(const char* why) {
                "  --iterations N  annealing steps (default: 4000 per free table entry)\n"
                "  --max-steps N   refuse a search estimated to take more steps\n"
                "                  (default 100000000, about 30 s)\n"
+               "  --config FILE   flags from a file of 'key = value' lines\n"
                "  exit status: 0 done, 2 bad input or over the limit, 3 another failure\n");
   return why != nullptr ? 2 : 0;
 }

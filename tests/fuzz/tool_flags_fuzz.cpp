@@ -1,5 +1,5 @@
 // Fuzzes the command-line parsing of the tools (deadlock_check, ib_analyze,
-// vc_balance, netsim; netsim's --config reads no file here): the input's first line names the tool,
+// vc_balance, netsim; --config reads no file here): the input's first line names the tool,
 // each further line is one argument. Parsing must accept, or refuse with bad_input naming what is
 // wrong in at most a few hundred characters; nothing else may escape, crash
 // or hang. deadlock_check's accepted orders are also expanded (--orders all
@@ -49,6 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   const std::string tool = lines.front();
+  for (const std::string& line : lines)
+    if (line == "--config") return 0;  // reads a file: its parser is the same loop
   std::vector<char*> argv;
   for (std::string& line : lines) argv.push_back(&line[0]);
   const int argc = static_cast<int>(argv.size());
@@ -72,8 +74,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check_message(e.message);
     }
   } else if (tool == "netsim") {
-    for (const std::string& line : lines)
-      if (line == "--config") return 0;  // reads a file: its parser is the same loop
     try {
       const netsim_tool::arguments a = netsim_tool::parse(argc, argv.data());
       check(!a.radix.empty() && a.radix.size() <= 8 && a.radix.size() == a.wrap.size(),
