@@ -212,6 +212,10 @@ class network {
       if (t == m_.window_end() && !end_snapshot_) take_snapshot(end_snapshot_, t);
     }
     auto& due = wheel_.due(t);
+    // The packets arriving now are cold (they were last touched a hop
+    // ago): ask for all of them before handling any.
+    for (const event& e : due)
+      if (e.kind == event_kind::arrival) pool_.prefetch(e.payload);
     for (std::size_t i = 0; i < due.size(); ++i) handle(due[i]);
     wheel_.clear(t);
     src_.create_due(t, [this](node_id, std::uint64_t at) {
@@ -332,7 +336,7 @@ class network {
       packet<route_state>& p = pool_[id];
       p.created = born;
       p.source = n;
-      p.flits = src_.draw_length(n) & 0x7FFFu;
+      p.flits = src_.draw_length(n) & 0x7FFu;  // 1..1024
       p.pattern = drawn.pattern;
       const bool response = cfg_.response_share >= 1 ||
                             (cfg_.response_share > 0 && uniform_unit(rng) < cfg_.response_share);
@@ -478,6 +482,8 @@ class network {
     } else {
       // It is the head once the packet before it has left the buffer.
       router_.route_head(r, b, pool_[s_.packet_at(b, 0)], s_.port[pi].in_free_at);
+      // The one behind it is routed when it leaves: ask for it now.
+      if (s_.buf[b].count > 1) pool_.prefetch(s_.packet_at(b, 1));
     }
   }
 
