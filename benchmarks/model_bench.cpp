@@ -29,12 +29,23 @@ namespace {
 
 using rr = interlock::round_robin_arbiter<64>;
 
+// booksim2_shape: BookSim2's iq_router and torus as docs/model.md compares
+// them (2-cycle channels, a 2-cycle head pipeline, BookSim2's dateline rule).
 template <class Allocator = interlock::model::separable_input_first>
-void model_torus(benchmark::State& state, double load, unsigned flits, Allocator allocator = {}) {
+void model_torus(benchmark::State& state, double load, unsigned flits, Allocator allocator = {},
+                 bool booksim2_shape = false) {
   using net_type = interlock::model::network<interlock::dimension_order_routing, rr, Allocator>;
   static const interlock::torus_topology t({8, 8, 8}, {true, true, true});
-  static const interlock::dimension_order_routing dor(t);
+  static const interlock::dimension_order_routing plain(t);
+  static const interlock::dimension_order_routing booksim2(
+      t, {}, {true, interlock::dateline_rule::booksim2});
+  const interlock::dimension_order_routing& dor = booksim2_shape ? booksim2 : plain;
   interlock::model::config c;
+  if (booksim2_shape) {
+    c.channel_latency = 2;
+    c.router_delay = 2;
+    c.head_cycles = 2;
+  }
   c.load = load;
   c.vcs = 4;
   c.buffer_flits = 8;
@@ -65,27 +76,32 @@ const bool registered = [] {
   const char* const loads[] = {"0.1", "0.3", "0.7"};
   namespace m = interlock::model;
   benchmark::RegisterBenchmark("model/torus8x8x8/idle/1", model_torus<>, 0.0, 1u,
-                               m::separable_input_first{})
+                               m::separable_input_first{}, false)
       ->Unit(benchmark::kMicrosecond);
   for (const unsigned flits : {1u, 4u})
     for (const char* load : loads)
       benchmark::RegisterBenchmark(
           ("model/torus8x8x8/" + std::string(load) + "/" + std::to_string(flits)).c_str(),
-          model_torus<>, std::stod(load), flits, m::separable_input_first{})
+          model_torus<>, std::stod(load), flits, m::separable_input_first{}, false)
           ->Unit(benchmark::kMicrosecond);
+  for (const char* load : loads)
+    benchmark::RegisterBenchmark(
+        ("model/torus8x8x8/booksim2_shape/" + std::string(load) + "/1").c_str(), model_torus<>,
+        std::stod(load), 1u, m::separable_input_first{}, true)
+        ->Unit(benchmark::kMicrosecond);
   // The other switch allocators, saturated.
   benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/separable_output_first",
                                model_torus<m::separable_output_first>, 0.7, 1u,
-                               m::separable_output_first{})
+                               m::separable_output_first{}, false)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/islip1", model_torus<m::islip<8>>, 0.7, 1u,
-                               m::islip<8>{1})
+                               m::islip<8>{1}, false)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/islip4", model_torus<m::islip<8>>, 0.7, 1u,
-                               m::islip<8>{4})
+                               m::islip<8>{4}, false)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/wavefront", model_torus<m::wavefront<8>>,
-                               0.7, 1u, m::wavefront<8>{})
+                               0.7, 1u, m::wavefront<8>{}, false)
       ->Unit(benchmark::kMicrosecond);
   return true;
 }();

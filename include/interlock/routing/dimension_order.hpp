@@ -138,7 +138,7 @@ class dimension_order_routing : public detail::oblivious_route<dimension_order_r
  public:
   struct state : detail::ordered_route {
     std::uint8_t vc = 0;       // within the class (0 before the dateline, 1 after)
-    std::uint8_t entered = 0;  // 1 once a hop of the current dimension is taken
+    std::uint8_t entered = 0;  // BookSim2's rule: 1 once a hop of the dimension is taken
     // (No padding: equal states are equal bytes, as the deadlock checker needs.)
   };
 
@@ -194,16 +194,16 @@ class dimension_order_routing : public detail::oblivious_route<dimension_order_r
       x = t.ordinate(at, d);
     }
     const int sign = t.minimal_direction(d, x, s.target[d]);
-    if (options_.datelines) {
-      if (options_.rule == dateline_rule::switch_at_wrap) {
-        if (t.is_wrap_hop_from(d, x, sign)) s.vc = 1;  // the dateline
-      } else if (s.entered == 0 && t.wraps(d)) {
+    if (options_.rule == dateline_rule::switch_at_wrap) {
+      if (options_.datelines && t.is_wrap_hop_from(d, x, sign)) s.vc = 1;  // the dateline
+    } else if (options_.datelines) {
+      if (s.entered == 0 && t.wraps(d)) {
         // BookSim2: + routes that wrap and - routes that do not take VC1.
         const bool wraps = sign > 0 ? s.target[d] < x : s.target[d] > x;
         s.vc = (sign > 0) == wraps ? 1 : 0;
       }
+      s.entered = 1;
     }
-    s.entered = 1;
     return hop{d, sign, 0, s.cls * vcs_per_class() + s.vc};
   }
 
