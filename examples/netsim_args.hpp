@@ -102,6 +102,7 @@ inline std::string flag_of_field(const std::string& field) {
       {"endpoint_bandwidth", "--endpoint-bandwidth"},
       {"router_delay", "--router-delay"},
       {"head_cycles", "--head-cycles"},
+      {"endpoints", "--endpoints"},
       {"lengths", "--packet-flits"},
       {"load", "--load"},
       {"batch", "--batch"},
@@ -246,6 +247,8 @@ inline arguments parse(int argc, char** argv) {
       a.model.channel_latency = static_cast<unsigned>(number(flag, value(), 1, 1000));
     } else if (flag == "--router-delay") {
       a.model.router_delay = static_cast<unsigned>(number(flag, value(), 0, 1000));
+    } else if (flag == "--endpoints") {
+      a.model.endpoints = static_cast<unsigned>(number(flag, value(), 1, 8));
     } else if (flag == "--head-cycles") {
       a.model.head_cycles = static_cast<unsigned>(number(flag, value(), 0, 1000));
     } else if (flag == "--traffic") {
@@ -352,6 +355,10 @@ inline arguments parse(int argc, char** argv) {
     throw bad_input{"--weights-from: applies only to --arbiter inverse_weighted"};
   // The inverse-weighted arbiter's N patterns: its weights' patterns, each a
   // label; traffic of more than one pattern is labelled only then.
+  if (a.arbiter == "inverse_weighted" && a.model.endpoints > 1)
+    throw bad_input{"--endpoints: " + std::to_string(a.model.endpoints) +
+                    " with --arbiter inverse_weighted; its weights come from the loads of one "
+                    "local port per router (1 only)"};
   if (a.arbiter == "inverse_weighted") {
     const auto& weights = a.weights_mix.empty() ? a.mix : a.weights_mix;
     if (weights.size() > 2)

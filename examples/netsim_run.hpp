@@ -335,6 +335,7 @@ inline std::pair<std::string, std::string> config_columns(const arguments& a, do
       {"channel_latency", std::to_string(a.model.channel_latency)},
       {"router_delay", std::to_string(a.model.router_delay)},
       {"head_cycles", std::to_string(a.model.head_cycles)},
+      {"endpoints", std::to_string(a.model.endpoints)},
       {"endpoint_bandwidth", format("%g", a.model.endpoint_bandwidth)},
       {"traffic", a.traffic},
       {"response_share", format("%g", a.model.response_share)},

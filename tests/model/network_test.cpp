@@ -356,6 +356,65 @@ TEST_CASE("a batch run delivers every packet and measures the time of the last",
   CHECK(r.accepted == Approx(16.0 * 50 * 4 / 16 / static_cast<double>(r.batch_cycles + 1)));
 }
 
+TEST_CASE("several endpoints per node keep the invariants and deliver", "[model][endpoints]") {
+  const interlock::torus_topology t({4, 3}, {true, false});
+  interlock::model::config c = small_config(0.8);
+  c.lengths = {{1, 0.5}, {3, 0.5}};
+  c.buffer_flits = 6;
+  c.endpoints = 3;
+  c.response_share = 0.3;
+  SECTION("dimension order, round robin") {
+    const interlock::dimension_order_routing dor(t);
+    interlock::model::network<interlock::dimension_order_routing, rr> net(
+        dor, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
+    step_checked(net, 3000);
+    CHECK(net.delivered() > 1000);
+  }
+  SECTION("T3E adaptive, age-epoch arbiter, staging buffers, slower endpoint ports") {
+    const interlock::t3e_adaptive_routing adaptive(t);
+    c.staging_flits = 4;
+    c.endpoint_bandwidth = 0.5;
+    interlock::model::network<interlock::t3e_adaptive_routing, age> net(
+        adaptive, c, to(t, interlock::traffic::tornado{}), make<age>());
+    step_checked(net, 3000);
+    CHECK(net.delivered() > 500);
+  }
+}
+
+TEST_CASE("several endpoints per node inject and eject in parallel, each through its own port",
+          "[model][endpoints]") {
+  // Every node sends a batch to itself: with one endpoint its injection and
+  // ejection ports carry one flit per cycle; with four, four ports share
+  // the batch (destination endpoints drawn at random), and every one of
+  // them carries packets both ways.
+  const interlock::torus_topology t({2}, {false});
+  const interlock::dimension_order_routing dor(t);
+  std::uint64_t cycles[2] = {0, 0};
+  for (const unsigned endpoints : {1u, 4u}) {
+    interlock::model::config c;
+    c.batch = 200;
+    c.endpoints = endpoints;
+    interlock::model::network<interlock::dimension_order_routing, rr> net(
+        dor, c, [](node_id s, interlock::splitmix64&) { return s; }, make<rr>());
+    std::vector<std::uint64_t> in_use(8, 0), out_use(8, 0);
+    net.on_send = [&](node_id, std::size_t in, std::size_t out, unsigned, std::uint64_t) {
+      ++in_use[in - t.local_port()];
+      ++out_use[out - t.local_port()];
+    };
+    const interlock::model::results r = net.run();
+    INFO("endpoints " << endpoints);
+    REQUIRE(r.complete);
+    REQUIRE(r.measured_delivered == 2 * 200);
+    for (unsigned e = 0; e < endpoints; ++e) {
+      CHECK(in_use[e] > 2 * 200 / endpoints / 2);
+      CHECK(out_use[e] > 2 * 200 / endpoints / 2);
+    }
+    cycles[endpoints == 1 ? 0 : 1] = r.batch_cycles;
+  }
+  CHECK(cycles[0] >= 200);
+  CHECK(cycles[1] < cycles[0] / 2);
+}
+
 TEST_CASE("impossible configurations are refused naming the field", "[model][config]") {
   const interlock::torus_topology t({4, 4}, {true, true});
   const interlock::dimension_order_routing dor(t);
@@ -374,6 +433,9 @@ TEST_CASE("impossible configurations are refused naming the field", "[model][con
   c = {};
   c.load = 1.5;
   CHECK_THROWS_WITH(build(c), Catch::Contains("load = 1.5"));
+  c = {};
+  c.endpoints = 9;
+  CHECK_THROWS_WITH(build(c), Catch::Contains("endpoints = 9") && Catch::Contains("1..8"));
   c = {};
   c.buffer_flits = 96;  // 5 ports x 8 VCs x 96 one-flit packets > 2047
   c.vcs = 8;
@@ -526,7 +588,8 @@ namespace {
 // adaptive scheme, past saturation so that many heads wait for credits:
 // the run with sleeping routers equals the run evaluating every router
 // every cycle, trace and counters.
-void sleeping_equals_eager(unsigned staging_flits, unsigned head_cycles = 0) {
+void sleeping_equals_eager(unsigned staging_flits, unsigned head_cycles = 0,
+                           unsigned endpoints = 1) {
   const interlock::torus_topology t({4, 4}, {true, true});
   const interlock::t3e_adaptive_routing scheme(t);
   const auto run = [&](bool every_cycle) {
@@ -535,6 +598,7 @@ void sleeping_equals_eager(unsigned staging_flits, unsigned head_cycles = 0) {
     c.buffer_flits = 10;
     c.staging_flits = staging_flits;
     c.head_cycles = head_cycles;
+    c.endpoints = endpoints;
     c.response_share = 0.5;
     c.evaluate_every_cycle = every_cycle;
     interlock::model::network<interlock::t3e_adaptive_routing, age> net(
@@ -559,6 +623,12 @@ void sleeping_equals_eager(unsigned staging_flits, unsigned head_cycles = 0) {
 TEST_CASE("routers that sleep while blocked give the run of routers evaluated every cycle",
           "[model][activity]") {
   sleeping_equals_eager(0);
+}
+
+TEST_CASE("with several endpoints, sleeping routers give the run of routers evaluated every cycle",
+          "[model][activity][endpoints]") {
+  sleeping_equals_eager(0, 0, 3);
+  sleeping_equals_eager(5, 0, 2);
 }
 
 TEST_CASE("with a head pipeline, sleeping routers give the run of routers evaluated every cycle",

@@ -79,12 +79,12 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
     for (std::size_t o = 0; o < s.ports; ++o)
       for (std::size_t v = 0; v < s.vcs; ++v) {
         const std::size_t up = s.buffer(r, o, v);
-        const unsigned size = o == s.local ? injection_flits : buffer_flits;
+        const unsigned size = o >= s.local ? injection_flits : buffer_flits;
         if (s.credits[up] < 0 || s.credits[up] > static_cast<std::int32_t>(size))
           return "credits out of range at router " + std::to_string(r) + " port " +
                  std::to_string(o) + " VC " + std::to_string(v);
         std::size_t down;
-        if (o == s.local) {
+        if (o >= s.local) {
           down = up;  // the injection side's credits for the local input buffer
         } else {
           const auto p = t.port_info(o);

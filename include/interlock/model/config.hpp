@@ -51,6 +51,12 @@ struct config {
   // Flits per cycle of each node's injection and ejection port (the
   // SeaStar's processor port is slower than a link): 0 < F <= 1.
   double endpoint_bandwidth = 1;
+  // Endpoints per node (Anton 2 injects from many cores): each has its own
+  // injection and ejection port at the node's router, local ports local_port()
+  // .. local_port() + endpoints - 1. The node's source queue feeds whichever
+  // endpoint's injection channel is free; a packet leaves through an
+  // endpoint of its destination drawn uniformly.
+  unsigned endpoints = 1;
   unsigned router_delay = 1;  // cycles from a head's arrival to its first allocation
   // Cycles every packet spends at the head of its input buffer before it may
   // compete for the switch (route computation and VC allocation as stages
@@ -120,6 +126,8 @@ struct config {
         !(endpoint_bandwidth * 1024 >= 1))
       throw config_error(who, "endpoint_bandwidth", std::to_string(endpoint_bandwidth),
                          "1/1024..1 flits per cycle");
+    if (endpoints < 1 || endpoints > 8)
+      throw config_error(who, "endpoints", std::to_string(endpoints), "1..8");
     if (router_delay > 1000)
       throw config_error(who, "router_delay", std::to_string(router_delay), "0..1000");
     if (head_cycles > 1000)

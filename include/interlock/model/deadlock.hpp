@@ -64,8 +64,9 @@ inline std::string describe_buffer(const router_state& s, const torus_topology& 
   const auto c = t.coordinates_of(r);
   for (std::size_t d = 0; d < t.dimensions(); ++d) text += (d ? "," : "") + std::to_string(c[d]);
   text += ") input ";
-  if (port == s.local) {
+  if (port >= s.local) {
     text += "local";
+    if (s.endpoints > 1) text += " " + std::to_string(port - s.local);
   } else {
     const auto p = t.port_info(port);
     const std::string dir =

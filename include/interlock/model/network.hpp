@@ -108,7 +108,7 @@ class network {
         sets_(scheme.vcs_per_channel(), scheme.vcs_per_class(),
               cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
         s_(make_state(t_, sets_, cfg_)),
-        age_(ages ? checked_age(age_cfg_, t_, sets_, cfg_) : 0, t_.ports(), age_cfg_),
+        age_(ages ? checked_age(age_cfg_, t_, sets_, cfg_) : 0, s_.ports, age_cfg_),
         router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule, allocator, make_input),
         wheel_(cfg_.channel_latency + cfg_.router_delay +
                static_cast<std::uint64_t>(std::ceil(cfg_.max_flits() / cfg_.endpoint_bandwidth)) +
@@ -119,12 +119,13 @@ class network {
     stall_limit_ = cfg_.stall_limit != 0
                        ? cfg_.stall_limit
                        : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency + cfg_.router_delay);
-    pending_.assign(nodes, no_packet);
-    pending_set_.assign(nodes, 0);
-    pending_flits_.assign(nodes, 0);
-    inj_free_at_.assign(nodes, 0);
-    inj_busy_.assign(nodes, 0.0);
-    ej_busy_.assign(nodes, 0.0);
+    const std::size_t endpoints = static_cast<std::size_t>(nodes) * cfg_.endpoints;
+    pending_.assign(endpoints, no_packet);
+    pending_set_.assign(endpoints, 0);
+    pending_flits_.assign(endpoints, 0);
+    inj_free_at_.assign(endpoints, 0);
+    inj_busy_.assign(endpoints, 0.0);
+    ej_busy_.assign(endpoints, 0.0);
   }
   network(const network&) = delete;
   network& operator=(const network&) = delete;
@@ -271,12 +272,16 @@ class network {
     if (t.ports() > 64)
       throw config_error("interlock::model::network", "slices", std::to_string(t.slices()),
                          "at most 64 router ports (2 x dimensions x slices + 1)");
+    if (t.ports() - 1 + c.endpoints > 64)
+      throw config_error("interlock::model::config", "endpoints", std::to_string(c.endpoints),
+                         "at most " + std::to_string(65 - t.ports()) +
+                             " here: 64 router ports (2 x dimensions x slices + endpoints)");
     return c;
   }
   static router_state make_state(const torus_topology& t, const vc_sets& sets, const config& c) {
     router_state s(t, sets.physical(), c.buffer_flits, c.injection_flits(),
-                   std::max(c.buffer_flits, c.injection_flits()) / c.min_flits(),
-                   max_candidates(t));
+                   std::max(c.buffer_flits, c.injection_flits()) / c.min_flits(), max_candidates(t),
+                   c.endpoints);
     if (c.staging_flits != 0) s.add_staging(c.staging_flits, c.staging_flits / c.min_flits());
     if (c.head_cycles != 0) s.add_head_pipeline(c.head_cycles);
     return s;
@@ -294,16 +299,18 @@ class network {
     // The age clock's packet_count (11 bits) must hold every packet a router
     // can store.
     const std::size_t capacity = c.buffer_flits / c.min_flits();
-    const std::size_t packets = ((t.ports() - 1) * capacity + c.injection_flits() / c.min_flits() +
-                                 t.ports() * (c.staging_flits / c.min_flits())) *
-                                sets.physical();
+    const std::size_t ports = t.ports() - 1 + c.endpoints;
+    const std::size_t packets =
+        ((t.ports() - 1) * capacity + c.endpoints * (c.injection_flits() / c.min_flits()) +
+         ports * (c.staging_flits / c.min_flits())) *
+        sets.physical();
     if (packets > age_clock::max_packet_count)
       throw config_error(
           "interlock::model::config", "buffer_flits", std::to_string(c.buffer_flits),
           "a router holding at most 2047 packets with an age arbiter (the age clock's "
           "11-bit packet_count): " +
-              std::to_string(t.ports()) + " ports x " + std::to_string(sets.physical()) +
-              " VCs of " + std::to_string(capacity) +
+              std::to_string(ports) + " ports x " + std::to_string(sets.physical()) + " VCs of " +
+              std::to_string(capacity) +
               " packets of the shortest length (the local port's by injection_buffer_flits, and "
               "the staging buffers) is too many");
     return t.node_count();
@@ -311,16 +318,25 @@ class network {
 
   // ---- injection ----------------------------------------------------------
 
+  // Each endpoint of a node whose injection channel is free takes the next
+  // packet of the node's source queue.
   void inject(std::uint64_t t) {
+    const std::size_t endpoints = cfg_.endpoints;
     src_.for_each_injecting([&](node_id n) {
-      if (inj_free_at_[n] <= t) try_inject(n, t);
-      return pending_[n] != no_packet || !src_.queue(n).empty();
+      bool more = !src_.queue(n).empty();
+      for (std::size_t e = 0; e < endpoints; ++e) {
+        const std::size_t k = n * endpoints + e;
+        if (inj_free_at_[k] <= t) try_inject(n, e, t);
+        more = more || pending_[k] != no_packet;
+      }
+      return more || !src_.queue(n).empty();
     });
   }
 
-  void try_inject(node_id n, std::uint64_t t) {
+  void try_inject(node_id n, std::size_t e, std::uint64_t t) {
     splitmix64& rng = src_.rng(n);
-    while (pending_[n] == no_packet) {
+    const std::size_t k = n * cfg_.endpoints + e;
+    while (pending_[k] == no_packet) {
       time_queue& queue = src_.queue(n);
       if (queue.empty()) return;
       const std::uint64_t born = queue.front();
@@ -344,7 +360,9 @@ class network {
       p.route = scheme_.start(n, d, static_cast<traffic_class>(p.cls), rng);
       p.sequence = sequence_++;
       p.measured = (cfg_.batch > 0 || m_.in_window(born)) ? 1 : 0;
-      pending_[n] = id;
+      if (cfg_.endpoints > 1)  // (no draw with one endpoint: the same runs as before)
+        p.endpoint = static_cast<std::uint16_t>(uniform_below(rng, cfg_.endpoints) & 7u);
+      pending_[k] = id;
       // The local input VC: the set of the first hop's VC (any VC of the
       // class for a packet to its own node).
       unsigned scheme_vc = p.cls * scheme_.vcs_per_class();
@@ -353,38 +371,39 @@ class network {
         scheme_.candidates(n, p.route, options);
         scheme_vc = options[0].vc;
       }
-      pending_set_[n] = static_cast<std::uint8_t>(sets_.first(scheme_vc));
-      pending_flits_[n] = p.flits;
+      pending_set_[k] = static_cast<std::uint8_t>(sets_.first(scheme_vc));
+      pending_flits_[k] = p.flits;
       ++created_;
     }
-    const std::size_t base = s_.buffer(n, s_.local, 0);
-    const std::uint32_t flits = pending_flits_[n];
-    const int pick = sets_.pick(&s_.credits[base + pending_set_[n]], flits);
+    const std::size_t port = s_.local + e;
+    const std::size_t base = s_.buffer(n, port, 0);
+    const std::uint32_t flits = pending_flits_[k];
+    const int pick = sets_.pick(&s_.credits[base + pending_set_[k]], flits);
     if (pick < 0) return;
-    const std::size_t v = pending_set_[n] + static_cast<std::size_t>(pick);
+    const std::size_t v = pending_set_[k] + static_cast<std::size_t>(pick);
     s_.credits[base + v] -= static_cast<std::int32_t>(flits);
-    packet<route_state>& p = pool_[pending_[n]];
+    packet<route_state>& p = pool_[pending_[k]];
     p.queued = static_cast<std::uint32_t>(std::min<std::uint64_t>(t - p.created, 0xFFFFFFFFu));
     // The injection channel carries config::endpoint_bandwidth flits per
     // cycle; the head reaches the router so that forwarding it at one flit
     // per cycle never overtakes its tail.
     std::uint64_t head_leaves = t;
     if (cfg_.endpoint_bandwidth >= 1) {
-      inj_free_at_[n] = t + flits;
+      inj_free_at_[k] = t + flits;
     } else {
-      inj_busy_[n] =
-          continued(inj_busy_[n], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
-      inj_free_at_[n] = static_cast<std::uint64_t>(std::ceil(inj_busy_[n]));
-      head_leaves = std::max(t, inj_free_at_[n] - flits);
+      inj_busy_[k] =
+          continued(inj_busy_[k], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
+      inj_free_at_[k] = static_cast<std::uint64_t>(std::ceil(inj_busy_[k]));
+      head_leaves = std::max(t, inj_free_at_[k] - flits);
     }
     if (p.measured) m_.count_injected();
     if (in_network_ == 0) last_progress_ = t;  // an empty network has not stalled
     ++injected_;
     ++in_network_;
     wheel_.schedule(head_leaves + cfg_.channel_latency + cfg_.router_delay,
-                    event{event_kind::arrival, static_cast<std::uint8_t>(s_.local),
-                          static_cast<std::uint8_t>(v), n, pending_[n]});
-    pending_[n] = no_packet;
+                    event{event_kind::arrival, static_cast<std::uint8_t>(port),
+                          static_cast<std::uint8_t>(v), n, pending_[k]});
+    pending_[k] = no_packet;
   }
 
   // When a slow endpoint port busy until `busy` (a fraction of a cycle) starts
@@ -427,7 +446,9 @@ class network {
     if constexpr (ages) {
       // The bias follows the class (REQ_AGE_BIAS for VC0/1, RSP for VC2/3).
       p.age = receive_packet(age_field::from_bits(p.age), p.cls * 2u,
-                             age_cfg_.port_bias.empty() ? age_cfg_.bias : age_cfg_.port_bias[port],
+                             age_cfg_.port_bias.empty()
+                                 ? age_cfg_.bias
+                                 : age_cfg_.port_bias[std::min(port, t_.local_port())],
                              age_.clock(r))
                   .bits();
       if (v < 4)  // Table 4: VC0-3
@@ -500,11 +521,12 @@ class network {
     }
   }
 
-  // Cycles router r's ejection port takes for `flits` from cycle t.
-  std::uint64_t ejection_cycles(node_id r, std::uint32_t flits, std::uint64_t t) {
+  // Cycles router r's ejection port o (an endpoint's) takes for `flits` from cycle t.
+  std::uint64_t ejection_cycles(node_id r, std::size_t o, std::uint32_t flits, std::uint64_t t) {
     if (cfg_.endpoint_bandwidth >= 1) return flits;
-    ej_busy_[r] = continued(ej_busy_[r], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
-    return static_cast<std::uint64_t>(std::ceil(ej_busy_[r])) - t;
+    double& busy = ej_busy_[r * cfg_.endpoints + (o - s_.local)];
+    busy = continued(busy, t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
+    return static_cast<std::uint64_t>(std::ceil(busy)) - t;
   }
 
   // Moves the head of (r, in, c.vc) out through port o.
@@ -516,7 +538,8 @@ class network {
     if (on_send) on_send(r, in, o, flits, t);
     // Cycles the packet holds the crossbar input and the output: its flits,
     // or at the ejection port as long as endpoint_bandwidth takes.
-    const std::uint64_t busy = c.candidate == choice::eject ? ejection_cycles(r, flits, t) : flits;
+    const std::uint64_t busy =
+        c.candidate == choice::eject ? ejection_cycles(r, o, flits, t) : flits;
     const std::uint64_t tail_leaves = t + busy - 1;
     s_.port[pi].in_free_at = t + busy;
     s_.port[s_.port_index(r, o)].out_free_at = t + busy;
@@ -564,7 +587,7 @@ class network {
     if (slot >= s_.staging_capacity) slot -= s_.staging_capacity;
     s_.staging_ring[i * s_.staging_capacity + slot] = id;
     st.free -= static_cast<std::int32_t>(flits);
-    if (st.count++ == 0) stage_head(st, p, o == s_.local);
+    if (st.count++ == 0) stage_head(st, p, o >= s_.local);
     s_.staged_mask[s_.port_index(r, o)] |= bits::bit(x);
     s_.staged_outputs[r] |= bits::bit(o);
     next_head(r, in, c.vc);
@@ -593,7 +616,7 @@ class network {
     last_progress_ = t;
     const std::size_t in = x / s_.vcs;
     if (on_send) on_send(r, in, o, flits, t);
-    const std::uint64_t busy = eject ? ejection_cycles(r, flits, t) : flits;
+    const std::uint64_t busy = eject ? ejection_cycles(r, o, flits, t) : flits;
     const std::size_t po = s_.port_index(r, o);
     s_.port[po].out_free_at = t + busy;
     // The staging buffer's space comes back when the tail has left.
@@ -675,8 +698,8 @@ class network {
           y.vc_packets(0) + y.vc_packets(1) - x.vc_packets(0) - x.vc_packets(1);
       r.stalled_cycles += stalled;
       all_packets += received;
-      const std::size_t port = i % t_.ports();
-      if (port == t_.local_port()) {
+      const std::size_t port = i % s_.ports;
+      if (port >= t_.local_port()) {
         r.stalled_local += stalled;
         continue;
       }

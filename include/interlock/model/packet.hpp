@@ -40,11 +40,12 @@ struct packet {
   std::uint16_t flits : 11;    // 1..1024 (config::check)
   std::uint16_t measured : 1;  // created in the measured window (or in a batch)
   std::uint16_t cls : 1;       // traffic class; its priority too: a response outranks a request
+  std::uint16_t endpoint : 3;  // the destination endpoint it leaves through (config::endpoints)
   std::uint16_t age = 0;       // the header's 11-bit age field (age_field::bits())
   std::uint16_t hops = 0;
   std::uint8_t pattern = 0;   // its traffic-pattern label (inverse-weighted arbiters)
   std::uint8_t next_set = 0;  // in an output staging buffer: its downstream VC set's first VC
-  packet() : flits(1), measured(0), cls(0) {}
+  packet() : flits(1), measured(0), cls(0), endpoint(0) {}
 };
 
 /// Packets by id. A packet record that fits a 64-byte cache line is stored

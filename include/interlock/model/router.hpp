@@ -173,6 +173,7 @@ class router {
     head.age = p.age;
     head.pattern = p.pattern;
     head.priority = p.cls;
+    head.endpoint = static_cast<std::uint8_t>(p.endpoint);
     if (scheme_.arrived(r, p.route)) {
       head.ncand = 0;
     } else {
@@ -344,10 +345,11 @@ class router {
                  static_cast<std::int32_t>(flits);
         };
         if (s_.buf[b].ncand == 0) {
-          if (room(s_.local)) {
+          const std::size_t eject_port = s_.local + s_.buf[b].endpoint;
+          if (room(eject_port)) {
             can_go |= bits::bit(v);
             options_[b] = choice{static_cast<std::uint8_t>(v), choice::eject, 0};
-            option_out_[b] = static_cast<std::uint8_t>(s_.local);
+            option_out_[b] = static_cast<std::uint8_t>(eject_port);
           }
           continue;
         }
@@ -439,11 +441,12 @@ class router {
         continue;
       }
       if (s_.buf[b].ncand == 0) {
-        const std::uint64_t free_at = s_.port[s_.port_index(r, s_.local)].out_free_at;
+        const std::size_t out = s_.local + s_.buf[b].endpoint;
+        const std::uint64_t free_at = s_.port[s_.port_index(r, out)].out_free_at;
         if (free_at <= t) {
           can_go |= bits::bit(v);
           options[v] = choice{static_cast<std::uint8_t>(v), choice::eject, 0};
-          option_out[v] = static_cast<std::uint8_t>(s_.local);
+          option_out[v] = static_cast<std::uint8_t>(out);
         } else {
           wake = std::min(wake, free_at);
         }

@@ -51,6 +51,7 @@ struct buffer_state {
   std::uint8_t followed = 0;          // its route state has taken its only way on
   std::uint16_t age = 0;              // its header fields a policy may read
   std::uint8_t pattern = 0, priority = 0;
+  std::uint8_t endpoint = 0;  // the endpoint it leaves through when it ejects here
 };
 
 /// One output staging buffer (router, output, input port, VC): a ring of
@@ -84,10 +85,12 @@ struct router_state {
   /// `injection_flits` per local input VC, each holding at most
   /// `packets_per_buffer` packets.
   router_state(const torus_topology& t, std::size_t vcs_per_port, unsigned buffer_flits,
-               unsigned injection_flits, std::size_t packets_per_buffer, std::size_t max_candidates)
+               unsigned injection_flits, std::size_t packets_per_buffer, std::size_t max_candidates,
+               std::size_t endpoints_per_node = 1)
       : nodes(t.node_count()),
-        ports(t.ports()),
+        ports(t.ports() - 1 + endpoints_per_node),
         local(t.local_port()),
+        endpoints(endpoints_per_node),
         vcs(vcs_per_port),
         capacity(packets_per_buffer),
         max_cand(max_candidates) {
@@ -98,13 +101,14 @@ struct router_state {
     cand_info.assign(buffers * max_cand, candidate_info{});
     credits.assign(buffers, static_cast<std::int32_t>(buffer_flits));
     for (node_id r = 0; r < nodes; ++r)
-      for (std::size_t v = 0; v < vcs; ++v)
-        credits[buffer(r, local, v)] = static_cast<std::int32_t>(injection_flits);
+      for (std::size_t q = local; q < ports; ++q)
+        for (std::size_t v = 0; v < vcs; ++v)
+          credits[buffer(r, q, v)] = static_cast<std::int32_t>(injection_flits);
     port.assign(static_cast<std::size_t>(nodes) * ports, port_state{});
     for (node_id r = 0; r < nodes; ++r)
       for (std::size_t q = 0; q < ports; ++q) {
         port_state& ps = port[port_index(r, q)];
-        if (q == local) {
+        if (q >= local) {  // an endpoint's injection and ejection port
           ps.upstream = r;
           ps.downstream = r;
           continue;
@@ -134,7 +138,9 @@ struct router_state {
   void wake(node_id r) noexcept { sleep_until[r] = 0; }
 
   node_id nodes = 0;
-  std::size_t ports = 0, local = 0, vcs = 0, capacity = 0, max_cand = 1;
+  // Router ports: the topology's network ports, then one local port per
+  // endpoint (local .. local + endpoints - 1).
+  std::size_t ports = 0, local = 0, endpoints = 1, vcs = 0, capacity = 0, max_cand = 1;
   std::vector<std::uint32_t> ring;
   std::vector<buffer_state> buf;
   std::vector<hop> cand;
