@@ -25,3 +25,10 @@ endif()
 add_test(NAME "header: umbrella includes every header"
   COMMAND "${CMAKE_COMMAND}" "-DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include"
           -P "${CMAKE_CURRENT_SOURCE_DIR}/check_umbrella.cmake")
+
+# Below C++17 the umbrella header stops with one clear error.
+add_test(NAME "header: the umbrella header refuses C++14 by name"
+  COMMAND "${CMAKE_CXX_COMPILER}" -std=c++14 -fsyntax-only "-I${PROJECT_SOURCE_DIR}/include"
+          "${PROJECT_SOURCE_DIR}/tests/umbrella_cxx14.cpp")
+set_tests_properties("header: the umbrella header refuses C++14 by name" PROPERTIES
+  PASS_REGULAR_EXPRESSION "interlock needs C\\+\\+17 or later")

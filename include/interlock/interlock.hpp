@@ -7,6 +7,11 @@
 #ifndef INTERLOCK_INTERLOCK_HPP
 #define INTERLOCK_INTERLOCK_HPP
 
+// Below C++17 the headers would fail with many unrelated errors; say why.
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201703L
+#error "interlock needs C++17 or later: compile with -std=c++17 (MSVC: /std:c++17)"
+#else
+
 #include "interlock/core/arbiter_traits.hpp"
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
@@ -63,5 +68,7 @@
 #include "interlock/verify/channel_dependency_graph.hpp"
 #include "interlock/verify/dependency_graph.hpp"
 #include "interlock/verify/route_enumeration.hpp"
+
+#endif  // C++17
 
 #endif  // INTERLOCK_INTERLOCK_HPP
