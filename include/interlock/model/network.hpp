@@ -19,9 +19,13 @@
 //     channel latency (per packet: for multi-flit packets a buffer's space
 //     comes back up to `flits - 1` cycles later than flit-level credits
 //     would say; exact for 1-flit packets).
-//   - Injection: a node's oldest queued packet enters the local input port,
-//     one packet at a time at one flit per cycle, into the VC set of its
-//     first hop; ejection takes one flit per cycle.
+//   - Injection: a node's oldest queued packet enters a local input port
+//     (one per endpoint, config::endpoints; the first whose injection
+//     channel is free), one packet at a time at config::endpoint_bandwidth
+//     flits per cycle, into the VC set of its first hop; it leaves its
+//     destination through the endpoint drawn at creation, as fast.
+//   - With config::head_cycles, each packet waits that long at the head of
+//     its buffer before it competes (route computation and VC allocation).
 //   - With an age-reading Policy, the age clocks tick every cycle; a packet
 //     is aged on arrival (Procedure 1, with its input port's bias) and
 //     leaves with its age computed at the output (Procedure 2, send_packet);
