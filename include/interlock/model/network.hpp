@@ -327,13 +327,13 @@ class network {
   void inject(std::uint64_t t) {
     const std::size_t endpoints = cfg_.endpoints;
     src_.for_each_injecting([&](node_id n) {
-      bool more = !src_.queue(n).empty();
+      bool pending = false;
       for (std::size_t e = 0; e < endpoints; ++e) {
         const std::size_t k = n * endpoints + e;
         if (inj_free_at_[k] <= t) try_inject(n, e, t);
-        more = more || pending_[k] != no_packet;
+        pending = pending || pending_[k] != no_packet;
       }
-      return more || !src_.queue(n).empty();
+      return pending || !src_.queue(n).empty();
     });
   }
 

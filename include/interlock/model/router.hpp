@@ -335,10 +335,7 @@ class router {
       for (std::uint64_t vs = s_.port[pi].vcs; vs != 0; vs &= vs - 1) {
         const std::size_t v = bits::lowest_index(vs);
         const std::size_t b = pi * vcs + v;
-        if (s_.head_cycles != 0 && s_.ready_at[b] > t) {  // still in the head pipeline
-          wake = std::min(wake, s_.ready_at[b]);
-          continue;
-        }
+        if (in_head_pipeline(b, t, wake)) continue;
         const std::uint32_t flits = s_.buf[b].flits;
         const auto room = [&](std::size_t o) {
           return s_.staging[s_.staging_index(r, o, in * vcs + v)].free >=
@@ -423,6 +420,14 @@ class router {
     }
   }
 
+  // Whether buffer b's head is still in the head pipeline at cycle t (then
+  // `wake` is lowered to when it leaves it).
+  bool in_head_pipeline(std::size_t b, std::uint64_t t, std::uint64_t& wake) const {
+    if (s_.head_cycles == 0 || s_.ready_at[b] <= t) return false;
+    wake = std::min(wake, s_.ready_at[b]);
+    return true;
+  }
+
   // The VCs of input port `in` whose head can go now (output channel free,
   // credits for the whole packet on some way on), each with its choice in
   // options_/option_out_; `wake` lowered to when a busy port it needs frees;
@@ -436,10 +441,7 @@ class router {
     for (std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked; vcs != 0; vcs &= vcs - 1) {
       const std::size_t v = bits::lowest_index(vcs);
       const std::size_t b = pi * s_.vcs + v;
-      if (s_.head_cycles != 0 && s_.ready_at[b] > t) {  // still in the head pipeline
-        wake = std::min(wake, s_.ready_at[b]);
-        continue;
-      }
+      if (in_head_pipeline(b, t, wake)) continue;
       if (s_.buf[b].ncand == 0) {
         const std::size_t out = s_.local + s_.buf[b].endpoint;
         const std::uint64_t free_at = s_.port[s_.port_index(r, out)].out_free_at;
