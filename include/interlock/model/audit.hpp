@@ -33,8 +33,7 @@ struct packet_counts {
 
 template <class Pool>
 std::string audit(const router_state& s, const Pool& pool, const event_wheel& wheel,
-                  const torus_topology& t, unsigned buffer_flits, unsigned injection_flits,
-                  const packet_counts& n) {
+                  unsigned buffer_flits, unsigned injection_flits, const packet_counts& n) {
   std::uint64_t in_buffers = 0, in_flight = 0, ejecting = 0;
   std::vector<std::int64_t> held(s.credits.size(), 0);  // flits a buffer holds or will
   std::vector<std::int64_t> returning(s.credits.size(), 0);
@@ -87,10 +86,9 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
         if (o >= s.local) {
           down = up;  // the injection side's credits for the local input buffer
         } else {
-          const auto p = t.port_info(o);
-          const node_id next = t.neighbor(r, p.dimension, p.sign);
-          if (next == no_node) continue;
-          down = s.buffer(next, o, v);
+          const port_state& out = s.port[s.port_index(r, o)];
+          if (out.downstream == no_node) continue;
+          down = s.buffer(out.downstream, out.downstream_port, v);
         }
         const std::int64_t sum = s.credits[up] + held[down] + returning[up];
         if (sum != static_cast<std::int64_t>(size))

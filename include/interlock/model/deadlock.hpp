@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "interlock/model/fabric.hpp"
 #include "interlock/model/router_state.hpp"
 #include "interlock/model/vc_sets.hpp"
 #include "interlock/topology/torus.hpp"
@@ -39,48 +40,28 @@ namespace detail {
 
 inline constexpr std::size_t no_buffer = ~std::size_t{0};
 
-inline std::size_t waits_for(const router_state& s, const torus_topology& t, const vc_sets& sets,
-                             std::size_t b) {
+inline std::size_t waits_for(const router_state& s, const fabric& f, std::size_t b) {
   if (s.buf[b].count == 0 || s.buf[b].ncand == 0) return no_buffer;
   const node_id r = static_cast<node_id>(b / (s.ports * s.vcs));
-  const hop& h = s.cand[b * s.max_cand];
-  const node_id next = t.neighbor(r, h.dimension, h.sign);
-  if (next == no_node) return no_buffer;
-  return s.buffer(next, t.port_of(h), sets.first(h.vc));
-}
-
-inline char dimension_name(std::size_t d) {
-  return static_cast<char>(d < 3 ? 'X' + static_cast<int>(d) : '0' + static_cast<int>(d));
+  const candidate_info& h = s.cand_info[b * s.max_cand];
+  const port_end next = f.downstream(r, h.port);
+  if (next.router == no_node) return no_buffer;
+  return s.buffer(next.router, next.port, h.first_vc);
 }
 
 }  // namespace detail
 
 /// "node (x,y) input +X (travelling +X) VC1: 2 packets" for buffer b.
-inline std::string describe_buffer(const router_state& s, const torus_topology& t, std::size_t b) {
+inline std::string describe_buffer(const router_state& s, const fabric& f, std::size_t b) {
   const node_id r = static_cast<node_id>(b / (s.ports * s.vcs));
   const std::size_t port = b / s.vcs % s.ports;
   const std::size_t v = b % s.vcs;
-  std::string text = "node (";
-  const auto c = t.coordinates_of(r);
-  for (std::size_t d = 0; d < t.dimensions(); ++d) text += (d ? "," : "") + std::to_string(c[d]);
-  text += ") input ";
-  if (port >= s.local) {
-    text += "local";
-    if (s.endpoints > 1) text += " " + std::to_string(port - s.local);
-  } else {
-    const auto p = t.port_info(port);
-    const std::string dir =
-        std::string(p.sign > 0 ? "+" : "-") + detail::dimension_name(p.dimension);
-    text += dir + " (travelling " + dir + ")";
-    if (t.slices() > 1) text += " slice " + std::to_string(p.slice);
-  }
-  text += " VC" + std::to_string(v) + ": " + std::to_string(s.buf[b].count) + " packets";
-  return text;
+  return f.describe(r, port, s.local, s.endpoints) + " VC" + std::to_string(v) + ": " +
+         std::to_string(s.buf[b].count) + " packets";
 }
 
 /// The report of a run declared deadlocked at `cycle`.
-inline deadlock_report find_deadlock(const router_state& s, const torus_topology& t,
-                                     const vc_sets& sets, std::uint64_t cycle) {
+inline deadlock_report find_deadlock(const router_state& s, const fabric& f, std::uint64_t cycle) {
   deadlock_report report;
   report.deadlocked = true;
   report.cycle = cycle;
@@ -92,11 +73,11 @@ inline deadlock_report find_deadlock(const router_state& s, const torus_topology
   while (b != detail::no_buffer && seen.find(b) == seen.end()) {
     seen[b] = path.size();
     path.push_back(b);
-    b = detail::waits_for(s, t, sets, b);
+    b = detail::waits_for(s, f, b);
   }
   const std::size_t from = b == detail::no_buffer ? 0 : seen[b];
   for (std::size_t i = from; i < path.size(); ++i)
-    report.cycle_of_buffers.push_back(describe_buffer(s, t, path[i]));
+    report.cycle_of_buffers.push_back(describe_buffer(s, f, path[i]));
   return report;
 }
 

@@ -35,6 +35,7 @@
 
 #include "interlock/core/random.hpp"
 #include "interlock/model/deadlock.hpp"
+#include "interlock/model/fabric.hpp"
 #include "interlock/model/sources.hpp"
 #include "interlock/topology/torus.hpp"
 
@@ -116,7 +117,8 @@ struct results {
   std::vector<std::array<std::uint64_t, 2>> stalled_by_direction;
   std::vector<std::array<double, 2>> occupancy_by_direction;
   std::uint64_t stalled_local = 0;
-  double occupancy = 0;  // over every port
+  std::uint64_t stalled_on_chip = 0;  // at inputs from channels inside a node (a node shape)
+  double occupancy = 0;               // over every port
   std::uint64_t epoch_switches = 0;
   // Share of router-cycles with the age clock inhibited (an epoch switch
   // waiting for the old epoch to drain): above about 0.1, AGE_CLK_PERIOD is
@@ -242,8 +244,8 @@ class measurement {
   /// The results of the window (a batch: [0, last delivery]); `sends(n)`
   /// tells whether node n is a source.
   template <class Sends>
-  void fill(results& r, const torus_topology& t, std::size_t local_port, double offered_load,
-            bool batch, Sends&& sends) {
+  void fill(results& r, const fabric& f, std::size_t local_port, double offered_load, bool batch,
+            Sends&& sends) {
     if (batch) {
       r.batch_cycles = last_delivery_;
       start_ = 0;
@@ -312,22 +314,23 @@ class measurement {
       r.latency_p50 = quantile(latencies_, 0.5);
       r.latency_p99 = quantile(latencies_, 0.99);
     }
-    r.utilization.assign(t.dimensions(), {0.0, 0.0});
-    std::vector<std::uint64_t> sent(t.dimensions() * 2, 0);  // flits per direction
+    // Channels between nodes, by the direction they travel.
+    const std::size_t dims = f.torus().dimensions();
+    r.utilization.assign(dims, {0.0, 0.0});
+    std::vector<std::uint64_t> sent(dims * 2, 0);      // flits per direction
+    std::vector<std::uint64_t> channels(dims * 2, 0);  // channels per direction
     for (node_id n = 0; n < nodes_; ++n)
-      for (std::size_t o = 0; o < ports_; ++o)
-        if (o != local_port) {
-          const auto p = t.port_info(o);
-          sent[p.dimension * 2 + (p.sign > 0 ? 0 : 1)] += channel_flits(n, o);
-        }
-    for (std::size_t d = 0; d < t.dimensions(); ++d) {
-      const std::size_t k = t.radix(d);
-      const double per_direction = static_cast<double>(nodes_) / static_cast<double>(k) *
-                                   static_cast<double>(t.wraps(d) ? k : k - 1) *
-                                   static_cast<double>(t.slices());
-      for (std::size_t s = 0; s < 2; ++s)
-        r.utilization[d][s] = static_cast<double>(sent[d * 2 + s]) / (per_direction * window);
-    }
+      for (std::size_t o = 0; o < local_port; ++o) {
+        const channel_direction p = f.out_direction(n, o);
+        if (!p.between_nodes()) continue;
+        const std::size_t k = static_cast<std::size_t>(p.dimension) * 2 + (p.sign > 0 ? 0 : 1);
+        sent[k] += channel_flits(n, o);
+        ++channels[k];
+      }
+    for (std::size_t k = 0; k < dims * 2; ++k)
+      if (channels[k] != 0)
+        r.utilization[k / 2][k % 2] =
+            static_cast<double>(sent[k]) / (static_cast<double>(channels[k]) * window);
   }
 
  private:

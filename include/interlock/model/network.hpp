@@ -105,24 +105,25 @@ class network {
           const policy_factory& make_policy, age_config age = {}, const Allocator& allocator = {},
           const input_policy_factory& make_input = {})
       : scheme_(scheme),
-        t_(scheme.topology()),
-        cfg_(checked(cfg, scheme.topology())),
+        f_(make_fabric(scheme.topology())),
+        cfg_(checked(cfg, f_)),
         destination_(std::move(destination)),
         age_cfg_(std::move(age)),
         sets_(scheme.vcs_per_channel(), scheme.vcs_per_class(),
               cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
-        s_(make_state(t_, sets_, cfg_)),
-        age_(ages ? checked_age(age_cfg_, t_, sets_, cfg_) : 0, s_.ports, age_cfg_),
+        s_(make_state(f_, sets_, cfg_, max_candidates(scheme.topology()))),
+        age_(ages ? checked_age(age_cfg_, f_, sets_, cfg_) : 0, s_.ports, age_cfg_),
         router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule, allocator, make_input),
-        wheel_(cfg_.channel_latency + cfg_.router_delay +
-               static_cast<std::uint64_t>(std::ceil(cfg_.max_flits() / cfg_.endpoint_bandwidth)) +
+        wheel_(cfg_.channel_latency + f_.max_extra_latency() + cfg_.router_delay +
+               static_cast<std::uint64_t>(std::ceil(
+                   cfg_.max_flits() / std::min(cfg_.endpoint_bandwidth, min_bandwidth()))) +
                3),
-        src_(t_.node_count(), cfg_),
-        m_(t_.node_count(), t_.ports()) {
-    const node_id nodes = t_.node_count();
-    stall_limit_ = cfg_.stall_limit != 0
-                       ? cfg_.stall_limit
-                       : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency + cfg_.router_delay);
+        src_(f_.routers(), cfg_, hosts(f_)),
+        m_(f_.routers(), s_.ports) {
+    const node_id nodes = f_.routers();
+    stall_limit_ = cfg_.stall_limit != 0 ? cfg_.stall_limit
+                                         : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency +
+                                                       f_.max_extra_latency() + cfg_.router_delay);
     const std::size_t endpoints = static_cast<std::size_t>(nodes) * cfg_.endpoints;
     pending_.assign(endpoints, no_packet);
     pending_set_.assign(endpoints, 0);
@@ -130,6 +131,8 @@ class network {
     inj_free_at_.assign(endpoints, 0);
     inj_busy_.assign(endpoints, 0.0);
     ej_busy_.assign(endpoints, 0.0);
+    if (!f_.uniform_bandwidth())
+      channel_busy_.assign(static_cast<std::size_t>(nodes) * s_.ports, 0.0);
   }
   network(const network&) = delete;
   network& operator=(const network&) = delete;
@@ -146,7 +149,7 @@ class network {
       m_.set_window(0, ~std::uint64_t{0});
       // Every packet of a batch is measured; one whose source sends nothing
       // is taken back when it is dropped.
-      for (std::uint64_t k = 0; k < cfg_.batch * t_.node_count(); ++k) m_.count_created();
+      for (std::uint64_t k = 0; k < cfg_.batch * f_.host_count(); ++k) m_.count_created();
     } else {
       m_.set_window(cfg_.warmup, cfg_.warmup + cfg_.measure);
     }
@@ -236,8 +239,7 @@ class network {
         if (!s_.holds_packets(r)) s_.active[w] &= ~bits::bit(r % 64);
       }
     }
-    if (in_network_ > 0 && t - last_progress_ > stall_limit_)
-      deadlock_ = find_deadlock(s_, t_, sets_, t);
+    if (in_network_ > 0 && t - last_progress_ > stall_limit_) deadlock_ = find_deadlock(s_, f_, t);
     ++now_;
   }
 
@@ -264,28 +266,29 @@ class network {
 
   /// Conservation and every credit loop (audit.hpp); empty if all hold.
   std::string check_invariants() const {
-    return audit(s_, pool_, wheel_, t_, cfg_.buffer_flits, cfg_.injection_flits(),
+    return audit(s_, pool_, wheel_, cfg_.buffer_flits, cfg_.injection_flits(),
                  packet_counts{injected_, delivered_, in_network_});
   }
 
  private:
   // ---- validation --------------------------------------------------------
 
-  static config checked(const config& c, const torus_topology& t) {
+  static config checked(const config& c, const fabric& f) {
     c.check();
-    if (t.ports() > 64)
-      throw config_error("interlock::model::network", "slices", std::to_string(t.slices()),
+    if (f.network_ports() > 63)
+      throw config_error("interlock::model::network", "slices", std::to_string(f.torus().slices()),
                          "at most 64 router ports (2 x dimensions x slices + 1)");
-    if (t.ports() - 1 + c.endpoints > 64)
+    if (f.network_ports() + c.endpoints > 64)
       throw config_error("interlock::model::config", "endpoints", std::to_string(c.endpoints),
-                         "at most " + std::to_string(65 - t.ports()) +
-                             " here: 64 router ports (2 x dimensions x slices + endpoints)");
+                         "at most " + std::to_string(64 - f.network_ports()) +
+                             " here: 64 router ports (network ports + endpoints)");
     return c;
   }
-  static router_state make_state(const torus_topology& t, const vc_sets& sets, const config& c) {
-    router_state s(t, sets.physical(), c.buffer_flits, c.injection_flits(),
-                   std::max(c.buffer_flits, c.injection_flits()) / c.min_flits(), max_candidates(t),
-                   c.endpoints);
+  static router_state make_state(const fabric& f, const vc_sets& sets, const config& c,
+                                 std::size_t candidates) {
+    router_state s(f, sets.physical(), c.buffer_flits, c.injection_flits(),
+                   std::max(c.buffer_flits, c.injection_flits()) / c.min_flits(), candidates,
+                   c.endpoints, c.channel_latency);
     if (c.staging_flits != 0) s.add_staging(c.staging_flits, c.staging_flits / c.min_flits());
     if (c.head_cycles != 0) s.add_head_pipeline(c.head_cycles);
     return s;
@@ -294,18 +297,35 @@ class network {
     const std::size_t m = 1 + 2 * t.dimensions() * t.slices();
     return m > max_route_candidates ? max_route_candidates : m;
   }
-  static node_id checked_age(const age_config& a, const torus_topology& t, const vc_sets& sets,
+  template <class Topology>
+  static std::size_t max_candidates(const Topology& t) {
+    return t.max_candidates();
+  }
+  static std::vector<std::uint8_t> hosts(const fabric& f) {
+    std::vector<std::uint8_t> h(f.routers());
+    for (node_id r = 0; r < f.routers(); ++r) h[r] = f.hosts(r) ? 1 : 0;
+    return h;
+  }
+  double min_bandwidth() const {
+    double b = 1;
+    if (f_.uniform_bandwidth()) return b;
+    for (node_id r = 0; r < f_.routers(); ++r)
+      for (std::size_t o = 0; o < f_.network_ports(); ++o) b = std::min(b, f_.bandwidth(r, o));
+    return b;
+  }
+  static node_id checked_age(const age_config& a, const fabric& f, const vc_sets& sets,
                              const config& c) {
-    if (!a.port_bias.empty() && a.port_bias.size() != t.ports())
+    const std::size_t network = f.network_ports();
+    if (!a.port_bias.empty() && a.port_bias.size() != network + 1)
       throw config_error("interlock::model::age_config", "port_bias",
                          std::to_string(a.port_bias.size()) + " ports",
-                         "one bias per router port (" + std::to_string(t.ports()) + ")");
+                         "one bias per router port (" + std::to_string(network + 1) + ")");
     // The age clock's packet_count (11 bits) must hold every packet a router
     // can store.
     const std::size_t capacity = c.buffer_flits / c.min_flits();
-    const std::size_t ports = t.ports() - 1 + c.endpoints;
+    const std::size_t ports = network + c.endpoints;
     const std::size_t packets =
-        ((t.ports() - 1) * capacity + c.endpoints * (c.injection_flits() / c.min_flits()) +
+        (network * capacity + c.endpoints * (c.injection_flits() / c.min_flits()) +
          ports * (c.staging_flits / c.min_flits())) *
         sets.physical();
     if (packets > age_clock::max_packet_count)
@@ -317,7 +337,7 @@ class network {
               std::to_string(capacity) +
               " packets of the shortest length (the local port's by injection_buffer_flits, and "
               "the staging buffers) is too many");
-    return t.node_count();
+    return f.routers();
   }
 
   // ---- injection ----------------------------------------------------------
@@ -452,7 +472,7 @@ class network {
       p.age = receive_packet(age_field::from_bits(p.age), p.cls * 2u,
                              age_cfg_.port_bias.empty()
                                  ? age_cfg_.bias
-                                 : age_cfg_.port_bias[std::min(port, t_.local_port())],
+                                 : age_cfg_.port_bias[std::min(port, f_.network_ports())],
                              age_.clock(r))
                   .bits();
       if (v < 4)  // Table 4: VC0-3
@@ -533,6 +553,17 @@ class network {
     return static_cast<std::uint64_t>(std::ceil(busy)) - t;
   }
 
+  // Cycles router r's network output o takes for `flits` from cycle t: one
+  // per flit, or as the fabric's slower channel takes.
+  std::uint64_t channel_cycles(node_id r, std::size_t o, std::uint32_t flits, std::uint64_t t) {
+    if (f_.uniform_bandwidth()) return flits;
+    const double bandwidth = f_.bandwidth(r, o);
+    if (bandwidth >= 1) return flits;
+    double& busy = channel_busy_[s_.port_index(r, o)];
+    busy = continued(busy, t) + static_cast<double>(flits) / bandwidth;
+    return static_cast<std::uint64_t>(std::ceil(busy)) - t;
+  }
+
   // Moves the head of (r, in, c.vc) out through port o.
   void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
     const std::size_t pi = s_.port_index(r, in);
@@ -541,19 +572,19 @@ class network {
     const std::uint32_t id = take_head(b, flits, t);
     if (on_send) on_send(r, in, o, flits, t);
     // Cycles the packet holds the crossbar input and the output: its flits,
-    // or at the ejection port as long as endpoint_bandwidth takes.
-    const std::uint64_t busy =
-        c.candidate == choice::eject ? ejection_cycles(r, o, flits, t) : flits;
+    // or as long as a slower channel or endpoint_bandwidth takes.
+    const std::uint64_t busy = c.candidate == choice::eject ? ejection_cycles(r, o, flits, t)
+                                                            : channel_cycles(r, o, flits, t);
     const std::uint64_t tail_leaves = t + busy - 1;
     s_.port[pi].in_free_at = t + busy;
+    const port_state& out = s_.port[s_.port_index(r, o)];
     s_.port[s_.port_index(r, o)].out_free_at = t + busy;
-    // The buffer's space goes back upstream when the tail has left. Input
-    // port q holds packets that travelled in q's direction: its upstream is
-    // the neighbor behind, whose output port is q too (the local port's
+    // The buffer's space goes back upstream when the tail has left, to the
+    // output of the router behind that drives this input (the local port's
     // credits are the injection side's, at the same router).
-    wheel_.schedule(tail_leaves + cfg_.channel_latency,
-                    event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc,
-                          s_.port[pi].upstream, flits});
+    wheel_.schedule(
+        tail_leaves + s_.port[pi].in_latency,
+        event{event_kind::credit, s_.port[pi].upstream_port, c.vc, s_.port[pi].upstream, flits});
     depart(r, in, pool_[id]);
     if (c.candidate == choice::eject) {
       --in_network_;
@@ -562,9 +593,11 @@ class network {
       router_.follow_taken(r, b, c.candidate, pool_[id]);
       s_.credits[s_.buffer(r, o, c.out_vc)] -= static_cast<std::int32_t>(flits);
       m_.count_channel(r, o, flits, t);
-      wheel_.schedule(t + cfg_.channel_latency + cfg_.router_delay,
-                      event{event_kind::arrival, static_cast<std::uint8_t>(o), c.out_vc,
-                            s_.port[s_.port_index(r, o)].downstream, id});
+      // (A slower channel delivers the head so that forwarding it at a flit
+      // per cycle never overtakes its tail.)
+      wheel_.schedule(
+          t + (busy - flits) + out.out_latency + cfg_.router_delay,
+          event{event_kind::arrival, out.downstream_port, c.out_vc, out.downstream, id});
     }
     next_head(r, in, c.vc);
   }
@@ -577,9 +610,9 @@ class network {
     std::uint32_t flits = 0;
     const std::uint32_t id = take_head(b, flits, t);
     s_.port[pi].in_free_at = t + flits;
-    wheel_.schedule(t + flits - 1 + cfg_.channel_latency,
-                    event{event_kind::credit, static_cast<std::uint8_t>(in), c.vc,
-                          s_.port[pi].upstream, flits});
+    wheel_.schedule(
+        t + flits - 1 + s_.port[pi].in_latency,
+        event{event_kind::credit, s_.port[pi].upstream_port, c.vc, s_.port[pi].upstream, flits});
     packet<route_state>& p = pool_[id];
     if (c.candidate != choice::eject) router_.follow_taken(r, b, c.candidate, p);
     p.next_set = c.out_vc;  // the downstream VC set's first VC
@@ -620,7 +653,8 @@ class network {
     last_progress_ = t;
     const std::size_t in = x / s_.vcs;
     if (on_send) on_send(r, in, o, flits, t);
-    const std::uint64_t busy = eject ? ejection_cycles(r, o, flits, t) : flits;
+    const std::uint64_t busy =
+        eject ? ejection_cycles(r, o, flits, t) : channel_cycles(r, o, flits, t);
     const std::size_t po = s_.port_index(r, o);
     s_.port[po].out_free_at = t + busy;
     // The staging buffer's space comes back when the tail has left.
@@ -633,8 +667,8 @@ class network {
     } else {
       s_.credits[s_.buffer(r, o, out_vc)] -= static_cast<std::int32_t>(flits);
       m_.count_channel(r, o, flits, t);
-      wheel_.schedule(t + cfg_.channel_latency + cfg_.router_delay,
-                      event{event_kind::arrival, static_cast<std::uint8_t>(o),
+      wheel_.schedule(t + (busy - flits) + s_.port[po].out_latency + cfg_.router_delay,
+                      event{event_kind::arrival, s_.port[po].downstream_port,
                             static_cast<std::uint8_t>(out_vc), s_.port[po].downstream, id});
     }
     if (st.count == 0) {
@@ -669,9 +703,10 @@ class network {
   void collect(results& r) {
     r.cycles = now_;
     r.stepped_cycles = stepped_;
-    r.routers = t_.node_count();
+    r.routers = f_.routers();
     r.deadlock = deadlock_;
-    m_.fill(r, t_, s_.local, cfg_.load, cfg_.batch > 0, [&](node_id n) {
+    m_.fill(r, f_, s_.local, cfg_.load, cfg_.batch > 0, [&](node_id n) {
+      if (!f_.hosts(n)) return false;
       splitmix64 probe(n);
       return destination_(n, probe).node != no_node;
     });
@@ -686,7 +721,7 @@ class network {
     const age_snapshot& a = *window_snapshot_;
     const age_snapshot& b = *end_snapshot_;
     r.has_age = true;
-    const std::size_t dims = t_.dimensions();
+    const std::size_t dims = f_.torus().dimensions();
     r.stalled_by_direction.assign(dims, {0, 0});
     std::vector<std::array<std::uint64_t, 2>> packets(dims, {0, 0});
     std::uint64_t all_packets = 0;
@@ -703,14 +738,19 @@ class network {
       r.stalled_cycles += stalled;
       all_packets += received;
       const std::size_t port = i % s_.ports;
-      if (port >= t_.local_port()) {
+      if (port >= f_.network_ports()) {
         r.stalled_local += stalled;
         continue;
       }
-      const auto info = t_.port_info(port);
+      const channel_direction info = f_.in_direction(static_cast<node_id>(i / s_.ports), port);
+      if (!info.between_nodes()) {
+        r.stalled_on_chip += stalled;
+        continue;
+      }
       const std::size_t side = info.sign > 0 ? 0 : 1;
-      r.stalled_by_direction[info.dimension][side] += stalled;
-      packets[info.dimension][side] += received;
+      const auto dim = static_cast<std::size_t>(info.dimension);
+      r.stalled_by_direction[dim][side] += stalled;
+      packets[dim][side] += received;
     }
     r.occupancy_by_direction.assign(dims, {0.0, 0.0});
     for (std::size_t d = 0; d < dims; ++d)
@@ -724,7 +764,7 @@ class network {
                       : static_cast<double>(r.stalled_cycles) / static_cast<double>(all_packets);
     r.epoch_switches = b.epoch_switches - a.epoch_switches;
     const double router_cycles =
-        static_cast<double>(t_.node_count()) * static_cast<double>(b.cycle - a.cycle);
+        static_cast<double>(f_.routers()) * static_cast<double>(b.cycle - a.cycle);
     r.inhibited_share =
         router_cycles > 0
             ? static_cast<double>(b.inhibited_ticks - a.inhibited_ticks) / router_cycles
@@ -734,7 +774,7 @@ class network {
   // ---- data ----------------------------------------------------------------------
 
   const Scheme& scheme_;
-  const torus_topology& t_;
+  fabric f_;
   config cfg_;
   traffic_source destination_;
   age_config age_cfg_;
@@ -753,6 +793,7 @@ class network {
   std::vector<std::uint16_t> pending_flits_;
   std::vector<std::uint64_t> inj_free_at_;
   std::vector<double> inj_busy_, ej_busy_;  // endpoint_bandwidth < 1: when each port frees
+  std::vector<double> channel_busy_;        // the fabric's slower channels: when each frees
   // Time and counts.
   std::uint64_t now_ = 0, last_progress_ = 0, stall_limit_ = 0;
   std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;

@@ -9,7 +9,8 @@
 //   - Route computation, once per packet, when it reaches the head of its
 //     buffer (route_head): Scheme::arrived() and Scheme::candidates() give
 //     the ways on, each a hop (dimension, sign, slice, scheme VC, adaptive);
-//     the topology's port_of() names the output port and vc_sets the
+//     the topology's port_of(hop) names the output port (a node shape's
+//     port_of(router, hop), model/anton2_node.hpp) and vc_sets the
 //     physical VCs. A head with one way on takes it at once (follow()), while
 //     its packet is in cache; otherwise follow() is applied to the hop taken
 //     (follow_taken).
@@ -80,6 +81,16 @@
 namespace interlock {
 namespace model {
 
+namespace detail {
+/// The output port of a hop a scheme computed at router r: a torus names
+/// it by direction (port_of(hop)); a node shape by router and hop.
+inline std::size_t hop_port(const torus_topology& t, node_id, const hop& h) { return t.port_of(h); }
+template <class Topology>
+auto hop_port(const Topology& t, node_id r, const hop& h) -> decltype(t.port_of(r, h)) {
+  return t.port_of(r, h);
+}
+}  // namespace detail
+
 /// An input's decision: which VC's head goes, by which candidate, into which VC.
 struct choice {
   std::uint8_t vc;
@@ -93,6 +104,7 @@ template <class Scheme, class Policy, class Allocator = separable_input_first,
 class router {
  public:
   using route_state = typename Scheme::state;
+  using topology_type = std::decay_t<decltype(std::declval<const Scheme&>().topology())>;
   using policy_factory = std::function<Policy(node_id router, std::size_t output_port)>;
   using input_policy_factory = std::function<InputPolicy(node_id router, std::size_t input_port)>;
   static constexpr bool ages = reads_age_v<Policy> || reads_age_v<InputPolicy>;
@@ -181,7 +193,7 @@ class router {
       head.ncand = static_cast<std::uint8_t>(scheme_.candidates(r, p.route, cand));
       for (std::size_t k = 0; k < head.ncand; ++k)
         s_.cand_info[b * s_.max_cand + k] =
-            candidate_info{static_cast<std::uint8_t>(t_.port_of(cand[k])),
+            candidate_info{static_cast<std::uint8_t>(detail::hop_port(t_, r, cand[k])),
                            static_cast<std::uint8_t>(sets_.first(cand[k].vc)),
                            static_cast<std::uint8_t>(cand[k].adaptive ? 1 : 0), 0};
       // One way on: the packet takes it whenever it goes, so its route
@@ -713,7 +725,7 @@ class router {
   }
 
   const Scheme& scheme_;
-  const torus_topology& t_;
+  const topology_type& t_;
   router_state& s_;
   const vc_sets& sets_;
   age_state& age_;

@@ -12,7 +12,8 @@
 //       buffer);
 //     per (router, port): when the crossbar input and the output channel
 //       free, the input VCs holding packets, heads waiting only for credits,
-//       and the routers at the other end;
+//       and the routers and ports at the other end (from the fabric,
+//       fabric.hpp) with the channels' latencies;
 //     per router: the input ports holding packets, the cycle it may sleep
 //       until, and a bitmap of routers holding packets.
 //   It allocates only when built. buffer(r, p, v) and port_index(r, p) are
@@ -20,7 +21,7 @@
 //
 // Example
 //   interlock::torus_topology t({4, 4}, {true, true});
-//   interlock::model::router_state s(t, /*vcs=*/2, /*buffer_flits=*/8,
+//   interlock::model::router_state s(interlock::model::fabric(t), /*vcs=*/2, /*buffer_flits=*/8,
 //                                    /*injection_flits=*/8, /*capacity=*/8,
 //                                    /*max_candidates=*/5);
 //   // s.credits[s.buffer(0, 1, 0)] == 8
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "interlock/core/bits.hpp"
+#include "interlock/model/fabric.hpp"
 #include "interlock/routing/route.hpp"
 #include "interlock/topology/torus.hpp"
 
@@ -75,21 +77,27 @@ struct port_state {
   // again.
   std::uint64_t blocked = 0, waiters = 0;
   // The router at the other end (no_node off a mesh edge): where this
-  // input's packets come from, where this output goes.
+  // input's packets come from, where this output goes, and the port there
+  // (the upstream router's output, the downstream router's input).
   node_id upstream = no_node, downstream = no_node;
+  std::uint8_t upstream_port = 0, downstream_port = 0;
+  // Cycles on the output's channel, and on the channel into this input
+  // (which its credits take back).
+  std::uint16_t out_latency = 1, in_latency = 1;
 };
 
 struct router_state {
   router_state() = default;
   /// Buffers of `buffer_flits` per network input (port, VC) and
   /// `injection_flits` per local input VC, each holding at most
-  /// `packets_per_buffer` packets.
-  router_state(const torus_topology& t, std::size_t vcs_per_port, unsigned buffer_flits,
+  /// `packets_per_buffer` packets, for the routers of fabric f, whose
+  /// channels take `channel_latency` cycles (plus the fabric's extra).
+  router_state(const fabric& f, std::size_t vcs_per_port, unsigned buffer_flits,
                unsigned injection_flits, std::size_t packets_per_buffer, std::size_t max_candidates,
-               std::size_t endpoints_per_node = 1)
-      : nodes(t.node_count()),
-        ports(t.ports() - 1 + endpoints_per_node),
-        local(t.local_port()),
+               std::size_t endpoints_per_node = 1, unsigned channel_latency = 1)
+      : nodes(f.routers()),
+        ports(f.network_ports() + endpoints_per_node),
+        local(f.network_ports()),
         endpoints(endpoints_per_node),
         vcs(vcs_per_port),
         capacity(packets_per_buffer),
@@ -111,11 +119,19 @@ struct router_state {
         if (q >= local) {  // an endpoint's injection and ejection port
           ps.upstream = r;
           ps.downstream = r;
+          ps.upstream_port = static_cast<std::uint8_t>(q);
+          ps.downstream_port = static_cast<std::uint8_t>(q);
+          ps.out_latency = ps.in_latency = static_cast<std::uint16_t>(channel_latency);
           continue;
         }
-        const auto pr = t.port_info(q);
-        ps.upstream = t.neighbor(r, pr.dimension, -pr.sign);
-        ps.downstream = t.neighbor(r, pr.dimension, pr.sign);
+        const port_end up = f.upstream(r, q), down = f.downstream(r, q);
+        ps.upstream = up.router;
+        ps.upstream_port = up.port;
+        ps.downstream = down.router;
+        ps.downstream_port = down.port;
+        ps.out_latency = static_cast<std::uint16_t>(channel_latency + f.extra_latency(r, q));
+        ps.in_latency = static_cast<std::uint16_t>(
+            channel_latency + (up.router == no_node ? 0 : f.extra_latency(up.router, up.port)));
       }
     port_mask.assign(nodes, 0);
     active.assign((nodes + 63) / 64, 0);

@@ -100,7 +100,9 @@ class sources {
   static constexpr std::uint64_t never = ~std::uint64_t{0};
 
   sources() = default;
-  sources(node_id nodes, const config& c) : cfg_(c), nodes_(nodes) {
+  /// `hosts[n]` (empty: every node) tells whether node n sends.
+  sources(node_id nodes, const config& c, std::vector<std::uint8_t> hosts = {})
+      : cfg_(c), nodes_(nodes), hosts_(std::move(hosts)) {
     rng_.reserve(nodes);
     for (node_id n = 0; n < nodes; ++n)
       rng_.emplace_back(splitmix64(c.seed * 0x9E3779B97F4A7C15ull + n)());
@@ -120,11 +122,13 @@ class sources {
   void start() {
     if (cfg_.batch > 0) {
       for (node_id n = 0; n < nodes_; ++n)
-        for (std::size_t k = 0; k < cfg_.batch; ++k) create(n, 0, [](node_id, std::uint64_t) {});
+        if (sends(n))
+          for (std::size_t k = 0; k < cfg_.batch; ++k) create(n, 0, [](node_id, std::uint64_t) {});
       return;
     }
     if (cfg_.load <= 0) return;
-    for (node_id n = 0; n < nodes_; ++n) schedule(n, 0, true);
+    for (node_id n = 0; n < nodes_; ++n)
+      if (sends(n)) schedule(n, 0, true);
   }
 
   /// Puts the creations due by cycle t into their source queues, calling
@@ -149,6 +153,8 @@ class sources {
   splitmix64& rng(node_id n) noexcept { return rng_[n]; }
   time_queue& queue(node_id n) noexcept { return queue_[n]; }
   const time_queue& queue(node_id n) const noexcept { return queue_[n]; }
+  /// Whether node n has a source (every node, unless hosts were given).
+  bool sends(node_id n) const noexcept { return hosts_.empty() || hosts_[n] != 0; }
   /// Packets put into source queues so far.
   std::uint64_t enqueued() const noexcept { return enqueued_; }
 
@@ -206,6 +212,7 @@ class sources {
 
   config cfg_;
   node_id nodes_ = 0;
+  std::vector<std::uint8_t> hosts_;
   std::vector<splitmix64> rng_;
   std::vector<time_queue> queue_;
   std::vector<std::uint8_t> in_list_;
