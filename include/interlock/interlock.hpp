@@ -50,9 +50,11 @@
 #include "interlock/qos/sbt.hpp"
 #include "interlock/qos/service_maps.hpp"
 
+#include "interlock/topology/anton2_node.hpp"
 #include "interlock/topology/torus.hpp"
 
 #include "interlock/routing/adaptive.hpp"
+#include "interlock/routing/anton2.hpp"
 #include "interlock/routing/dimension_order.hpp"
 #include "interlock/routing/direction_order.hpp"
 #include "interlock/routing/route.hpp"
@@ -68,6 +70,7 @@
 #include "interlock/verify/channel_dependency_graph.hpp"
 #include "interlock/verify/dependency_graph.hpp"
 #include "interlock/verify/route_enumeration.hpp"
+#include "interlock/verify/unified_deadlock.hpp"
 
 #endif  // C++17
 

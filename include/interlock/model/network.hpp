@@ -72,6 +72,7 @@
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/random.hpp"
 #include "interlock/model/age_support.hpp"
+#include "interlock/model/anton2_node.hpp"
 #include "interlock/model/audit.hpp"
 #include "interlock/model/config.hpp"
 #include "interlock/model/deadlock.hpp"

@@ -264,6 +264,23 @@ inline std::size_t hop_limit(const torus_topology& t) {
   return h;
 }
 
+namespace detail {
+// What walking needs of a scheme's topology: a torus's neighbor along the
+// hop, or a node shape's next(router, hop) (topology/anton2_node.hpp).
+inline std::size_t route_hop_limit(const torus_topology& t) { return hop_limit(t); }
+template <class Topology>
+auto route_hop_limit(const Topology& t) -> decltype(t.hop_limit()) {
+  return t.hop_limit();
+}
+inline node_id hop_target(const torus_topology& t, node_id at, const hop& h) {
+  return t.neighbor(at, h.dimension, h.sign);
+}
+template <class Topology>
+auto hop_target(const Topology& t, node_id at, const hop& h) -> decltype(t.next(at, h)) {
+  return t.next(at, h);
+}
+}  // namespace detail
+
 /// How walk_hops ended.
 enum class walk_end {
   arrived,      // the route reached its destination
@@ -280,8 +297,8 @@ template <class Scheme, class BeforeHop, class OnHop>
 walk_end walk_hops(const Scheme& scheme, node_id source, typename Scheme::state s,
                    BeforeHop&& before_hop, OnHop&& on_hop) {
   static_assert(require_routing_function<Scheme>(), "walk_hops needs a routing function");
-  const torus_topology& t = scheme.topology();
-  const std::size_t limit = hop_limit(t);
+  const auto& t = scheme.topology();
+  const std::size_t limit = detail::route_hop_limit(t);
   node_id at = source;
   for (std::size_t hops = 0;; ++hops) {
     if (scheme.arrived(at, s)) return walk_end::arrived;
@@ -289,7 +306,7 @@ walk_end walk_hops(const Scheme& scheme, node_id source, typename Scheme::state 
     before_hop(at, static_cast<const typename Scheme::state&>(s));
     const hop h = scheme.next(at, s);
     if (!on_hop(at, h)) return walk_end::stopped;
-    at = t.neighbor(at, h.dimension, h.sign);
+    at = detail::hop_target(t, at, h);
     if (at == no_node) return walk_end::off_network;
   }
 }
