@@ -9,6 +9,12 @@
 //   cycles. Mesh routers host one endpoint each (a core); adapters none.
 //   Ports are numbered as the topology numbers them; reports name routers
 //   "R(u,v)" and adapters "C(Y0+)". A network of anton2_routing runs on it.
+//   to_cores(a, f) turns a node pattern f(node, rng) (a node_id or a
+//   labelled_destination; no_node: nothing) into the network's traffic
+//   source over cores: a core's packet goes to the node f draws for the
+//   core's node, to one of its 16 cores drawn uniformly, as Section 4's
+//   "cores on node (x, y, z) send ... to node ..." (the text does not say
+//   which core: here any, with equal probability).
 //
 // Example
 //   interlock::torus_topology torus({4, 4, 4}, {}, 2);
@@ -20,8 +26,11 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
+#include "interlock/core/random.hpp"
 #include "interlock/model/fabric.hpp"
+#include "interlock/model/sources.hpp"
 #include "interlock/topology/anton2_node.hpp"
 #include "interlock/topology/torus.hpp"
 
@@ -81,6 +90,17 @@ inline fabric make_fabric(const anton2_topology& a) {
         f.set_port_name(k, p, "from " + at::name(a.adapter_at(k, p)));
   }
   return f;
+}
+
+template <class NodePattern>
+traffic_source to_cores(const anton2_topology& a, NodePattern f) {
+  const traffic_source nodes(std::move(f));
+  return [&a, nodes](node_id source, splitmix64& rng) {
+    const labelled_destination d = nodes(anton2_topology::node_of(source), rng);
+    if (d.node == no_node) return d;
+    const auto core = static_cast<std::size_t>(uniform_below(rng, anton2_topology::mesh_routers));
+    return labelled_destination{a.router(d.node, core), d.pattern};
+  };
 }
 
 }  // namespace model

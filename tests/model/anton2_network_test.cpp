@@ -1,0 +1,150 @@
+// The model on Anton 2's unified network (model/anton2_node.hpp): a node of
+// 16 mesh routers and 12 channel adapters, routed by anton2_routing.
+#include <catch2/catch.hpp>
+#include <interlock/arbiters/round_robin.hpp>
+#include <interlock/routing/anton2.hpp>
+#include <interlock/traffic/patterns.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include <interlock/model/network.hpp>
+
+namespace {
+
+using interlock::node_id;
+using rr = interlock::round_robin_arbiter<64>;
+using at = interlock::anton2_topology;
+using anton2_net = interlock::model::network<interlock::anton2_routing, rr>;
+
+std::function<rr(node_id, std::size_t)> make_rr() {
+  return [](node_id, std::size_t) { return rr{}; };
+}
+
+}  // namespace
+
+TEST_CASE("Anton 2 network: the fabric links every router as the topology numbers it",
+          "[model][anton2]") {
+  const interlock::torus_topology torus({3, 2, 2}, {}, 2);
+  const interlock::anton2_topology node(torus);
+  const interlock::model::fabric f = interlock::model::make_fabric(node);
+  REQUIRE(f.routers() == 12 * 28);
+  REQUIRE(f.host_count() == 12 * 16);
+  std::size_t mesh = 0, skip = 0, adapter = 0, torus_links = 0;
+  for (node_id r = 0; r < f.routers(); ++r)
+    for (std::size_t o = 0; o < f.network_ports(); ++o) {
+      const auto down = f.downstream(r, o);
+      if (down.router == interlock::no_node) continue;
+      REQUIRE(f.upstream(down.router, down.port).router == r);
+      if (f.out_direction(r, o).between_nodes()) {
+        ++torus_links;
+        REQUIRE(f.bandwidth(r, o) < 0.32);
+      } else if (at::is_adapter(at::kind(r)) || at::is_adapter(at::kind(down.router))) {
+        ++adapter;
+      } else if (o == at::port_skip) {
+        ++skip;
+      } else {
+        ++mesh;
+      }
+    }
+  CHECK(mesh == 12u * 48u);         // 24 mesh links of a 4x4 mesh, both ways
+  CHECK(skip == 12u * 4u);          // two skip channels, both ways
+  CHECK(adapter == 12u * 24u);      // 12 adapters linked both ways
+  CHECK(torus_links == 12u * 12u);  // 12 channels out of every node
+}
+
+TEST_CASE("Anton 2 network: conservation and credit loops every cycle past saturation",
+          "[model][anton2][invariants]") {
+  const interlock::torus_topology torus({3, 2, 2}, {}, 2);
+  const interlock::anton2_topology node(torus);
+  const interlock::anton2_routing anton(node);
+  interlock::model::config c;
+  c.load = 0.3;  // per core: far past the torus links' saturation
+  c.lengths = {{1, 0.6}, {2, 0.4}};
+  c.buffer_flits = 4;
+  c.response_share = 0.5;
+  c.warmup = 100;
+  c.measure = 1500;
+  c.drain = 20000;
+  anton2_net net(anton, c,
+                 interlock::model::to_cores(
+                     node,
+                     [&torus](node_id s, interlock::splitmix64& g) {
+                       return interlock::traffic::uniform_random{}.destination(torus, s, g);
+                     }),
+                 make_rr());
+  net.start();
+  for (int i = 0; i < 1500; ++i) {
+    net.step();
+    const std::string problem = net.check_invariants();
+    INFO("cycle " << net.now() << ": " << problem);
+    REQUIRE(problem.empty());
+  }
+  CHECK(net.delivered() > 1000);
+  CHECK(!net.deadlock().deadlocked);
+}
+
+TEST_CASE("Anton 2 network: a batch delivers every packet to its core, without deadlock",
+          "[model][anton2][batch]") {
+  const interlock::torus_topology torus({4, 3, 2}, {}, 2);
+  const interlock::anton2_topology node(torus);
+  const interlock::anton2_routing anton(node);
+  interlock::model::config c;
+  c.batch = 40;
+  c.buffer_flits = 2;
+  c.measure = 200000;
+  std::uint64_t wrong = 0, delivered = 0;
+  anton2_net net(anton, c,
+                 interlock::model::to_cores(node,
+                                            [&torus](node_id s, interlock::splitmix64& g) {
+                                              return interlock::traffic::tornado{}.destination(
+                                                  torus, s, g);
+                                            }),
+                 make_rr());
+  net.on_delivery = [&](node_id s, node_id d, unsigned, std::uint64_t, std::uint64_t) {
+    ++delivered;
+    // Tornado: node (x, y, z) sends to (x + k/2 - 1, ...); any core there.
+    const auto from = torus.coordinates_of(at::node_of(s));
+    const auto to = torus.coordinates_of(at::node_of(d));
+    for (std::size_t k = 0; k < 3; ++k)
+      if (to[k] != (from[k] + torus.radix(k) / 2 - 1) % torus.radix(k)) ++wrong;
+    if (!at::hosts(d)) ++wrong;
+  };
+  const interlock::model::results r = net.run();
+  CHECK(r.complete);
+  CHECK(!r.deadlock.deadlocked);
+  CHECK(delivered == 40u * 24u * 16u);
+  CHECK(wrong == 0);
+  CHECK(r.sources.size() == 24u * 16u);  // cores only: adapters send nothing
+  // Every torus link carries at most its bandwidth.
+  for (const auto& u : r.utilization)
+    for (const double x : u) CHECK(x <= node.links().torus_bandwidth + 1e-9);
+}
+
+TEST_CASE("Anton 2 network: zero-load latency counts every router and adapter on the way",
+          "[model][anton2][latency]") {
+  const interlock::torus_topology torus({4, 4, 4}, {}, 2);
+  const interlock::anton2_topology node(torus);
+  const interlock::anton2_routing anton(node, {{0, 1, 2}});
+  interlock::model::config c;
+  c.batch = 1;
+  c.measure = 10000;
+  // One packet: core R(1,1) of node 0 to core R(1,1) of node (0,1,0) on a
+  // slice the route draws. Each hop costs channel_latency + router_delay = 2
+  // cycles, plus the injection channel's and the ejection port's cycle; a
+  // 1-flit packet crosses a torus link in ceil(1 / 0.311) = 4 cycles.
+  const node_id src = node.router(0, at::kind_of(1, 1));
+  const node_id dst = node.router(torus.node({0, 1, 0}), at::kind_of(1, 1));
+  anton2_net net(
+      anton, c,
+      [src, dst](node_id s, interlock::splitmix64&) { return s == src ? dst : interlock::no_node; },
+      make_rr());
+  std::uint64_t hops = 0;
+  net.on_send = [&](node_id, std::size_t, std::size_t, unsigned, std::uint64_t) { ++hops; };
+  const interlock::model::results r = net.run();
+  REQUIRE(r.complete);
+  REQUIRE(r.latency_mean > 0);
+  // hops sends (the last the ejection): injection 2 cycles, then per send
+  // 2 cycles, the torus link 3 more, ejection 1.
+  CHECK(r.latency_mean == Approx(2.0 + 2.0 * static_cast<double>(hops - 1) + 3.0 + 1.0));
+}
