@@ -61,6 +61,7 @@
 #include "interlock/routing/vc_promotion.hpp"
 #include "interlock/routing/vc_table.hpp"
 
+#include "interlock/traffic/anton2_loads.hpp"
 #include "interlock/traffic/loads.hpp"
 #include "interlock/traffic/patterns.hpp"
 

@@ -293,6 +293,16 @@ class anton2_topology {
     return c == no_kind ? "port " + std::to_string(p) : name(c);
   }
 
+  /// The input port a hop from r arrives on at next(r, hop).
+  template <class Hop>
+  std::size_t next_port(node_id r, const Hop& h) const noexcept {
+    const std::size_t k = kind(r);
+    if (is_adapter(k))
+      return h.dimension == dim_router ? attach_port_[k - mesh_routers] : adapter_torus_port;
+    if (h.dimension < 3) return adapter_router_port;
+    return port_for(k, h.dimension, h.sign, h.slice);  // mesh and skip: the same port
+  }
+
   /// "R(0,2)", or "C(Y0+)" for an adapter.
   static std::string name(std::size_t kind) {
     if (!is_adapter(kind))
