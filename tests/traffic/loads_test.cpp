@@ -129,3 +129,36 @@ TEST_CASE("router_arbiter_loads agrees with channel_loads through the ports", "[
     }
   });
 }
+
+TEST_CASE("router_input_loads: an input's VCs carry what it sends to every output",
+          "[loads][input]") {
+  const interlock::torus_topology t({4, 3}, {true, true}, 2);
+  const interlock::vc_promotion_routing anton(t, interlock::all_dimension_orders(2));
+  const auto by_output = interlock::router_arbiter_loads(anton, interlock::traffic_class::request,
+                                                         interlock::traffic::uniform_random{});
+  const auto by_vc = interlock::router_input_loads(anton, interlock::traffic_class::request,
+                                                   interlock::traffic::uniform_random{});
+  REQUIRE(by_vc.size() == by_output.size());
+  const std::size_t ports = t.ports();
+  std::size_t promoted = 0;
+  for (interlock::node_id r = 0; r < t.node_count(); ++r)
+    for (std::size_t q = 0; q < ports; ++q) {
+      double vcs = 0, outputs = 0;
+      for (std::size_t v = 0; v < anton.vcs_per_channel(); ++v) {
+        vcs += by_vc[r * ports + q][v][0];
+        if (v >= anton.vcs_per_class()) REQUIRE(by_vc[r * ports + q][v][0] == 0);  // requests
+        if (v > 0 && by_vc[r * ports + q][v][0] > 0) ++promoted;
+      }
+      for (std::size_t o = 0; o < ports; ++o) outputs += by_output[r * ports + o][q][0];
+      REQUIRE(vcs == Approx(outputs).margin(1e-12));
+    }
+  CHECK(promoted > 0);  // the ports past a dateline or a turn carry the higher VCs
+  // Every node injects 1 (a packet whose first hop crosses a dateline is
+  // injected into the VC it takes there).
+  for (interlock::node_id r = 0; r < t.node_count(); ++r) {
+    double injected = 0;
+    for (std::size_t v = 0; v < anton.vcs_per_channel(); ++v)
+      injected += by_vc[r * ports + t.local_port()][v][0];
+    CHECK(injected == Approx(1.0));
+  }
+}

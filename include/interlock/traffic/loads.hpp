@@ -155,6 +155,44 @@ arbiter_loads router_arbiter_loads(const Scheme& scheme, traffic_class c,
   return loads;
 }
 
+/// Section 3.1's input stage on a torus: the load each VC of every router
+/// input port carries under each pattern, [node * ports() + input port][VC]
+/// [pattern] (VCs as the scheme numbers them, vcs_per_channel() of them;
+/// the injection port's VC is the first hop's), for an input arbiter that
+/// picks among its port's VCs. Summed over VCs it is what that input sends
+/// to every output in router_arbiter_loads.
+template <class Scheme, class... Patterns>
+arbiter_loads router_input_loads(const Scheme& scheme, traffic_class c,
+                                 const Patterns&... patterns) {
+  static_assert(require_routing_function<Scheme>(), "router_input_loads needs a routing function");
+  const torus_topology& t = scheme.topology();
+  const std::size_t ports = t.ports();
+  arbiter_loads loads(static_cast<std::size_t>(t.node_count()) * ports,
+                      std::vector<std::vector<double>>(
+                          scheme.vcs_per_channel(), std::vector<double>(sizeof...(Patterns), 0.0)));
+  std::size_t n = 0;
+  auto one_pattern = [&](const auto& pattern) {
+    pattern.for_each_flow(t, [&](node_id source, node_id destination, double rate) {
+      scheme.for_each_start(source, destination, c, [&](const typename Scheme::state& s, double p) {
+        std::size_t input = t.local_port();
+        bool first = true;
+        unsigned vc = static_cast<unsigned>(c) * scheme.vcs_per_class();
+        walk(scheme, source, s, [&](node_id from, const hop& h) {
+          if (first) vc = h.vc;  // injected into the first hop's VC
+          first = false;
+          loads[router_arbiter(t, from, input)][vc][n] += rate * p;
+          input = t.port_of(h);
+          vc = h.vc;
+        });
+        loads[router_arbiter(t, destination, input)][vc][n] += rate * p;
+      });
+    });
+    ++n;
+  };
+  (one_pattern(patterns), ...);
+  return loads;
+}
+
 }  // namespace interlock
 
 #endif  // INTERLOCK_TRAFFIC_LOADS_HPP
