@@ -32,6 +32,15 @@ const char* const help_text =
     "                         default 8,8,8\n"
     "  --wrap W0,W1,...       1: ring (torus), 0: line (mesh); default all 1\n"
     "  --slices N             parallel copies of every link (Anton 2: 2); default 1\n"
+    "  --node NAME            router (default): one router per node; anton2: each\n"
+    "                         node Anton 2's 4x4 mesh of routers with skip channels\n"
+    "                         and torus-channel adapters, one core per router (a\n"
+    "                         3-D torus of 2 slices, --scheme vc_promotion; the\n"
+    "                         anton2 preset's); rates are then per core\n"
+    "    --torus-bandwidth F  anton2: flits per cycle of a torus link, a mesh\n"
+    "                         channel carrying 1 (default 89.6/288 = 0.311)\n"
+    "    --torus-latency N    anton2: cycles a torus link takes beyond a mesh\n"
+    "                         channel's (default 0)\n"
     "  --scheme NAME          dor (default), t3e, t3e_adaptive, vc_promotion, per_dimension\n"
     "    --orders LIST        dor, vc_promotion, per_dimension: dimension orders packets\n"
     "                         take, chosen at random per packet (xyz,zyx,... or all)\n"
@@ -59,7 +68,9 @@ const char* const help_text =
     "                         every pattern; default the run's --traffic)\n"
     "  --input-arbiter NAME   which VC of an input port competes: round_robin\n"
     "                         (default), or age with --arbiter age (the SeaStar\n"
-    "                         compares every (input, VC) head by age)\n"
+    "                         compares every (input, VC) head by age), or\n"
+    "                         inverse_weighted with --arbiter inverse_weighted\n"
+    "                         (weights from each VC's load at the port)\n"
     "  --allocator NAME       switch allocation: separable_input_first (default),\n"
     "                         separable_output_first, islip[:K] (K iterations, 1..16)\n"
     "                         or wavefront; islip and wavefront with --arbiter\n"
@@ -142,6 +153,19 @@ int run(const arguments& a) {
                               ? interlock::dateline_rule::booksim2
                               : interlock::dateline_rule::switch_at_wrap});
     return run_scheme(a, dor);
+  }
+  if (a.node == "anton2") {
+    // Anton 2's unified network: every node a 4x4 mesh of routers with
+    // channel adapters, routed across mesh and torus with VC promotion.
+    const interlock::anton2_topology node(t, a.links);
+    const interlock::anton2_routing scheme(node,
+                                           deadlock_check_tool::parse_orders(a.orders, n, true));
+    std::printf(
+        "node: Anton 2's unified network, %zu mesh routers and %zu channel adapters per "
+        "node, one core per router; torus links at %.3f flits per cycle\n",
+        interlock::anton2_topology::mesh_routers, interlock::anton2_topology::channels,
+        a.links.torus_bandwidth);
+    return run_scheme(a, scheme);
   }
   if (a.scheme == "vc_promotion" || a.scheme == "per_dimension") {
     interlock::vc_promotion_options options;

@@ -18,6 +18,7 @@
 
 #include <interlock/model/config.hpp>
 #include <interlock/model/presets.hpp>
+#include <interlock/topology/anton2_node.hpp>
 #include "cli.hpp"
 #include "deadlock_check_args.hpp"
 
@@ -39,6 +40,8 @@ struct arguments {
   std::vector<bool> wrap;
   std::size_t slices = 1;
   std::string scheme = "dor";
+  std::string node = "router";  // router: one per node; anton2: Anton 2's on-chip mesh
+  interlock::anton2_links links;
   std::string orders;
   bool no_datelines = false;
   std::string dateline_rule = "switch_at_wrap";
@@ -112,6 +115,10 @@ inline std::string flag_of_field(const std::string& field) {
       {"drain", "--drain"},
       {"seed", "--seed"},
       {"slices", "--slices"},
+      {"dimensions", "--radix"},
+      {"wrap", "--wrap"},
+      {"torus_bandwidth", "--torus-bandwidth"},
+      {"torus_latency", "--torus-latency"},
       {"port_bias", "--age-bias"},
       {"period", "--age-period"},
   };
@@ -146,7 +153,7 @@ inline arguments parse(int argc, char** argv) {
   arguments a;
   bool load_given = false;
   cli::network net;
-  std::vector<std::string> age_flags, scheme_flags, traffic_flags;
+  std::vector<std::string> age_flags, scheme_flags, traffic_flags, node_flags;
   cli::flags flags(argc, argv, is_switch);
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--preset") {
@@ -247,6 +254,16 @@ inline arguments parse(int argc, char** argv) {
       a.model.channel_latency = static_cast<unsigned>(number(flag, value(), 1, 1000));
     } else if (flag == "--router-delay") {
       a.model.router_delay = static_cast<unsigned>(number(flag, value(), 0, 1000));
+    } else if (flag == "--node") {
+      a.node = value();
+      if (a.node != "router" && a.node != "anton2")
+        throw bad_input{"--node: '" + a.node + "'; allowed: router, anton2"};
+    } else if (flag == "--torus-bandwidth") {
+      a.links.torus_bandwidth = cli::real(flag, value(), 1.0 / 1024, 1);
+      node_flags.push_back(flag);
+    } else if (flag == "--torus-latency") {
+      a.links.torus_latency = static_cast<unsigned>(number(flag, value(), 0, 1000));
+      node_flags.push_back(flag);
     } else if (flag == "--endpoints") {
       a.model.endpoints = static_cast<unsigned>(number(flag, value(), 1, 8));
     } else if (flag == "--head-cycles") {
@@ -305,6 +322,7 @@ inline arguments parse(int argc, char** argv) {
     if (!given("--response-share")) a.model.response_share = p.model.response_share;
     if (!given("--endpoint-bandwidth")) a.model.endpoint_bandwidth = p.model.endpoint_bandwidth;
     if (!given("--staging-flits")) a.model.staging_flits = p.model.staging_flits;
+    if (!given("--node")) a.node = p.node;
   }
   if (net.radix.empty()) net.radix = {8, 8, 8};
   net.finish();
@@ -340,10 +358,18 @@ inline arguments parse(int argc, char** argv) {
   if (a.input_arbiter != "round_robin" && a.input_arbiter != a.arbiter)
     throw bad_input{"--input-arbiter: " + a.input_arbiter + " with --arbiter " + a.arbiter +
                     "; allowed: round_robin, or the same as --arbiter"};
-  if (a.input_arbiter == "inverse_weighted")
-    throw bad_input{
-        "--input-arbiter: inverse_weighted needs each input port's loads per VC, which netsim "
-        "does not compute yet; the model takes it (interlock::model::network's InputPolicy)"};
+  if (a.node == "anton2") {
+    if (a.scheme != "vc_promotion")
+      throw bad_input{
+          "--node: anton2 routes with VC promotion across its mesh and the torus; "
+          "--scheme vc_promotion (the anton2 preset's), not " +
+          a.scheme};
+    if (a.model.endpoints != 1)
+      throw bad_input{"--endpoints: " + std::to_string(a.model.endpoints) +
+                      " with --node anton2; every mesh router hosts one core"};
+  } else if (!node_flags.empty()) {
+    throw bad_input{node_flags.front() + ": applies only to --node anton2"};
+  }
   if (a.input_arbiter != "round_robin" && a.allocator != "separable_input_first" &&
       a.allocator != "separable_output_first")
     throw bad_input{"--input-arbiter: " + a.input_arbiter + " with --allocator " + a.allocator +

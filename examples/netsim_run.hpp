@@ -13,10 +13,12 @@
 #include <interlock/model/network.hpp>
 #include <interlock/model/presets.hpp>
 #include <interlock/routing/adaptive.hpp>
+#include <interlock/routing/anton2.hpp>
 #include <interlock/routing/dimension_order.hpp>
 #include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_promotion.hpp>
 #include <interlock/routing/vc_table.hpp>
+#include <interlock/traffic/anton2_loads.hpp>
 #include <interlock/traffic/loads.hpp>
 #include <interlock/traffic/patterns.hpp>
 
@@ -26,6 +28,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -37,6 +40,17 @@
 namespace netsim_tool {
 
 using interlock::node_id;
+
+// The torus a scheme's traffic patterns run on, and the node a source is in:
+// the topology itself, or Anton 2's unified network's torus of nodes.
+inline const interlock::torus_topology& torus_of(const interlock::torus_topology& t) { return t; }
+inline const interlock::torus_topology& torus_of(const interlock::anton2_topology& t) {
+  return t.torus();
+}
+inline node_id node_of(const interlock::torus_topology&, node_id r) { return r; }
+inline node_id node_of(const interlock::anton2_topology&, node_id r) {
+  return interlock::anton2_topology::node_of(r);
+}
 
 struct progress_bar {
   bool on = false;
@@ -60,6 +74,9 @@ struct traffic_setup {
   interlock::model::traffic_source destination = interlock::model::destination_function{};
   double capacity = 0;             // 0: not computed
   interlock::arbiter_loads loads;  // only for --arbiter inverse_weighted: [arbiter][input][label]
+  interlock::arbiter_loads input_loads;  // --input-arbiter inverse_weighted: [port][VC][label]
+  // Anton 2's unified network: both stages' loads, [label] in the last place.
+  std::shared_ptr<const interlock::unified_arbiter_loads> unified;
   // Per unit of offered load: each channel's load, each node's ejection
   // load, and which nodes send (for the capacity of a mix).
   std::vector<double> channel, into;
@@ -106,6 +123,48 @@ traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Patte
           "--arbiter: inverse_weighted computes its weights from every flow's "
           "route; at most 2000 nodes"};
     s.loads = interlock::router_arbiter_loads(scheme, interlock::traffic_class::request, pattern);
+    if (a.input_arbiter == "inverse_weighted")
+      s.input_loads =
+          interlock::router_input_loads(scheme, interlock::traffic_class::request, pattern);
+  }
+  return s;
+}
+
+// Anton 2's unified network: packets from cores to cores (to_cores), the
+// capacity per core from the torus links' loads under the same orders and
+// slices, and the loads at every arbitration point.
+template <class Pattern>
+traffic_setup make_traffic(const arguments& a, const interlock::anton2_routing& scheme,
+                           const Pattern& pattern) {
+  const interlock::anton2_topology& node = scheme.topology();
+  const interlock::torus_topology& t = node.torus();
+  pattern.check(t);
+  traffic_setup s;
+  s.destination =
+      interlock::model::to_cores(node, [pattern, &t](node_id n, interlock::splitmix64& rng) {
+        return pattern.destination(t, n, rng);
+      });
+  const double pairs = static_cast<double>(t.node_count()) * static_cast<double>(t.node_count());
+  if (pairs <= max_flow_pairs) {
+    const interlock::vc_promotion_routing torus_routes(t, scheme.orders());
+    s.channel = interlock::channel_loads(torus_routes, pattern);
+    // Per unit a core offers, a node offers 16: in units of a link's bandwidth.
+    for (double& l : s.channel) l *= 16.0 / node.links().torus_bandwidth;
+    s.into.assign(t.node_count(), 0.0);  // per core: its node's share
+    s.sends.assign(t.node_count(), false);
+    pattern.for_each_flow(t, [&](node_id src, node_id dst, double rate) {
+      s.into[dst] += rate;
+      if (rate > 0) s.sends[src] = true;
+    });
+    s.capacity = capacity_of(a, s);
+  }
+  if (a.arbiter == "inverse_weighted") {
+    if (pairs > max_flow_pairs)
+      throw bad_input{
+          "--arbiter: inverse_weighted computes its weights from every flow's "
+          "route; at most 2000 nodes"};
+    s.unified = std::make_shared<const interlock::unified_arbiter_loads>(
+        interlock::anton2_arbiter_loads(scheme, interlock::traffic_class::request, pattern));
   }
   return s;
 }
@@ -114,7 +173,7 @@ traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Patte
 template <class Scheme>
 traffic_setup with_pattern(const arguments& a, const Scheme& scheme, const std::string& name,
                            const char* flag) {
-  const interlock::torus_topology& t = scheme.topology();
+  const interlock::torus_topology& t = torus_of(scheme.topology());
   const node_id last = t.node_count() - 1;
   const node_id chosen =
       a.destination == ~std::size_t{0} ? last : static_cast<node_id>(a.destination);
@@ -139,14 +198,22 @@ traffic_setup with_pattern(const arguments& a, const Scheme& scheme, const std::
 // (interlock::model::recommended_age).
 inline interlock::model::age_config make_age_config(const arguments& a,
                                                     const interlock::torus_topology& t,
-                                                    unsigned vcs_per_class) {
+                                                    unsigned vcs_per_class,
+                                                    bool per_port_bias = true) {
   const unsigned classes = a.model.response_share > 0 && a.model.response_share < 1 ? 2 : 1;
   const unsigned per_link = a.model.vcs != 0 ? a.model.vcs / classes : vcs_per_class;
   const interlock::model::age_advice advice =
       interlock::model::recommended_age(t, a.model, per_link);
   interlock::model::age_config age = advice.age;
   if (a.age_period != 0) age.period = a.age_period;
-  const std::vector<unsigned> bias = a.age_bias.empty() ? advice.dimension_bias : a.age_bias;
+  // A node of many routers (--node anton2) has on-chip ports: one bias for all.
+  if (!per_port_bias && (a.age_bias.size() > 1 || a.rsp_age_bias.size() > 1))
+    throw bad_input{std::string(a.age_bias.size() > 1 ? "--age-bias" : "--rsp-age-bias") +
+                    ": one value with --node anton2 (its routers' ports are on-chip, not "
+                    "dimensions)"};
+  const std::vector<unsigned> bias = !a.age_bias.empty() ? a.age_bias
+                                     : per_port_bias     ? advice.dimension_bias
+                                                         : std::vector<unsigned>{};
   // RSP_AGE_BIAS: --rsp-age-bias, else as REQ_AGE_BIAS.
   const std::vector<unsigned> rsp = a.rsp_age_bias.empty() ? bias : a.rsp_age_bias;
   if (bias.size() <= 1 && rsp.size() <= 1) {
@@ -166,7 +233,8 @@ inline interlock::model::age_config make_age_config(const arguments& a,
                                 : " (default)");
   if (bias.empty()) std::printf(" 1 (default)");
   for (std::size_t i = 0; i < bias.size(); ++i) std::printf("%s%u", i ? "," : " ", bias[i]);
-  if (a.age_bias.empty() && advice.advised) std::printf(" (by dimension, Section 3.2)");
+  if (a.age_bias.empty() && advice.advised && per_port_bias)
+    std::printf(" (by dimension, Section 3.2)");
   if (!a.rsp_age_bias.empty()) {
     std::printf("; RSP_AGE_BIAS");
     for (std::size_t i = 0; i < rsp.size(); ++i) std::printf("%s%u", i ? "," : " ", rsp[i]);
@@ -400,14 +468,15 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
       for (const double x : r.accepted_per_source) total += x;
       per_source.line(
           "source,hops,accepted,share,latency_mean,latency_sd,network_latency_mean,completion");
-      const interlock::torus_topology& t = scheme.topology();
+      const interlock::torus_topology& t = torus_of(scheme.topology());
       for (std::size_t i = 0; i < r.sources.size(); ++i) {
-        const double hops = a.traffic == "all_to_one"
-                                ? static_cast<double>(t.distance(
-                                      r.sources[i], a.destination == ~std::size_t{0}
-                                                        ? t.node_count() - 1
-                                                        : static_cast<node_id>(a.destination)))
-                                : r.hops_per_source[i];
+        const double hops =
+            a.traffic == "all_to_one"
+                ? static_cast<double>(t.distance(node_of(scheme.topology(), r.sources[i]),
+                                                 a.destination == ~std::size_t{0}
+                                                     ? t.node_count() - 1
+                                                     : static_cast<node_id>(a.destination)))
+                : r.hops_per_source[i];
         per_source.line(format(
             "%u,%.3f,%.6f,%.6f,%.3f,%.3f,%.3f,%llu", r.sources[i], hops, r.accepted_per_source[i],
             total > 0 ? r.accepted_per_source[i] / total : 0.0, r.latency_per_source[i],
@@ -500,61 +569,152 @@ traffic_setup with_traffic(const arguments& a, const Scheme& scheme,
     }
     s.capacity = capacity_of(a, s);
   }
-  if (!parts[0].loads.empty()) {
-    s.loads = parts[0].loads;
-    for (std::size_t arb = 0; arb < s.loads.size(); ++arb)
-      for (std::size_t in = 0; in < s.loads[arb].size(); ++in) {
-        s.loads[arb][in].clear();
-        for (const traffic_setup& p : parts) s.loads[arb][in].push_back(p.loads[arb][in][0]);
+  const auto stack = [&](interlock::arbiter_loads traffic_setup::*member) {
+    if ((parts[0].*member).empty()) return;
+    interlock::arbiter_loads& l = s.*member;
+    l = parts[0].*member;
+    for (std::size_t arb = 0; arb < l.size(); ++arb)
+      for (std::size_t in = 0; in < l[arb].size(); ++in) {
+        l[arb][in].clear();
+        for (const traffic_setup& p : parts) l[arb][in].push_back((p.*member)[arb][in][0]);
       }
+  };
+  stack(&traffic_setup::loads);
+  stack(&traffic_setup::input_loads);
+  if (parts[0].unified) {
+    auto u = std::make_shared<interlock::unified_arbiter_loads>(*parts[0].unified);
+    const std::size_t np = parts.size();
+    u->patterns = np;
+    u->outputs.assign(parts[0].unified->outputs.size() * np, 0.0);
+    u->inputs.assign(parts[0].unified->inputs.size() * np, 0.0);
+    for (std::size_t k = 0; k < np; ++k) {
+      const interlock::unified_arbiter_loads& p = *parts[k].unified;
+      for (std::size_t i = 0; i < p.outputs.size(); ++i) u->outputs[i * np + k] = p.outputs[i];
+      for (std::size_t i = 0; i < p.inputs.size(); ++i) u->inputs[i * np + k] = p.inputs[i];
+    }
+    s.unified = u;
   }
   return s;
 }
 
-// Each output's inverse weights from its inputs' loads (Section 3.1), for N
-// labelled patterns.
-template <std::size_t N, class Scheme>
-int with_inverse_weights(const arguments& a, const Scheme& scheme, const traffic_setup& traffic,
-                         const interlock::arbiter_loads& arbiter_loads) {
-  const interlock::torus_topology& t = scheme.topology();
-  using policy = interlock::inverse_weighted_arbiter<64, N, 8>;
-  using table = interlock::inverse_weight_table<64, N, 8>;
-  std::vector<std::shared_ptr<const table>> tables(arbiter_loads.size());
-  for (std::size_t arb = 0; arb < arbiter_loads.size(); ++arb) {
-    interlock::load_matrix loads(64, std::vector<double>(N, 0.0));
+// Inverse-weight tables of K inputs and N labels, one per distinct set of
+// loads (most arbiters of a symmetric network share theirs).
+template <std::size_t K, std::size_t N, unsigned M = 8>
+class weight_tables {
+ public:
+  using table = interlock::inverse_weight_table<K, N, M>;
+  /// loads(i, n): input i's load under label n, for i < inputs.
+  template <class Loads>
+  std::shared_ptr<const table> get(std::size_t inputs, Loads&& loads) {
+    std::vector<double> key(K * N, 0.0);
+    for (std::size_t i = 0; i < inputs && i < K; ++i)
+      for (std::size_t n = 0; n < N; ++n) key[i * N + n] = loads(i, n);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    interlock::load_matrix m(K, std::vector<double>(N, 0.0));
     std::uint64_t idle = 0;
     bool any = false;
-    for (std::size_t i = 0; i < 64; ++i) {
+    for (std::size_t i = 0; i < K; ++i) {
       double sum = 0;
-      for (std::size_t n = 0; n < N; ++n) {
-        if (i < arbiter_loads[arb].size()) loads[i][n] = arbiter_loads[arb][i][n];
-        sum += loads[i][n];
-      }
+      for (std::size_t n = 0; n < N; ++n) sum += m[i][n] = key[i * N + n];
       if (sum == 0) idle |= std::uint64_t{1} << i;
       any = any || sum > 0;
     }
-    tables[arb] = any ? std::make_shared<const table>(interlock::weights_from_loads(loads, 8, idle))
-                      : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
-                            64, std::vector<std::uint32_t>(N, 255)));
+    auto t = any ? std::make_shared<const table>(interlock::weights_from_loads(m, M, idle))
+                 : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
+                       K, std::vector<std::uint32_t>(N, (1u << M) - 1)));
+    cache_.emplace(std::move(key), t);
+    return t;
   }
-  return with_allocator<Scheme, policy>(a, scheme, traffic,
-                                        [tables, &t](node_id r, std::size_t o) {
-                                          return policy(tables[interlock::router_arbiter(t, r, o)]);
-                                        },
-                                        {});
+
+ private:
+  std::map<std::vector<double>, std::shared_ptr<const table>> cache_;
+};
+
+// The inverse-weighted arbiters at the outputs, and at the inputs with
+// --input-arbiter inverse_weighted, each from its inputs' loads (Section 3.1).
+template <class Scheme, class Policy, class MakeOutput, class MakeInput>
+int with_inverse_inputs(const arguments& a, const Scheme& scheme, const traffic_setup& traffic,
+                        const MakeOutput& outputs, const MakeInput& inputs) {
+  namespace m = interlock::model;
+  const std::function<Policy(node_id, std::size_t)> out = outputs;
+  if (a.input_arbiter != "inverse_weighted")
+    return with_allocator<Scheme, Policy>(a, scheme, traffic, outputs, {});
+  const std::function<Policy(node_id, std::size_t)> in = inputs;
+  if (a.allocator == "separable_output_first")
+    return simulate<Scheme, Policy, m::separable_output_first, Policy>(a, scheme, traffic, out, {},
+                                                                       {}, in);
+  return simulate<Scheme, Policy, m::separable_input_first, Policy>(a, scheme, traffic, out, {}, {},
+                                                                    in);
+}
+
+template <std::size_t N, class Scheme>
+int with_inverse_weights(const arguments& a, const Scheme& scheme, const traffic_setup& traffic) {
+  const interlock::torus_topology& t = scheme.topology();
+  using policy = interlock::inverse_weighted_arbiter<64, N, 8>;
+  weight_tables<64, N> tables;
+  std::vector<std::shared_ptr<const typename weight_tables<64, N>::table>> out(
+      traffic.loads.size()),
+      in(traffic.input_loads.size());
+  for (std::size_t arb = 0; arb < out.size(); ++arb) {
+    const auto& l = traffic.loads[arb];
+    out[arb] = tables.get(l.size(), [&](std::size_t i, std::size_t n) { return l[i][n]; });
+  }
+  for (std::size_t arb = 0; arb < in.size(); ++arb) {
+    const auto& l = traffic.input_loads[arb];
+    in[arb] = tables.get(l.size(), [&](std::size_t i, std::size_t n) { return l[i][n]; });
+  }
+  return with_inverse_inputs<Scheme, policy>(
+      a, scheme, traffic,
+      [out, &t](node_id r, std::size_t o) {
+        return policy(out[interlock::router_arbiter(t, r, o)]);
+      },
+      [in, &t](node_id r, std::size_t q) {
+        return policy(in[interlock::router_arbiter(t, r, q)]);
+      });
+}
+
+// Anton 2's unified network: arbiters of 8 inputs (ports at the outputs,
+// VCs at the inputs), with 12-bit weights: an on-chip router's inputs carry
+// loads up to 572 times apart (a core's injection against a torus link's).
+template <std::size_t N>
+int with_inverse_weights(const arguments& a, const interlock::anton2_routing& scheme,
+                         const traffic_setup& traffic) {
+  using policy = interlock::inverse_weighted_arbiter<8, N, 12>;
+  const interlock::unified_arbiter_loads& l = *traffic.unified;
+  weight_tables<8, N, 12> tables;
+  const std::size_t ports = l.ports;
+  std::vector<std::shared_ptr<const typename weight_tables<8, N, 12>::table>> out(l.routers *
+                                                                                  ports),
+      in(l.routers * ports);
+  for (node_id r = 0; r < l.routers; ++r)
+    for (std::size_t p = 0; p < ports; ++p) {
+      out[r * ports + p] =
+          tables.get(ports, [&](std::size_t i, std::size_t n) { return l.output(r, p, i, n); });
+      in[r * ports + p] =
+          tables.get(l.vcs, [&](std::size_t v, std::size_t n) { return l.input(r, p, v, n); });
+    }
+  return with_inverse_inputs<interlock::anton2_routing, policy>(
+      a, scheme, traffic,
+      [out, ports](node_id r, std::size_t o) { return policy(out[r * ports + o]); },
+      [in, ports](node_id r, std::size_t q) { return policy(in[r * ports + q]); });
 }
 
 template <class Scheme>
 int with_arbiter(const arguments& a, const Scheme& scheme) {
-  const interlock::torus_topology& t = scheme.topology();
+  const interlock::torus_topology& t = torus_of(scheme.topology());
   // Paper 001 programs one set of weights, from uniform traffic, for every
   // pattern it runs: --weights-from names the patterns whose loads set them.
   // Packets carry their pattern's label when the weights are per label.
   const std::size_t labels =
       a.arbiter != "inverse_weighted" ? 1 : (a.weights_mix.empty() ? a.mix : a.weights_mix).size();
   traffic_setup traffic = with_traffic(a, scheme, a.mix, "--traffic", labels > 1);
-  if (!a.weights_mix.empty())
-    traffic.loads = with_traffic(a, scheme, a.weights_mix, "--weights-from", false).loads;
+  if (!a.weights_mix.empty()) {
+    const traffic_setup weights = with_traffic(a, scheme, a.weights_mix, "--weights-from", false);
+    traffic.loads = weights.loads;
+    traffic.input_loads = weights.input_loads;
+    traffic.unified = weights.unified;
+  }
   if (a.arbiter == "round_robin") {
     using policy = interlock::round_robin_arbiter<64>;
     return with_allocator<Scheme, policy>(a, scheme, traffic,
@@ -565,10 +725,11 @@ int with_arbiter(const arguments& a, const Scheme& scheme) {
     return with_allocator<Scheme, policy>(
         a, scheme, traffic,
         [select = a.age_rr_select](node_id, std::size_t) { return policy(select); },
-        make_age_config(a, t, scheme.vcs_per_class()));
+        make_age_config(a, t, scheme.vcs_per_class(),
+                        std::is_same<Scheme, interlock::anton2_routing>::value == false));
   }
-  if (labels == 2) return with_inverse_weights<2>(a, scheme, traffic, traffic.loads);
-  return with_inverse_weights<1>(a, scheme, traffic, traffic.loads);
+  if (labels == 2) return with_inverse_weights<2>(a, scheme, traffic);
+  return with_inverse_weights<1>(a, scheme, traffic);
 }
 
 /// One run (or sweep) per routing scheme type; each defined in its own file.
@@ -576,6 +737,7 @@ int run_scheme(const arguments& a, const interlock::dimension_order_routing& sch
 int run_scheme(const arguments& a, const interlock::vc_promotion_routing& scheme);
 int run_scheme(const arguments& a, const interlock::direction_order_routing& scheme);
 int run_scheme(const arguments& a, const interlock::t3e_adaptive_routing& scheme);
+int run_scheme(const arguments& a, const interlock::anton2_routing& scheme);
 
 }  // namespace netsim_tool
 

@@ -280,9 +280,11 @@ class measurement {
       }
       r.completion_mean = sum / static_cast<double>(r.completion_per_source.size());
     }
-    r.accepted = total / window / static_cast<double>(nodes_);
-    if (batch && !r.sources.empty())
-      r.offered = static_cast<double>(r.sources.size()) / static_cast<double>(nodes_);
+    // Per endpoint host (a node's router; with a node shape, each router
+    // with cores; adapters are none).
+    const double hosts = static_cast<double>(f.host_count());
+    r.accepted = total / window / hosts;
+    if (batch && !r.sources.empty()) r.offered = static_cast<double>(r.sources.size()) / hosts;
     r.jain = jain_index(r.accepted_per_source);
     double lo = 0, hi = 0;
     for (std::size_t i = 0; i < r.accepted_per_source.size(); ++i) {

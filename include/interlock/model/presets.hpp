@@ -18,10 +18,13 @@
 //            buffer per (input port, VC) at every output (Section 3.2's
 //            example counts one 9-flit packet in it), the output's age
 //            arbiter choosing among all 28 staging heads.
-//   anton2   Anton 2 (ISCA'14): a 3-D torus with two slices (13 ports), VC
-//            promotion over a random dimension order per packet (n + 1 VCs
-//            per class), request and response classes, the
-//            inverse-weighted arbiter with weights from the traffic's loads.
+//   anton2   Anton 2 (ISCA'14): a 3-D torus with two slices, each node the
+//            unified network's 4x4 mesh of routers with skip channels and
+//            channel adapters (node "anton2", model/anton2_node.hpp; "router"
+//            is one 13-port router per node), VC promotion over a random
+//            dimension order per packet (n + 1 VCs per class), request and
+//            response classes, the inverse-weighted arbiter with weights from
+//            the traffic's loads.
 //
 // Example
 //   interlock::model::preset p = interlock::model::seastar_preset();
@@ -42,9 +45,10 @@ struct preset {
   std::string name;
   std::vector<std::size_t> radix;
   std::size_t slices = 1;
-  std::string scheme;   // dor, t3e, t3e_adaptive, vc_promotion, per_dimension
-  std::string orders;   // dimension orders (xyz,zyx,... or all)
-  std::string arbiter;  // round_robin, age, inverse_weighted
+  std::string scheme;           // dor, t3e, t3e_adaptive, vc_promotion, per_dimension
+  std::string orders;           // dimension orders (xyz,zyx,... or all)
+  std::string arbiter;          // round_robin, age, inverse_weighted
+  std::string node = "router";  // router: one per node; anton2: the on-chip mesh of routers
   config model;
 };
 
@@ -65,13 +69,14 @@ inline preset seastar_preset() {
 inline preset anton2_preset() {
   preset p;
   p.name = "anton2";
+  p.node = "anton2";
   p.radix = {8, 8, 8};
   p.slices = 2;
   p.scheme = "vc_promotion";
   p.orders = "all";
   p.arbiter = "inverse_weighted";
-  p.model.buffer_flits = 32;
-  p.model.lengths = {{2, 1.0}};
+  p.model.buffer_flits = 8;      // the text gives no depth
+  p.model.lengths = {{1, 1.0}};  // Section 2.2: the common 24-byte packet is one flit
   p.model.response_share = 0.5;
   return p;
 }
