@@ -1,0 +1,366 @@
+// What the Anton 2 experiments (saturation, blend) share: the two node shapes
+// they run on, their inverse weights at every arbitration point, batch runs
+// and the throughput Section 4 reports.
+//   anton2  the unified network: a node as 16 mesh routers and 12 channel
+//           adapters (model/anton2_node.hpp), one core per router, torus
+//           links at 89.6/288 of a mesh channel;
+//   router  one router per node (13 ports: 2 slices), the 16 cores' packets
+//           entering through 8 endpoints, torus links at a flit per cycle.
+// Throughput is Section 4.1's: the packets of a batch over the cycle of the
+// last arrival, normalized so that 1 is full use of the torus channels (the
+// pattern's busiest channel at its bandwidth).
+#ifndef INTERLOCK_EXAMPLES_ANTON2_EXPERIMENT_HPP
+#define INTERLOCK_EXAMPLES_ANTON2_EXPERIMENT_HPP
+
+#include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weights.hpp>
+#include <interlock/arbiters/round_robin.hpp>
+#include <interlock/routing/anton2.hpp>
+#include <interlock/routing/vc_promotion.hpp>
+#include <interlock/traffic/anton2_loads.hpp>
+#include <interlock/traffic/loads.hpp>
+#include <interlock/traffic/patterns.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <interlock/model/network.hpp>
+#include "cli.hpp"
+
+namespace anton2_experiment {
+
+using interlock::node_id;
+constexpr std::size_t cores = 16;  // per node: one per mesh router (Section 4.1)
+// Weight bits: an on-chip router's inputs carry loads up to 572 times apart
+// (a core's injection against a torus link's), beyond 8 bits.
+constexpr unsigned weight_bits = 12;
+
+/// A traffic pattern over nodes, and its torus channel loads per unit of
+/// node injection under the routes' orders and slices.
+struct node_pattern {
+  std::string name;
+  std::function<node_id(node_id, interlock::splitmix64&)> destination;
+  std::vector<double> channel_loads;
+};
+
+template <class Pattern>
+node_pattern make_pattern(const std::string& name, const interlock::torus_topology& t,
+                          const Pattern& p) {
+  node_pattern c;
+  c.name = name;
+  c.destination = [&t, p](node_id s, interlock::splitmix64& g) { return p.destination(t, s, g); };
+  const interlock::vc_promotion_routing torus_routes(t, interlock::all_dimension_orders(3));
+  c.channel_loads = interlock::channel_loads(torus_routes, p);
+  return c;
+}
+
+inline const std::vector<std::string>& pattern_names() {
+  static const std::vector<std::string> names = {"uniform", "neighbor1", "neighbor2", "tornado",
+                                                 "reverse_tornado"};
+  return names;
+}
+
+/// Calls f(pattern) with the pattern named `name`.
+template <class F>
+auto with_pattern(const std::string& name, F&& f) {
+  namespace tr = interlock::traffic;
+  if (name == "uniform") return f(tr::uniform_random{});
+  if (name == "neighbor1") return f(tr::neighbor{1});
+  if (name == "neighbor2") return f(tr::neighbor{2});
+  if (name == "tornado") return f(tr::tornado{});
+  if (name == "reverse_tornado") return f(tr::reverse_tornado{});
+  throw cli::bad_input{"pattern '" + name + "'"};
+}
+
+inline node_pattern pattern_named(const std::string& name, const interlock::torus_topology& t) {
+  return with_pattern(name, [&](const auto& p) { return make_pattern(name, t, p); });
+}
+
+/// The busiest channel of a blend: share w[i] of pattern i's loads.
+inline double busiest(const std::vector<const node_pattern*>& patterns,
+                      const std::vector<double>& shares) {
+  double worst = 0;
+  for (std::size_t c = 0; c < patterns[0]->channel_loads.size(); ++c) {
+    double l = 0;
+    for (std::size_t i = 0; i < patterns.size(); ++i)
+      l += shares[i] * patterns[i]->channel_loads[c];
+    worst = std::max(worst, l);
+  }
+  return worst;
+}
+
+/// Inverse-weight tables of K inputs and N labels, one per distinct set of
+/// loads (most arbiters of a symmetric network share theirs).
+template <std::size_t K, std::size_t N>
+class weight_tables {
+ public:
+  using table = interlock::inverse_weight_table<K, N, weight_bits>;
+  /// loads(i, n): input i's load under label n, for i < inputs.
+  template <class Loads>
+  std::shared_ptr<const table> get(std::size_t inputs, Loads&& loads) {
+    std::vector<double> key(K * N, 0.0);
+    for (std::size_t i = 0; i < inputs && i < K; ++i)
+      for (std::size_t n = 0; n < N; ++n) key[i * N + n] = loads(i, n);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    interlock::load_matrix m(K, std::vector<double>(N, 0.0));
+    std::uint64_t idle = 0;
+    bool any = false;
+    for (std::size_t i = 0; i < K; ++i) {
+      double sum = 0;
+      for (std::size_t n = 0; n < N; ++n) sum += m[i][n] = key[i * N + n];
+      if (sum == 0) idle |= std::uint64_t{1} << i;
+      any = any || sum > 0;
+    }
+    auto t =
+        any ? std::make_shared<const table>(interlock::weights_from_loads(m, weight_bits, idle))
+            : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
+                  K, std::vector<std::uint32_t>(N, (1u << weight_bits) - 1)));
+    cache_.emplace(std::move(key), t);
+    return t;
+  }
+
+ private:
+  std::map<std::vector<double>, std::shared_ptr<const table>> cache_;
+};
+
+struct outcome {
+  double normalized = 0;         // throughput over the torus channels' capacity
+  std::uint64_t last = 0;        // cycle of the last arrival
+  double completion_spread = 0;  // latest / earliest source completion
+  bool ok = false;
+  double seconds = 0;
+};
+
+template <class Net>
+outcome finish(Net& net, double packets_per_node, double ideal_per_node) {
+  const auto start = std::chrono::steady_clock::now();
+  const interlock::model::results r = net.run();
+  outcome o;
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  o.ok = r.complete && !r.deadlock.deadlocked;
+  o.last = r.batch_cycles;
+  o.normalized = packets_per_node / static_cast<double>(r.batch_cycles) / ideal_per_node;
+  o.completion_spread = r.completion_min > 0 ? static_cast<double>(r.completion_max) /
+                                                   static_cast<double>(r.completion_min)
+                                             : 0;
+  return o;
+}
+
+/// A batch run's configuration: `batch` packets per source, 1-flit packets.
+inline interlock::model::config batch_config(std::size_t batch, unsigned buffer_flits,
+                                             std::uint64_t seed) {
+  interlock::model::config c;
+  c.batch = batch;
+  c.buffer_flits = buffer_flits;
+  c.seed = seed;
+  c.measure = 100000000;
+  c.drain = 0;
+  return c;
+}
+
+/// A node traffic source: pattern i with probability shares[i], labelled i
+/// when `labelled` (the inverse-weighted arbiters' N patterns).
+inline std::function<interlock::model::labelled_destination(node_id, interlock::splitmix64&)> blend(
+    const std::vector<const node_pattern*>& patterns, const std::vector<double>& shares,
+    bool labelled) {
+  std::vector<std::function<node_id(node_id, interlock::splitmix64&)>> draw;
+  for (const node_pattern* p : patterns) draw.push_back(p->destination);
+  return [draw, shares, labelled](node_id s, interlock::splitmix64& g) {
+    std::size_t k = 0;
+    if (draw.size() > 1) {
+      const double u = interlock::uniform_unit(g);
+      double sum = 0;
+      while (k + 1 < draw.size() && u >= (sum += shares[k])) ++k;
+    }
+    return interlock::model::labelled_destination{draw[k](s, g),
+                                                  static_cast<std::uint8_t>(labelled ? k : 0)};
+  };
+}
+
+/// Anton 2's node: 16 mesh routers, 12 adapters, a core per router.
+class anton2_shape {
+ public:
+  explicit anton2_shape(std::size_t k) : torus_({k, k, k}, {}, 2), node_(torus_), routing_(node_) {}
+
+  const interlock::torus_topology& torus() const { return torus_; }
+  /// Packets per node per cycle that fill the torus links, for a blend.
+  double ideal(double busiest_load) const { return node_.links().torus_bandwidth / busiest_load; }
+
+  /// A batch of `batch` packets per core; `weights` the patterns whose loads
+  /// program inverse-weighted arbiters at both stages (none: round robin).
+  outcome run(std::size_t batch, unsigned buffer_flits, std::uint64_t seed,
+              const interlock::model::traffic_source& nodes,
+              const std::vector<std::string>& weights, double ideal_per_node) {
+    const interlock::model::config c = batch_config(batch, buffer_flits, seed);
+    const auto traffic = interlock::model::to_cores(node_, nodes);
+    const double packets = static_cast<double>(batch * cores);
+    if (weights.empty()) {
+      using rr = interlock::round_robin_arbiter<8>;
+      interlock::model::network<interlock::anton2_routing, rr,
+                                interlock::model::separable_input_first, rr>
+          net(
+              routing_, c, traffic, [](node_id, std::size_t) { return rr{}; }, {}, {},
+              [](node_id, std::size_t) { return rr{}; });
+      return finish(net, packets, ideal_per_node);
+    }
+    if (weights.size() == 1) return run_weighted<1>(c, traffic, weights, packets, ideal_per_node);
+    return run_weighted<2>(c, traffic, weights, packets, ideal_per_node);
+  }
+
+ private:
+  const interlock::unified_arbiter_loads& loads(const std::string& pattern) {
+    auto it = loads_.find(pattern);
+    if (it == loads_.end())
+      it = loads_
+               .emplace(pattern, with_pattern(pattern,
+                                              [&](const auto& p) {
+                                                return interlock::anton2_arbiter_loads(
+                                                    routing_, interlock::traffic_class::request, p);
+                                              }))
+               .first;
+    return it->second;
+  }
+
+  template <std::size_t N>
+  outcome run_weighted(const interlock::model::config& c,
+                       const interlock::model::traffic_source& traffic,
+                       const std::vector<std::string>& weights, double packets, double ideal) {
+    using iw = interlock::inverse_weighted_arbiter<8, N, weight_bits>;
+    std::vector<const interlock::unified_arbiter_loads*> l;
+    for (const std::string& w : weights) l.push_back(&loads(w));
+    weight_tables<8, N> tables;
+    const std::size_t ports = l[0]->ports, routers = l[0]->routers;
+    std::vector<std::shared_ptr<const typename weight_tables<8, N>::table>> out(routers * ports),
+        in(routers * ports);
+    for (node_id r = 0; r < routers; ++r)
+      for (std::size_t p = 0; p < ports; ++p) {
+        out[r * ports + p] = tables.get(
+            ports, [&](std::size_t i, std::size_t n) { return l[n]->output(r, p, i, 0); });
+        in[r * ports + p] = tables.get(
+            l[0]->vcs, [&](std::size_t v, std::size_t n) { return l[n]->input(r, p, v, 0); });
+      }
+    interlock::model::network<interlock::anton2_routing, iw,
+                              interlock::model::separable_input_first, iw>
+        net(
+            routing_, c, traffic, [&](node_id r, std::size_t o) { return iw(out[r * ports + o]); },
+            {}, {}, [&](node_id r, std::size_t q) { return iw(in[r * ports + q]); });
+    return finish(net, packets, ideal);
+  }
+
+  interlock::torus_topology torus_;
+  interlock::anton2_topology node_;
+  interlock::anton2_routing routing_;
+  std::map<std::string, interlock::unified_arbiter_loads> loads_;
+};
+
+/// One router per node: 12 torus ports and 8 endpoints.
+class router_shape {
+ public:
+  static constexpr std::size_t endpoints = 8;
+  explicit router_shape(std::size_t k)
+      : torus_({k, k, k}, {}, 2), routing_(torus_, interlock::all_dimension_orders(3)) {}
+
+  double ideal(double busiest_load) const { return 1.0 / busiest_load; }
+
+  outcome run(std::size_t batch, unsigned buffer_flits, std::uint64_t seed,
+              const interlock::model::traffic_source& nodes,
+              const std::vector<std::string>& weights, double ideal_per_node) {
+    interlock::model::config c = batch_config(batch * cores, buffer_flits, seed);
+    c.endpoints = endpoints;
+    const double packets = static_cast<double>(batch * cores);
+    if (weights.empty()) {
+      using rr = interlock::round_robin_arbiter<64>;
+      interlock::model::network<interlock::vc_promotion_routing, rr> net(
+          routing_, c, nodes, [](node_id, std::size_t) { return rr{}; });
+      return finish(net, packets, ideal_per_node);
+    }
+    if (weights.size() == 1) return run_weighted<1>(c, nodes, weights, packets, ideal_per_node);
+    return run_weighted<2>(c, nodes, weights, packets, ideal_per_node);
+  }
+
+ private:
+  struct stage_loads {
+    interlock::arbiter_loads outputs, inputs;
+  };
+  const stage_loads& loads(const std::string& pattern) {
+    auto it = loads_.find(pattern);
+    if (it == loads_.end()) {
+      stage_loads s;
+      with_pattern(pattern, [&](const auto& p) {
+        s.outputs = interlock::router_arbiter_loads(routing_, interlock::traffic_class::request, p);
+        s.inputs = interlock::router_input_loads(routing_, interlock::traffic_class::request, p);
+        return 0;
+      });
+      it = loads_.emplace(pattern, std::move(s)).first;
+    }
+    return it->second;
+  }
+
+  // The model's ports: 12 torus ports, then the endpoints, which share the
+  // loads' one local port evenly.
+  template <std::size_t N>
+  outcome run_weighted(const interlock::model::config& c,
+                       const interlock::model::traffic_source& nodes,
+                       const std::vector<std::string>& weights, double packets, double ideal) {
+    using iw = interlock::inverse_weighted_arbiter<64, N, weight_bits>;
+    std::vector<const stage_loads*> l;
+    for (const std::string& w : weights) l.push_back(&loads(w));
+    const std::size_t local = torus_.local_port(), lp = torus_.ports();
+    weight_tables<64, N> tables;
+    auto output = [&](node_id r, std::size_t o) {
+      const std::size_t arb = r * lp + std::min(o, local);
+      return iw(tables.get(local + endpoints, [&](std::size_t q, std::size_t n) {
+        const auto& x = l[n]->outputs[arb];
+        return q < local ? x[q][0] : x[local][0] / static_cast<double>(endpoints);
+      }));
+    };
+    auto input = [&](node_id r, std::size_t q) {
+      const auto& x0 = l[0]->inputs[r * lp + std::min(q, local)];
+      return iw(tables.get(x0.size(), [&](std::size_t v, std::size_t n) {
+        return l[n]->inputs[r * lp + std::min(q, local)][v][0];
+      }));
+    };
+    interlock::model::network<interlock::vc_promotion_routing, iw,
+                              interlock::model::separable_input_first, iw>
+        net(routing_, c, nodes, output, {}, {}, input);
+    return finish(net, packets, ideal);
+  }
+
+  interlock::torus_topology torus_;
+  interlock::vc_promotion_routing routing_;
+  std::map<std::string, stage_loads> loads_;
+};
+
+/// --name a,b,...: each one of `allowed`.
+inline std::vector<std::string> names(const std::string& flag, const std::string& text,
+                                      const std::vector<std::string>& allowed) {
+  std::vector<std::string> v = cli::split(text);
+  for (const std::string& x : v)
+    if (std::find(allowed.begin(), allowed.end(), x) == allowed.end()) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      throw cli::bad_input{flag + ": '" + x + "'; allowed: " + list};
+    }
+  if (v.empty()) throw cli::bad_input{flag + ": names nothing"};
+  return v;
+}
+
+inline std::vector<std::size_t> numbers(const std::string& flag, const std::string& text,
+                                        std::size_t lo, std::size_t hi) {
+  std::vector<std::size_t> v;
+  for (const std::string& x : cli::split(text)) v.push_back(cli::number(flag, x, lo, hi));
+  if (v.empty()) throw cli::bad_input{flag + ": names nothing"};
+  return v;
+}
+
+}  // namespace anton2_experiment
+
+#endif  // INTERLOCK_EXAMPLES_ANTON2_EXPERIMENT_HPP
