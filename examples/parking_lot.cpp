@@ -1,6 +1,7 @@
 // parking_lot: paper 000 Section 2 and Figure 4 (paper 002 Figure 5) on the network
 // model: 8 nodes on a line (1-mesh) and on a ring (1-torus), every node sending
-// to P7 as fast as it can, under round-robin and age-based output arbitration.
+// to P7 as fast as it can, under round-robin, age-based and inverse-weighted
+// (paper 001, weights from the all-to-P7 pattern's loads) output arbitration.
 //
 //   parking_lot [--csv FILE] [--cycles N]
 //
@@ -8,13 +9,17 @@
 // arbiter beside round robin's share by the paper's merging rule, and the
 // fairness of each arbiter. --csv writes the same table, one row per source.
 #include <interlock/arbiters/age_epoch.hpp>
+#include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weights.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/routing/dimension_order.hpp>
+#include <interlock/traffic/loads.hpp>
 #include <interlock/traffic/patterns.hpp>
 
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,7 +33,7 @@ namespace {
 using interlock::node_id;
 
 struct outcome {
-  interlock::model::results round_robin, age;
+  interlock::model::results round_robin, age, inverse;
   std::vector<double> merging;
   interlock::model::age_config age_parameters;
 };
@@ -61,6 +66,33 @@ outcome run(bool wrap, std::uint64_t cycles) {
   interlock::model::network<interlock::dimension_order_routing, age> b(
       dor, c, to_p7, [](node_id, std::size_t) { return age(age::all_age); }, o.age_parameters);
   o.age = b.run();
+  // Inverse weights (paper 001 Section 3.1) from this pattern's loads at
+  // every output: each input served in proportion to the sources behind it.
+  const interlock::arbiter_loads loads =
+      interlock::router_arbiter_loads(dor, interlock::traffic_class::request, pattern);
+  using iw = interlock::inverse_weighted_arbiter<64, 1, 8>;
+  std::vector<std::shared_ptr<const iw::table_type>> tables;
+  for (const auto& arbiter : loads) {
+    interlock::load_matrix m(arbiter.size(), std::vector<double>(1, 0.0));
+    std::uint64_t idle = 0;
+    bool any = false;
+    for (std::size_t i = 0; i < arbiter.size(); ++i) {
+      m[i][0] = arbiter[i][0];
+      if (m[i][0] == 0) idle |= std::uint64_t{1} << i;
+      any = any || m[i][0] > 0;
+    }
+    m.resize(64, std::vector<double>(1, 0.0));
+    for (std::size_t i = arbiter.size(); i < 64; ++i) idle |= std::uint64_t{1} << i;
+    tables.push_back(
+        any ? std::make_shared<const iw::table_type>(interlock::weights_from_loads(m, 8, idle))
+            : std::make_shared<const iw::table_type>(
+                  std::vector<std::vector<std::uint32_t>>(64, std::vector<std::uint32_t>(1, 255))));
+  }
+  interlock::model::network<interlock::dimension_order_routing, iw> w(
+      dor, c, to_p7, [&](node_id r, std::size_t port) {
+        return iw(tables[interlock::router_arbiter(t, r, port)]);
+      });
+  o.inverse = w.run();
   return o;
 }
 
@@ -107,7 +139,7 @@ int main(int argc, char** argv) {
     }
     std::fprintf(csv,
                  "network,source,hops,round_robin,age,merging_rule,round_robin_network_latency,"
-                 "age_network_latency\n");
+                 "age_network_latency,inverse_weighted,inverse_weighted_network_latency\n");
   }
   std::printf(
       "Parking lot (paper 000 Section 2, Figure 4): 8 nodes, P0..P6 all send to P7 as\n"
@@ -123,25 +155,30 @@ int main(int argc, char** argv) {
                 o.age_parameters.port_bias.empty() ? o.age_parameters.bias.request()
                                                    : o.age_parameters.port_bias[0].request());
     std::printf(
-        "  source  hops  round robin  age-based  merging rule (paper)   network latency: round "
-        "robin  age-based\n");
+        "  source  hops  round robin  age-based  inverse weights  merging rule (paper)   network "
+        "latency: round robin  age-based  inverse weights\n");
     for (std::size_t i = 0; i < o.round_robin.sources.size(); ++i) {
       const node_id s = o.round_robin.sources[i];
       const std::size_t hops = t.distance(s, 7);
-      std::printf("  P%u      %zu     %.4f       %.4f     %-22s %12.1f %10.1f\n", s, hops,
-                  o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i],
-                  fraction(o.merging[s]).c_str(), o.round_robin.network_latency_per_source[i],
-                  o.age.network_latency_per_source[i]);
+      std::printf(
+          "  P%u      %zu     %.4f       %.4f     %.4f           %-22s %12.1f %10.1f %10.1f\n", s,
+          hops, o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i],
+          o.inverse.accepted_per_source[i], fraction(o.merging[s]).c_str(),
+          o.round_robin.network_latency_per_source[i], o.age.network_latency_per_source[i],
+          o.inverse.network_latency_per_source[i]);
       if (csv != nullptr)
-        std::fprintf(csv, "%s,P%u,%zu,%.6f,%.6f,%.6f,%.3f,%.3f\n", wrap ? "ring" : "mesh", s, hops,
-                     o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i],
+        std::fprintf(csv, "%s,P%u,%zu,%.6f,%.6f,%.6f,%.3f,%.3f,%.6f,%.3f\n", wrap ? "ring" : "mesh",
+                     s, hops, o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i],
                      o.merging[s], o.round_robin.network_latency_per_source[i],
-                     o.age.network_latency_per_source[i]);
+                     o.age.network_latency_per_source[i], o.inverse.accepted_per_source[i],
+                     o.inverse.network_latency_per_source[i]);
     }
-    std::printf("  Jain's fairness index   round robin %.3f   age-based %.3f\n", o.round_robin.jain,
-                o.age.jain);
-    std::printf("  max/min share           round robin %.1f    age-based %.1f\n",
-                o.round_robin.max_min_ratio, o.age.max_min_ratio);
+    std::printf(
+        "  Jain's fairness index   round robin %.3f   age-based %.3f   inverse weights %.3f\n",
+        o.round_robin.jain, o.age.jain, o.inverse.jain);
+    std::printf(
+        "  max/min share           round robin %.1f    age-based %.1f    inverse weights %.2f\n",
+        o.round_robin.max_min_ratio, o.age.max_min_ratio, o.inverse.max_min_ratio);
     std::printf("  max/min network latency round robin %.2f   age-based %.3f\n",
                 o.round_robin.source_network_latency_max_min, o.age.source_network_latency_max_min);
   }
@@ -152,8 +189,11 @@ int main(int argc, char** argv) {
       "the router, as the SeaStar does, so the heads that meet at an output are\n"
       "equally old, and a source's share follows the buffers its packets fill\n"
       "(Little's law): on the line P0 gets twice P1, the rest about equal; far\n"
-      "flatter than round robin, not equal (docs/model.md). Network latency: from\n"
-      "injection to delivery, mean over the packets delivered in the window.\n");
+      "flatter than round robin, not equal (docs/model.md). Inverse weights (paper\n"
+      "001), programmed from this pattern's loads, serve each input of each output\n"
+      "in proportion to the sources behind it: every source gets 1/7. Network\n"
+      "latency: from injection to delivery, mean over the packets delivered in the\n"
+      "window.\n");
   if (csv != nullptr) std::fclose(csv);
   return 0;
 }

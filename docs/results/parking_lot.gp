@@ -23,7 +23,8 @@ do for [net in "mesh ring"] {
   set title (net eq "mesh" ? "8-node line (1-mesh)" : "8-node ring (1-torus)")
   plot csv skip 1 using (strcol(1) eq net ? src(0) : NaN):4 title "round robin (model)" lw 2 pt 7, \
        csv skip 1 using (strcol(1) eq net ? src(0) : NaN):6 title "merging rule (paper)" dt 2 lw 2 pt 6, \
-       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):5 title "age-based (model)" lw 2 pt 5
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):5 title "age-based (model)" lw 2 pt 5, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):9 title "inverse weights (model)" lw 2 pt 9
 }
 # Paper 000's claim for age: the same latency through the network for every source.
 set yrange [16:8192]
@@ -33,6 +34,7 @@ set ylabel "network latency (cycles, mean)"
 do for [net in "mesh ring"] {
   set title (net eq "mesh" ? "8-node line: network latency" : "8-node ring: network latency")
   plot csv skip 1 using (strcol(1) eq net ? src(0) : NaN):7 title "round robin (model)" lw 2 pt 7, \
-       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):8 title "age-based (model)" lw 2 pt 5
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):8 title "age-based (model)" lw 2 pt 5, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):10 title "inverse weights (model)" lw 2 pt 9
 }
 unset multiplot
