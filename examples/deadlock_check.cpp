@@ -7,12 +7,14 @@
 // Exit status: 0 deadlock free, 1 a cycle (or a route that does not
 // arrive), 2 bad input. --help lists the schemes and their options.
 #include <interlock/routing/adaptive.hpp>
+#include <interlock/routing/anton2.hpp>
 #include <interlock/routing/dimension_order.hpp>
 #include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_promotion.hpp>
 #include <interlock/routing/vc_table.hpp>
 #include <interlock/verify/adaptive_deadlock.hpp>
 #include <interlock/verify/channel_dependency_graph.hpp>
+#include <interlock/verify/unified_deadlock.hpp>
 
 #include "cli.hpp"
 #include "deadlock_check_args.hpp"
@@ -42,6 +44,11 @@ const char* const help_text =
     "  --wrap W0,W1,...      1: the dimension is a ring (torus), 0: a line (mesh);\n"
     "                        default all 1\n"
     "  --slices N            parallel copies of every link (Anton 2: 2); default 1\n"
+    "  --node NAME           router (default): one router per node; anton2: every node\n"
+    "                        Anton 2's 4x4 mesh of routers, skip channels and channel\n"
+    "                        adapters, one graph with the torus (a 3-D torus of 2\n"
+    "                        slices, --scheme vc_promotion; routes between every two\n"
+    "                        cores: 4x4x4 takes about 20 s)\n"
     "\n"
     "schemes (--scheme)\n"
     "  dor                   dimension order, dateline VC switch (2 VCs per class)\n"
@@ -203,6 +210,31 @@ int run(const arguments& a) {
     return check(
         dor, a,
         "dor, orders " + order_names(dor.orders(), n) + (a.no_datelines ? ", no datelines" : ""));
+  }
+  if (a.node == "anton2") {
+    // Anton 2's unified network: the mesh, skip, adapter and torus channels
+    // of every node in one graph.
+    const interlock::anton2_topology node(t);
+    const interlock::anton2_routing scheme(node, parse_orders(a.orders, n, true));
+    std::printf(
+        "node: Anton 2's unified network, 16 mesh routers and 12 channel adapters per "
+        "node; scheme vc_promotion across mesh and torus, orders %s, %u VCs per class\n",
+        order_names(scheme.orders(), n).c_str(), scheme.vcs_per_class());
+    const interlock::verify::unified_cdg_report r =
+        interlock::verify::check_unified_deadlock_freedom(scheme, a.classes);
+    std::printf("routes: %llu\n", static_cast<unsigned long long>(r.routes));
+    std::printf("graph: %zu resources, %zu dependencies\n", r.vertices, r.edges);
+    if (!r.routes_arrive) {
+      std::printf("verdict: a route does not arrive: %s\n", r.route_problem.c_str());
+      return 1;
+    }
+    if (!r.acyclic) {
+      std::printf("verdict: cycle: deadlock possible\n");
+      for (const std::string& x : r.cycle) std::printf("  %s\n", x.c_str());
+      return 1;
+    }
+    std::printf("verdict: acyclic: deadlock free\n");
+    return 0;
   }
   if (a.scheme == "vc_promotion" || a.scheme == "per_dimension") {
     interlock::vc_promotion_options options;

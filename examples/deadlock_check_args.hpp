@@ -27,6 +27,7 @@ struct arguments {
   std::vector<bool> wrap;
   std::size_t slices = 1;
   std::string scheme;
+  std::string node = "router";  // router: one per node; anton2: Anton 2's on-chip mesh
   std::string orders;
   unsigned vcs = 0;
   std::vector<interlock::traffic_class> classes{interlock::traffic_class::request,
@@ -74,6 +75,10 @@ inline arguments parse(int argc, char** argv) {
     if (net.parse(flag, value, 65535)) {
     } else if (flag == "--scheme") {
       a.scheme = value();
+    } else if (flag == "--node") {
+      a.node = value();
+      if (a.node != "router" && a.node != "anton2")
+        throw bad_input{"--node: '" + a.node + "'; allowed: router, anton2"};
     } else if (flag == "--orders") {
       a.orders = value();
     } else if (flag == "--vcs") {
@@ -130,6 +135,15 @@ inline arguments parse(int argc, char** argv) {
       {"t3e_adaptive", {"--tables", "--flow"}},
       {"vc_promotion", {"--orders", "--non-minimal", "--minus-dateline"}},
       {"per_dimension", {"--orders", "--non-minimal", "--minus-dateline"}}};
+  if (a.node == "anton2") {
+    if (a.scheme != "vc_promotion")
+      throw bad_input{
+          "--node: anton2 routes with VC promotion across its mesh and the torus; "
+          "--scheme vc_promotion, not " +
+          a.scheme};
+    for (const std::string& f : a.scheme_flags)
+      if (f != "--orders") throw bad_input{f + ": does not apply to --node anton2"};
+  }
   for (const auto& [scheme, allowed] : takes) {
     if (scheme != a.scheme) continue;
     for (const std::string& f : a.scheme_flags) {
