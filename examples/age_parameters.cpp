@@ -1,0 +1,226 @@
+// age_parameters: the age-epoch arbiter's parameters against round robin on a SeaStar-shaped
+// torus, Abts & Weisser (SC'07) Section 4 and Table 5, on the network model.
+//
+//   age_parameters [--full] [--radix K0,K1,K2] [--load-fraction F] [--cycles N]
+//                  [--settings S,...] [--seed N] [--csv FILE]
+//
+// The router is the seastar preset's (interlock/model/presets.hpp): dimension
+// order with datelines, 4 VCs (request/response x dateline), 96-flit input
+// buffers and 16-flit output staging buffers, 9-flit packets, half of them
+// responses, the processor port at 2.1/4.8 of a link; every (input, VC) head
+// compared by the same arbiter at the input and the output. Traffic is
+// uniform at --load-fraction of the pattern's capacity. Each setting is one
+// run; round robin is the same arbiter with AGE_RR_SELECT = 0 (every grant
+// by round robin), as the SeaStar runs it, so its Table 4 counters count too.
+#include <interlock/arbiters/age_epoch.hpp>
+#include <interlock/routing/dimension_order.hpp>
+#include <interlock/traffic/loads.hpp>
+#include <interlock/traffic/patterns.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <interlock/model/network.hpp>
+#include <interlock/model/presets.hpp>
+#include "cli.hpp"
+
+namespace {
+
+using interlock::node_id;
+using age_arbiter = interlock::age_epoch_arbiter<64>;
+
+struct setting {
+  std::string name;
+  std::uint32_t period = 0;    // 0: Section 3.2's recommendation
+  std::vector<unsigned> bias;  // per dimension; empty: the recommendation's
+  std::uint64_t select = age_arbiter::all_age;
+};
+
+std::vector<setting> all_settings() {
+  const std::uint64_t rr = 0, half = 0x5555555555555555ull;
+  return {
+      {"round_robin", interlock::model::hardware_age_clk_period, {1, 1, 1}, rr},
+      {"default", interlock::model::hardware_age_clk_period, {1, 1, 1}, age_arbiter::all_age},
+      {"age4_111", 4, {1, 1, 1}, age_arbiter::all_age},
+      {"age4_321", 4, {3, 2, 1}, age_arbiter::all_age},
+      {"age8_111", 8, {1, 1, 1}, age_arbiter::all_age},
+      {"age8_321", 8, {3, 2, 1}, age_arbiter::all_age},
+      {"age16_111", 16, {1, 1, 1}, age_arbiter::all_age},
+      {"age16_321", 16, {3, 2, 1}, age_arbiter::all_age},
+      {"predicted", 0, {}, age_arbiter::all_age},
+      {"age8_321_half_rr", 8, {3, 2, 1}, half},
+  };
+}
+
+const char* help =
+    "usage: age_parameters [options]\n"
+    "\n"
+    "The age-epoch arbiter's parameters against round robin (Abts & Weisser,\n"
+    "SC'07, Section 4, Table 5) on a SeaStar-shaped torus (the seastar preset)\n"
+    "under uniform request/response traffic: per-direction stalled cycles per\n"
+    "packet (Eq. 17), latency mean, sd and max, the spread of the sources' mean\n"
+    "latency, the departures' age histogram (Table 4's buckets).\n"
+    "\n"
+    "  --full               the paper's machine: an 11x12x16 torus, 40000 cycles\n"
+    "  --radix K0,K1,K2     the torus (default 6,6,6)\n"
+    "  --load-fraction F    offered load as a share of uniform traffic's capacity,\n"
+    "                       0.05..1 (default 1: heavy traffic)\n"
+    "  --cycles N           measured cycles (default 16000; warm-up half as many)\n"
+    "  --settings S,...     round_robin, default (AGE_CLK_PERIOD 0x1000), age4_111,\n"
+    "                       age4_321, age8_111, age8_321, age16_111, age16_321,\n"
+    "                       predicted (Section 3.2's period and biases),\n"
+    "                       age8_321_half_rr (AGE_RR_SELECT 0x5555...: every other\n"
+    "                       grant by round robin); default all\n"
+    "  --seed N             the runs' seed (default 1)\n"
+    "  --csv FILE           one row per setting, with a header\n"
+    "  --config FILE        key = value lines of the flags above\n"
+    "\n"
+    "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
+    "be written.\n";
+
+int run(int argc, char** argv) {
+  std::vector<std::size_t> radix = {6, 6, 6};
+  double fraction = 1.0;
+  std::uint64_t cycles = 16000, seed = 1;
+  std::vector<setting> chosen = all_settings();
+  std::string csv_path;
+  bool full = false, radix_given = false, cycles_given = false;
+  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (flag == "--full") {
+      full = true;
+    } else if (flag == "--radix") {
+      radix.clear();
+      for (const std::string& k : cli::split(value())) radix.push_back(cli::number(flag, k, 2, 64));
+      if (radix.size() != 3) throw cli::bad_input{"--radix: three radices (a 3-D torus)"};
+      radix_given = true;
+    } else if (flag == "--load-fraction") {
+      fraction = cli::real(flag, value(), 0.05, 1);
+    } else if (flag == "--cycles") {
+      cycles = cli::number(flag, value(), 100, 100000000);
+      cycles_given = true;
+    } else if (flag == "--settings") {
+      chosen.clear();
+      for (const std::string& name : cli::split(value())) {
+        bool found = false;
+        for (const setting& s : all_settings())
+          if (s.name == name) {
+            chosen.push_back(s);
+            found = true;
+          }
+        if (!found)
+          throw cli::bad_input{"--settings: '" + name +
+                               "'; allowed: round_robin, default, age4_111, age4_321, age8_111, "
+                               "age8_321, age16_111, age16_321, predicted, age8_321_half_rr"};
+      }
+    } else if (flag == "--seed") {
+      seed = cli::number(flag, value(), 0, 1000000000);
+    } else if (flag == "--csv") {
+      csv_path = value();
+    } else {
+      throw cli::bad_input{flag + ": unknown option (see --help)"};
+    }
+  });
+  if (full) {
+    if (!radix_given) radix = {11, 12, 16};
+    if (!cycles_given) cycles = 40000;
+  }
+  const interlock::model::preset p = interlock::model::seastar_preset();
+  const interlock::torus_topology t(radix, {}, 1);
+  const interlock::dimension_order_routing dor(t);
+  const interlock::traffic::uniform_random uniform;
+  // Uniform traffic's capacity: the busiest channel, or the processor port.
+  const std::vector<double> loads = interlock::channel_loads(dor, uniform);
+  const double busiest = *std::max_element(loads.begin(), loads.end());
+  const double capacity = std::min(1.0 / busiest, p.model.endpoint_bandwidth);
+  interlock::model::config c = p.model;
+  c.load = fraction * capacity;
+  c.warmup = cycles / 2;
+  c.measure = cycles;
+  c.drain = 4 * cycles;
+  c.seed = seed;
+  const interlock::model::age_advice advice = interlock::model::recommended_age(t, c, 2);
+  std::FILE* csv = nullptr;
+  if (!csv_path.empty()) {
+    csv = std::fopen(csv_path.c_str(), "w");
+    if (csv == nullptr) throw cli::bad_input{"--csv: cannot write '" + csv_path + "'"};
+    std::fprintf(csv,
+                 "setting,period,bias,age_rr_select,radix,offered,accepted,stalled_px,stalled_mx,"
+                 "stalled_py,stalled_my,stalled_pz,stalled_mz,latency_mean,latency_sd,latency_max,"
+                 "network_latency_mean,source_latency_max_min,age_0_63,age_64_127,age_128_191,"
+                 "age_192_255,inhibited_share\n");
+  }
+  std::printf(
+      "Age parameters (Abts & Weisser, SC'07, Section 4, Table 5) on a SeaStar-shaped\n"
+      "%zux%zux%zu torus: 9-flit packets, half responses, 96-flit input and 16-flit staging\n"
+      "buffers, processor port at 2.1/4.8; uniform traffic at %.2f of its capacity (%.3f\n"
+      "flits/node/cycle); %llu measured cycles. Section 3.2 predicts AGE_CLK_PERIOD %u.\n\n",
+      radix[0], radix[1], radix[2], fraction, capacity, static_cast<unsigned long long>(cycles),
+      advice.age.period);
+  std::printf("%-17s %6s %6s  %-29s %8s %7s %6s %11s %s\n", "setting", "period", "bias",
+              "stalled/packet +x -x +y -y +z -z", "latency", "sd", "max", "src spread",
+              "ages 0-63/64-127/128-191/192-255");
+  int status = 0;
+  for (const setting& s : chosen) {
+    interlock::model::age_config age;
+    age.period = s.period != 0 ? s.period : advice.age.period;
+    const std::vector<unsigned> bias = !s.bias.empty() ? s.bias : advice.dimension_bias;
+    age.port_bias = interlock::model::biases_by_dimension(t, bias);
+    const std::uint64_t select = s.select;
+    interlock::model::network<interlock::dimension_order_routing, age_arbiter,
+                              interlock::model::separable_input_first, age_arbiter>
+        net(
+            dor, c,
+            [&](node_id n, interlock::splitmix64& g) { return uniform.destination(t, n, g); },
+            [select](node_id, std::size_t) { return age_arbiter(select); }, age, {},
+            [select](node_id, std::size_t) { return age_arbiter(select); });
+    const interlock::model::results r = net.run();
+    if (r.deadlock.deadlocked) status = 1;
+    std::string bias_text;
+    for (std::size_t i = 0; i < bias.size(); ++i)
+      bias_text += (i ? "," : "") + std::to_string(bias[i]);
+    std::string csv_bias = bias_text;  // "3/2/1": a CSV cell
+    for (char& ch : csv_bias)
+      if (ch == ',') ch = '/';
+    const auto& o = r.occupancy_by_direction;
+    std::printf(
+        "%-17s %6u %6s  %4.1f %4.1f %4.1f %4.1f %4.1f %4.1f %8.0f %7.0f %6.0f %11.2f "
+        "%llu/%llu/%llu/%llu\n",
+        s.name.c_str(), age.period, bias_text.c_str(), o[0][0], o[0][1], o[1][0], o[1][1], o[2][0],
+        o[2][1], r.latency_mean, r.latency_sd, r.latency_max, r.source_latency_max_min,
+        static_cast<unsigned long long>(r.age_histogram[0]),
+        static_cast<unsigned long long>(r.age_histogram[1]),
+        static_cast<unsigned long long>(r.age_histogram[2]),
+        static_cast<unsigned long long>(r.age_histogram[3]));
+    std::fflush(stdout);
+    if (csv != nullptr &&
+        std::fprintf(
+            csv,
+            "%s,%u,%s,0x%llx,%zux%zux%zu,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,"
+            "%.0f,%.2f,%.4f,%llu,%llu,%llu,%llu,%.4f\n",
+            s.name.c_str(), age.period, csv_bias.c_str(), static_cast<unsigned long long>(select),
+            radix[0], radix[1], radix[2], r.offered, r.accepted, o[0][0], o[0][1], o[1][0], o[1][1],
+            o[2][0], o[2][1], r.latency_mean, r.latency_sd, r.latency_max, r.network_latency_mean,
+            r.source_latency_max_min, static_cast<unsigned long long>(r.age_histogram[0]),
+            static_cast<unsigned long long>(r.age_histogram[1]),
+            static_cast<unsigned long long>(r.age_histogram[2]),
+            static_cast<unsigned long long>(r.age_histogram[3]), r.inhibited_share) < 0) {
+      std::fclose(csv);
+      throw std::runtime_error("--csv: writing '" + csv_path + "' failed");
+    }
+  }
+  if (csv != nullptr && std::fclose(csv) != 0)
+    throw std::runtime_error("--csv: writing '" + csv_path + "' failed");
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::run_tool("age_parameters", help, "try a smaller --radix", argc, argv,
+                       [&] { return run(argc, argv); });
+}
