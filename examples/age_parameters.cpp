@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -144,16 +143,12 @@ int run(int argc, char** argv) {
   c.drain = 4 * cycles;
   c.seed = seed;
   const interlock::model::age_advice advice = interlock::model::recommended_age(t, c, 2);
-  std::FILE* csv = nullptr;
-  if (!csv_path.empty()) {
-    csv = std::fopen(csv_path.c_str(), "w");
-    if (csv == nullptr) throw cli::bad_input{"--csv: cannot write '" + csv_path + "'"};
-    std::fprintf(csv,
-                 "setting,period,bias,age_rr_select,radix,offered,accepted,stalled_px,stalled_mx,"
-                 "stalled_py,stalled_my,stalled_pz,stalled_mz,latency_mean,latency_sd,latency_max,"
-                 "network_latency_mean,source_latency_max_min,age_0_63,age_64_127,age_128_191,"
-                 "age_192_255,inhibited_share\n");
-  }
+  cli::output_file csv("--csv", csv_path);
+  csv.line(
+      "setting,period,bias,age_rr_select,radix,offered,accepted,stalled_px,stalled_mx,"
+      "stalled_py,stalled_my,stalled_pz,stalled_mz,latency_mean,latency_sd,latency_max,"
+      "network_latency_mean,source_latency_max_min,age_0_63,age_64_127,age_128_191,"
+      "age_192_255,inhibited_share");
   std::printf(
       "Age parameters (Abts & Weisser, SC'07, Section 4, Table 5) on a SeaStar-shaped\n"
       "%zux%zux%zu torus: 9-flit packets, half responses, 96-flit input and 16-flit staging\n"
@@ -197,24 +192,18 @@ int run(int argc, char** argv) {
         static_cast<unsigned long long>(r.age_histogram[2]),
         static_cast<unsigned long long>(r.age_histogram[3]));
     std::fflush(stdout);
-    if (csv != nullptr &&
-        std::fprintf(
-            csv,
-            "%s,%u,%s,0x%llx,%zux%zux%zu,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,"
-            "%.0f,%.2f,%.4f,%llu,%llu,%llu,%llu,%.4f\n",
-            s.name.c_str(), age.period, csv_bias.c_str(), static_cast<unsigned long long>(select),
-            radix[0], radix[1], radix[2], r.offered, r.accepted, o[0][0], o[0][1], o[1][0], o[1][1],
-            o[2][0], o[2][1], r.latency_mean, r.latency_sd, r.latency_max, r.network_latency_mean,
-            r.source_latency_max_min, static_cast<unsigned long long>(r.age_histogram[0]),
-            static_cast<unsigned long long>(r.age_histogram[1]),
-            static_cast<unsigned long long>(r.age_histogram[2]),
-            static_cast<unsigned long long>(r.age_histogram[3]), r.inhibited_share) < 0) {
-      std::fclose(csv);
-      throw std::runtime_error("--csv: writing '" + csv_path + "' failed");
-    }
+    csv.line(cli::format(
+        "%s,%u,%s,0x%llx,%zux%zux%zu,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,"
+        "%.0f,%.2f,%.4f,%llu,%llu,%llu,%llu,%.4f",
+        s.name.c_str(), age.period, csv_bias.c_str(), static_cast<unsigned long long>(select),
+        radix[0], radix[1], radix[2], r.offered, r.accepted, o[0][0], o[0][1], o[1][0], o[1][1],
+        o[2][0], o[2][1], r.latency_mean, r.latency_sd, r.latency_max, r.network_latency_mean,
+        r.source_latency_max_min, static_cast<unsigned long long>(r.age_histogram[0]),
+        static_cast<unsigned long long>(r.age_histogram[1]),
+        static_cast<unsigned long long>(r.age_histogram[2]),
+        static_cast<unsigned long long>(r.age_histogram[3]), r.inhibited_share));
   }
-  if (csv != nullptr && std::fclose(csv) != 0)
-    throw std::runtime_error("--csv: writing '" + csv_path + "' failed");
+  csv.close();
   return status;
 }
 

@@ -96,41 +96,6 @@ inline double busiest(const std::vector<const node_pattern*>& patterns,
   return worst;
 }
 
-/// Inverse-weight tables of K inputs and N labels, one per distinct set of
-/// loads (most arbiters of a symmetric network share theirs).
-template <std::size_t K, std::size_t N>
-class weight_tables {
- public:
-  using table = interlock::inverse_weight_table<K, N, weight_bits>;
-  /// loads(i, n): input i's load under label n, for i < inputs.
-  template <class Loads>
-  std::shared_ptr<const table> get(std::size_t inputs, Loads&& loads) {
-    std::vector<double> key(K * N, 0.0);
-    for (std::size_t i = 0; i < inputs && i < K; ++i)
-      for (std::size_t n = 0; n < N; ++n) key[i * N + n] = loads(i, n);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
-    interlock::load_matrix m(K, std::vector<double>(N, 0.0));
-    std::uint64_t idle = 0;
-    bool any = false;
-    for (std::size_t i = 0; i < K; ++i) {
-      double sum = 0;
-      for (std::size_t n = 0; n < N; ++n) sum += m[i][n] = key[i * N + n];
-      if (sum == 0) idle |= std::uint64_t{1} << i;
-      any = any || sum > 0;
-    }
-    auto t =
-        any ? std::make_shared<const table>(interlock::weights_from_loads(m, weight_bits, idle))
-            : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
-                  K, std::vector<std::uint32_t>(N, (1u << weight_bits) - 1)));
-    cache_.emplace(std::move(key), t);
-    return t;
-  }
-
- private:
-  std::map<std::vector<double>, std::shared_ptr<const table>> cache_;
-};
-
 struct outcome {
   double normalized = 0;         // throughput over the torus channels' capacity
   std::uint64_t last = 0;        // cycle of the last arrival
@@ -236,15 +201,16 @@ class anton2_shape {
     using iw = interlock::inverse_weighted_arbiter<8, N, weight_bits>;
     std::vector<const interlock::unified_arbiter_loads*> l;
     for (const std::string& w : weights) l.push_back(&loads(w));
-    weight_tables<8, N> tables;
+    interlock::inverse_weight_tables<8, N, weight_bits> tables;
     const std::size_t ports = l[0]->ports, routers = l[0]->routers;
-    std::vector<std::shared_ptr<const typename weight_tables<8, N>::table>> out(routers * ports),
-        in(routers * ports);
+    std::vector<
+        std::shared_ptr<const typename interlock::inverse_weight_tables<8, N, weight_bits>::table>>
+        out(routers * ports), in(routers * ports);
     for (node_id r = 0; r < routers; ++r)
       for (std::size_t p = 0; p < ports; ++p) {
-        out[r * ports + p] = tables.get(
+        out[r * ports + p] = tables.from_loads(
             ports, [&](std::size_t i, std::size_t n) { return l[n]->output(r, p, i, 0); });
-        in[r * ports + p] = tables.get(
+        in[r * ports + p] = tables.from_loads(
             l[0]->vcs, [&](std::size_t v, std::size_t n) { return l[n]->input(r, p, v, 0); });
       }
     interlock::model::network<interlock::anton2_routing, iw,
@@ -314,17 +280,17 @@ class router_shape {
     std::vector<const stage_loads*> l;
     for (const std::string& w : weights) l.push_back(&loads(w));
     const std::size_t local = torus_.local_port(), lp = torus_.ports();
-    weight_tables<64, N> tables;
+    interlock::inverse_weight_tables<64, N, weight_bits> tables;
     auto output = [&](node_id r, std::size_t o) {
       const std::size_t arb = r * lp + std::min(o, local);
-      return iw(tables.get(local + endpoints, [&](std::size_t q, std::size_t n) {
+      return iw(tables.from_loads(local + endpoints, [&](std::size_t q, std::size_t n) {
         const auto& x = l[n]->outputs[arb];
         return q < local ? x[q][0] : x[local][0] / static_cast<double>(endpoints);
       }));
     };
     auto input = [&](node_id r, std::size_t q) {
       const auto& x0 = l[0]->inputs[r * lp + std::min(q, local)];
-      return iw(tables.get(x0.size(), [&](std::size_t v, std::size_t n) {
+      return iw(tables.from_loads(x0.size(), [&](std::size_t v, std::size_t n) {
         return l[n]->inputs[r * lp + std::min(q, local)][v][0];
       }));
     };

@@ -13,7 +13,6 @@
 // it, normalized to the blend's torus channel capacity (anton2_experiment.hpp).
 #include <cstdio>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -93,14 +92,10 @@ int run(int argc, char** argv) {
     if (!radix_given) s.radix = 8;
     if (!batch_given) s.batch = 1024;
   }
-  std::FILE* csv = nullptr;
-  if (!s.csv.empty()) {
-    csv = std::fopen(s.csv.c_str(), "w");
-    if (csv == nullptr) throw cli::bad_input{"--csv: cannot write '" + s.csv + "'"};
-    std::fprintf(csv,
-                 "node,setting,reverse_share,radix,batch,last_arrival,normalized_throughput,"
-                 "completion_spread,seconds\n");
-  }
+  cli::output_file csv("--csv", s.csv);
+  csv.line(
+      "node,setting,reverse_share,radix,batch,last_arrival,normalized_throughput,"
+      "completion_spread,seconds");
   std::printf(
       "Blended patterns (Towles et al., ISCA'14, Section 4.2, Figure 10)\n"
       "%zux%zux%zu torus, 2 slices, %zu 1-flit packets per core, %u-flit buffers per VC;\n"
@@ -137,17 +132,13 @@ int run(int argc, char** argv) {
                     o.ok ? "" : "  (did not finish)");
         std::fflush(stdout);
         if (!o.ok) status = 1;
-        if (csv != nullptr && std::fprintf(csv, "%s,%s,%.3f,%zu,%zu,%llu,%.5f,%.4f,%.2f\n",
-                                           node.c_str(), setting.c_str(), f, s.radix, s.batch,
-                                           static_cast<unsigned long long>(o.last), o.normalized,
-                                           o.completion_spread, o.seconds) < 0) {
-          std::fclose(csv);
-          throw std::runtime_error("--csv: writing '" + s.csv + "' failed");
-        }
+        csv.line(cli::format("%s,%s,%.3f,%zu,%zu,%llu,%.5f,%.4f,%.2f", node.c_str(),
+                             setting.c_str(), f, s.radix, s.batch,
+                             static_cast<unsigned long long>(o.last), o.normalized,
+                             o.completion_spread, o.seconds));
       }
   }
-  if (csv != nullptr && std::fclose(csv) != 0)
-    throw std::runtime_error("--csv: writing '" + s.csv + "' failed");
+  csv.close();
   return status;
 }
 

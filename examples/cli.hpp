@@ -10,6 +10,9 @@
 //   - number(), real(), split(): values checked against a range, or refused
 //     naming the flag, the text and what is allowed.
 //   - network: --radix, --wrap and --slices, as every tool of a torus reads them.
+//   - output_file: a CSV (or any) output opened before the run (a path that
+//     cannot be written is bad input), every line checked; format() is
+//     printf into a std::string.
 //   - run_tool(): --help prints the help and exits 0; bad input (bad_input,
 //     config_error) exits 2 after the tool's name; running out of memory or
 //     any other failure exits 3.
@@ -20,12 +23,16 @@
 #include <interlock/core/config_error.hpp>
 #include <interlock/topology/torus.hpp>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdarg>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -269,6 +276,51 @@ struct network {
                       std::to_string(radix.size()) + " dimensions"};
   }
 };
+
+// An output file: opened before the run (a path that cannot be written is
+// bad input), every write checked (a failed one fails the run).
+class output_file {
+ public:
+  output_file(const std::string& flag, const std::string& path) : flag_(flag), path_(path) {
+    if (path.empty()) return;
+    f_ = std::fopen(path.c_str(), "w");
+    if (f_ == nullptr) throw bad_input{flag + ": cannot write '" + path + "'"};
+  }
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+  ~output_file() {
+    if (f_ != nullptr) std::fclose(f_);
+  }
+  bool open() const { return f_ != nullptr; }
+  void line(const std::string& text) {
+    if (f_ == nullptr) return;
+    if (std::fputs(text.c_str(), f_) < 0 || std::fputc('\n', f_) == EOF || std::fflush(f_) != 0)
+      fail();
+  }
+  void close() {
+    if (f_ == nullptr) return;
+    const int status = std::fclose(f_);
+    f_ = nullptr;
+    if (status != 0) fail();
+  }
+
+ private:
+  [[noreturn]] void fail() {
+    throw std::runtime_error(flag_ + ": writing '" + path_ + "' failed: " + std::strerror(errno));
+  }
+  std::string flag_, path_;
+  std::FILE* f_ = nullptr;
+};
+
+inline std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
+inline std::string format(const char* pattern, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, pattern);
+  std::vsnprintf(text, sizeof text, pattern, args);
+  va_end(args);
+  return text;
+}
 
 /// A tool's main: --help prints `help` and exits 0; otherwise run() gives
 /// the exit status. Bad input exits 2, running out of memory or any other

@@ -323,50 +323,8 @@ inline void print_results(const arguments& a, const interlock::model::results& r
   }
 }
 
-// An output file: opened before the run (a path that cannot be written is
-// bad input), every write checked (a failed one fails the run).
-class output_file {
- public:
-  output_file(const std::string& flag, const std::string& path) : flag_(flag), path_(path) {
-    if (path.empty()) return;
-    f_ = std::fopen(path.c_str(), "w");
-    if (f_ == nullptr) throw bad_input{flag + ": cannot write '" + path + "'"};
-  }
-  output_file(const output_file&) = delete;
-  output_file& operator=(const output_file&) = delete;
-  ~output_file() {
-    if (f_ != nullptr) std::fclose(f_);
-  }
-  bool open() const { return f_ != nullptr; }
-  void line(const std::string& text) {
-    if (f_ == nullptr) return;
-    if (std::fputs(text.c_str(), f_) < 0 || std::fputc('\n', f_) == EOF || std::fflush(f_) != 0)
-      fail();
-  }
-  void close() {
-    if (f_ == nullptr) return;
-    const int status = std::fclose(f_);
-    f_ = nullptr;
-    if (status != 0) fail();
-  }
-
- private:
-  [[noreturn]] void fail() {
-    throw std::runtime_error(flag_ + ": writing '" + path_ + "' failed: " + std::strerror(errno));
-  }
-  std::string flag_, path_;
-  std::FILE* f_ = nullptr;
-};
-
-inline std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
-inline std::string format(const char* pattern, ...) {
-  char text[512];
-  va_list args;
-  va_start(args, pattern);
-  std::vsnprintf(text, sizeof text, pattern, args);
-  va_end(args);
-  return text;
-}
+using cli::format;
+using cli::output_file;
 
 // The run's configuration as CSV columns (values with commas joined by
 // 'x' or ' '), so that the rows of many sweeps can be merged.
@@ -597,40 +555,6 @@ traffic_setup with_traffic(const arguments& a, const Scheme& scheme,
   return s;
 }
 
-// Inverse-weight tables of K inputs and N labels, one per distinct set of
-// loads (most arbiters of a symmetric network share theirs).
-template <std::size_t K, std::size_t N, unsigned M = 8>
-class weight_tables {
- public:
-  using table = interlock::inverse_weight_table<K, N, M>;
-  /// loads(i, n): input i's load under label n, for i < inputs.
-  template <class Loads>
-  std::shared_ptr<const table> get(std::size_t inputs, Loads&& loads) {
-    std::vector<double> key(K * N, 0.0);
-    for (std::size_t i = 0; i < inputs && i < K; ++i)
-      for (std::size_t n = 0; n < N; ++n) key[i * N + n] = loads(i, n);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
-    interlock::load_matrix m(K, std::vector<double>(N, 0.0));
-    std::uint64_t idle = 0;
-    bool any = false;
-    for (std::size_t i = 0; i < K; ++i) {
-      double sum = 0;
-      for (std::size_t n = 0; n < N; ++n) sum += m[i][n] = key[i * N + n];
-      if (sum == 0) idle |= std::uint64_t{1} << i;
-      any = any || sum > 0;
-    }
-    auto t = any ? std::make_shared<const table>(interlock::weights_from_loads(m, M, idle))
-                 : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
-                       K, std::vector<std::uint32_t>(N, (1u << M) - 1)));
-    cache_.emplace(std::move(key), t);
-    return t;
-  }
-
- private:
-  std::map<std::vector<double>, std::shared_ptr<const table>> cache_;
-};
-
 // The inverse-weighted arbiters at the outputs, and at the inputs with
 // --input-arbiter inverse_weighted, each from its inputs' loads (Section 3.1).
 template <class Scheme, class Policy, class MakeOutput, class MakeInput>
@@ -652,17 +576,16 @@ template <std::size_t N, class Scheme>
 int with_inverse_weights(const arguments& a, const Scheme& scheme, const traffic_setup& traffic) {
   const interlock::torus_topology& t = scheme.topology();
   using policy = interlock::inverse_weighted_arbiter<64, N, 8>;
-  weight_tables<64, N> tables;
-  std::vector<std::shared_ptr<const typename weight_tables<64, N>::table>> out(
-      traffic.loads.size()),
-      in(traffic.input_loads.size());
+  interlock::inverse_weight_tables<64, N, 8> tables;
+  std::vector<std::shared_ptr<const typename interlock::inverse_weight_tables<64, N, 8>::table>>
+      out(traffic.loads.size()), in(traffic.input_loads.size());
   for (std::size_t arb = 0; arb < out.size(); ++arb) {
     const auto& l = traffic.loads[arb];
-    out[arb] = tables.get(l.size(), [&](std::size_t i, std::size_t n) { return l[i][n]; });
+    out[arb] = tables.from_loads(l.size(), [&](std::size_t i, std::size_t n) { return l[i][n]; });
   }
   for (std::size_t arb = 0; arb < in.size(); ++arb) {
     const auto& l = traffic.input_loads[arb];
-    in[arb] = tables.get(l.size(), [&](std::size_t i, std::size_t n) { return l[i][n]; });
+    in[arb] = tables.from_loads(l.size(), [&](std::size_t i, std::size_t n) { return l[i][n]; });
   }
   return with_inverse_inputs<Scheme, policy>(
       a, scheme, traffic,
@@ -682,17 +605,16 @@ int with_inverse_weights(const arguments& a, const interlock::anton2_routing& sc
                          const traffic_setup& traffic) {
   using policy = interlock::inverse_weighted_arbiter<8, N, 12>;
   const interlock::unified_arbiter_loads& l = *traffic.unified;
-  weight_tables<8, N, 12> tables;
+  interlock::inverse_weight_tables<8, N, 12> tables;
   const std::size_t ports = l.ports;
-  std::vector<std::shared_ptr<const typename weight_tables<8, N, 12>::table>> out(l.routers *
-                                                                                  ports),
-      in(l.routers * ports);
+  std::vector<std::shared_ptr<const typename interlock::inverse_weight_tables<8, N, 12>::table>>
+      out(l.routers * ports), in(l.routers * ports);
   for (node_id r = 0; r < l.routers; ++r)
     for (std::size_t p = 0; p < ports; ++p) {
-      out[r * ports + p] =
-          tables.get(ports, [&](std::size_t i, std::size_t n) { return l.output(r, p, i, n); });
-      in[r * ports + p] =
-          tables.get(l.vcs, [&](std::size_t v, std::size_t n) { return l.input(r, p, v, n); });
+      out[r * ports + p] = tables.from_loads(
+          ports, [&](std::size_t i, std::size_t n) { return l.output(r, p, i, n); });
+      in[r * ports + p] = tables.from_loads(
+          l.vcs, [&](std::size_t v, std::size_t n) { return l.input(r, p, v, n); });
     }
   return with_inverse_inputs<interlock::anton2_routing, policy>(
       a, scheme, traffic,

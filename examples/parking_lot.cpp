@@ -71,23 +71,11 @@ outcome run(bool wrap, std::uint64_t cycles) {
   const interlock::arbiter_loads loads =
       interlock::router_arbiter_loads(dor, interlock::traffic_class::request, pattern);
   using iw = interlock::inverse_weighted_arbiter<64, 1, 8>;
+  interlock::inverse_weight_tables<64, 1, 8> weights;
   std::vector<std::shared_ptr<const iw::table_type>> tables;
-  for (const auto& arbiter : loads) {
-    interlock::load_matrix m(arbiter.size(), std::vector<double>(1, 0.0));
-    std::uint64_t idle = 0;
-    bool any = false;
-    for (std::size_t i = 0; i < arbiter.size(); ++i) {
-      m[i][0] = arbiter[i][0];
-      if (m[i][0] == 0) idle |= std::uint64_t{1} << i;
-      any = any || m[i][0] > 0;
-    }
-    m.resize(64, std::vector<double>(1, 0.0));
-    for (std::size_t i = arbiter.size(); i < 64; ++i) idle |= std::uint64_t{1} << i;
-    tables.push_back(
-        any ? std::make_shared<const iw::table_type>(interlock::weights_from_loads(m, 8, idle))
-            : std::make_shared<const iw::table_type>(
-                  std::vector<std::vector<std::uint32_t>>(64, std::vector<std::uint32_t>(1, 255))));
-  }
+  for (const auto& arbiter : loads)
+    tables.push_back(weights.from_loads(arbiter.size(),
+                                        [&](std::size_t i, std::size_t) { return arbiter[i][0]; }));
   interlock::model::network<interlock::dimension_order_routing, iw> w(
       dor, c, to_p7, [&](node_id r, std::size_t port) {
         return iw(tables[interlock::router_arbiter(t, r, port)]);

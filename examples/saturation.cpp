@@ -12,7 +12,6 @@
 // node (anton2_experiment.hpp).
 #include <cstdio>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -94,14 +93,10 @@ int run(int argc, char** argv) {
     if (!radix_given) s.radix = 8;
     if (!batches_given) s.batches = {16, 64, 256, 1024};
   }
-  std::FILE* csv = nullptr;
-  if (!s.csv.empty()) {
-    csv = std::fopen(s.csv.c_str(), "w");
-    if (csv == nullptr) throw cli::bad_input{"--csv: cannot write '" + s.csv + "'"};
-    std::fprintf(csv,
-                 "node,pattern,arbiter,radix,batch,last_arrival,normalized_throughput,"
-                 "completion_spread,seconds\n");
-  }
+  cli::output_file csv("--csv", s.csv);
+  csv.line(
+      "node,pattern,arbiter,radix,batch,last_arrival,normalized_throughput,"
+      "completion_spread,seconds");
   std::printf(
       "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9)\n"
       "%zux%zux%zu torus, 2 slices, 1-flit packets, %u-flit buffers per VC; batch = packets\n"
@@ -136,18 +131,14 @@ int run(int argc, char** argv) {
                       o.completion_spread, o.ok ? "" : "  (did not finish)");
           std::fflush(stdout);
           if (!o.ok) status = 1;
-          if (csv != nullptr && std::fprintf(csv, "%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.2f\n",
-                                             node.c_str(), pname.c_str(), arbiter.c_str(), s.radix,
-                                             batch, static_cast<unsigned long long>(o.last),
-                                             o.normalized, o.completion_spread, o.seconds) < 0) {
-            std::fclose(csv);
-            throw std::runtime_error("--csv: writing '" + s.csv + "' failed");
-          }
+          csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.2f", node.c_str(), pname.c_str(),
+                               arbiter.c_str(), s.radix, batch,
+                               static_cast<unsigned long long>(o.last), o.normalized,
+                               o.completion_spread, o.seconds));
         }
     }
   }
-  if (csv != nullptr && std::fclose(csv) != 0)
-    throw std::runtime_error("--csv: writing '" + s.csv + "' failed");
+  csv.close();
   return status;
 }
 

@@ -414,3 +414,28 @@ TEST_CASE("inverse-weighted: a pattern that never reaches an input defeats the b
   CHECK(exact_served[0] == 5000);
   CHECK(hw_served[0] == 5000);
 }
+
+TEST_CASE(
+    "inverse_weight_tables: one table per distinct set of loads, as weights_from_loads makes it",
+    "[inverse_weighted][tables]") {
+  interlock::inverse_weight_tables<4, 2, 8> tables;
+  const std::vector<std::vector<double>> a = {{1.0, 0.5}, {0.5, 1.0}, {0, 0}};
+  const std::vector<std::vector<double>> b = {{1.0, 0.5}, {0.5, 2.0}, {0, 0}};
+  auto loads = [](const std::vector<std::vector<double>>& l) {
+    return [&l](std::size_t i, std::size_t n) { return l[i][n]; };
+  };
+  const auto ta = tables.from_loads(3, loads(a));
+  const auto ta2 = tables.from_loads(3, loads(a));
+  const auto tb = tables.from_loads(3, loads(b));
+  CHECK(ta == ta2);  // shared
+  CHECK(ta != tb);
+  CHECK(tables.distinct() == 2);
+  // The weights are weights_from_loads's, inputs 2 and 3 idle.
+  const interlock::quantized_weights q =
+      interlock::weights_from_loads({{1.0, 0.5}, {0.5, 1.0}, {0, 0}, {0, 0}}, 8, 0b1100);
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t n = 0; n < 2; ++n) CHECK(ta->weight(i, n) == q.weights[i][n]);
+  // No load at all: equal weights, so the arbiter serves round robin.
+  const auto none = tables.from_loads(4, [](std::size_t, std::size_t) { return 0.0; });
+  for (std::size_t i = 0; i < 4; ++i) CHECK(none->weight(i, 0) == 255);
+}
