@@ -1,0 +1,198 @@
+// all_to_one: the parking lot at network scale (paper 000 Section 2; paper 001 Section 3.1) on
+// the network model: every node of a 3-D torus sends to one node as fast as it can.
+//
+//   all_to_one [--full] [--radix K0,K1,K2] [--cycles N] [--injection-buffers B,...] [--csv FILE]
+//
+// Per source, its share of the destination's ejection port and its packets'
+// network latency, under round robin, the age-epoch arbiter (at Section 3.2's
+// AGE_CLK_PERIOD, and at the smallest doubling of it that keeps the age clock
+// from being inhibited), and inverse weights programmed from this pattern's
+// loads. --injection-buffers repeats the age runs with other injection buffer
+// depths: with ages counted from entry into the router, a source's share
+// follows the buffers its packets fill (docs/model.md's fluid analysis).
+#include <interlock/arbiters/age_epoch.hpp>
+#include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/round_robin.hpp>
+#include <interlock/routing/dimension_order.hpp>
+#include <interlock/traffic/loads.hpp>
+#include <interlock/traffic/patterns.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <interlock/model/network.hpp>
+#include "cli.hpp"
+
+namespace {
+
+using interlock::node_id;
+
+const char* help =
+    "usage: all_to_one [options]\n"
+    "\n"
+    "The parking lot at network scale: every node of a 3-D torus sends to the\n"
+    "last node as fast as it can (dimension order with datelines, 16-flit\n"
+    "buffers, 1-flit packets). Per arbiter: each source's share of the\n"
+    "destination's ejection port by its distance, Jain's index, max/min share\n"
+    "and network latency. Arbiters: round robin; age (Section 3.2's period, and\n"
+    "the smallest doubling of it with the age clock inhibited under 1%% of the\n"
+    "time); inverse weights from this pattern's loads.\n"
+    "\n"
+    "  --full                  an 8x8x8 torus\n"
+    "  --radix K0,K1,K2        the torus (default 4,4,4)\n"
+    "  --cycles N              measured cycles (default 40000; warm-up 10000)\n"
+    "  --injection-buffers B,...  injection buffer depths (flits) for the age runs\n"
+    "                          (default 16: as the network's)\n"
+    "  --csv FILE              one row per (setting, source), with a header\n"
+    "  --config FILE           key = value lines of the flags above\n"
+    "\n"
+    "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
+    "be written.\n";
+
+struct row {
+  std::string setting;
+  unsigned injection = 0;
+  interlock::model::results r;
+  double inhibited = 0;
+};
+
+int run(int argc, char** argv) {
+  std::vector<std::size_t> radix = {4, 4, 4};
+  std::uint64_t cycles = 40000;
+  std::vector<unsigned> injection = {16};
+  std::string csv_path;
+  bool full = false, radix_given = false;
+  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (flag == "--full") {
+      full = true;
+    } else if (flag == "--radix") {
+      radix.clear();
+      for (const std::string& k : cli::split(value())) radix.push_back(cli::number(flag, k, 2, 32));
+      if (radix.size() != 3) throw cli::bad_input{"--radix: three radices (a 3-D torus)"};
+      radix_given = true;
+    } else if (flag == "--cycles") {
+      cycles = cli::number(flag, value(), 1000, 100000000);
+    } else if (flag == "--injection-buffers") {
+      injection.clear();
+      for (const std::string& b : cli::split(value()))
+        injection.push_back(static_cast<unsigned>(cli::number(flag, b, 1, 4096)));
+      if (injection.empty()) throw cli::bad_input{"--injection-buffers: names nothing"};
+    } else if (flag == "--csv") {
+      csv_path = value();
+    } else {
+      throw cli::bad_input{flag + ": unknown option (see --help)"};
+    }
+  });
+  if (full && !radix_given) radix = {8, 8, 8};
+  const interlock::torus_topology t(radix, {}, 1);
+  const interlock::dimension_order_routing dor(t);
+  const node_id destination = t.node_count() - 1;
+  const interlock::traffic::all_to_one pattern{destination};
+  const interlock::model::destination_function to_one = [&](node_id s, interlock::splitmix64& g) {
+    return pattern.destination(t, s, g);
+  };
+  interlock::model::config c;  // 16-flit buffers, 1-flit packets, requests only
+  c.load = 1.0;
+  c.warmup = 10000;
+  c.measure = cycles;
+  c.drain = 0;
+  cli::output_file csv("--csv", csv_path);
+  csv.line("setting,period,injection_buffer_flits,source,hops,share,network_latency");
+  std::vector<row> rows;
+  using rr = interlock::round_robin_arbiter<64>;
+  using age = interlock::age_epoch_arbiter<64>;
+  using iw = interlock::inverse_weighted_arbiter<64, 1, 8>;
+  {
+    interlock::model::network<interlock::dimension_order_routing, rr> net(
+        dor, c, to_one, [](node_id, std::size_t) { return rr{}; });
+    rows.push_back({"round_robin", c.buffer_flits, net.run(), 0});
+  }
+  const interlock::model::age_advice advice =
+      interlock::model::recommended_age(t, c, dor.vcs_per_class());
+  interlock::model::age_config age_cfg = advice.age;
+  age_cfg.port_bias = interlock::model::biases_by_dimension(t, advice.dimension_bias);
+  std::uint32_t quiet_period = 0;
+  for (const unsigned inj : injection) {
+    interlock::model::config ci = c;
+    ci.injection_buffer_flits = inj;
+    for (std::uint32_t period = advice.age.period;; period *= 2) {
+      interlock::model::age_config a = age_cfg;
+      a.period = period;
+      interlock::model::network<interlock::dimension_order_routing, age> net(
+          dor, ci, to_one, [](node_id, std::size_t) { return age(age::all_age); }, a);
+      const interlock::model::results r = net.run();
+      const bool first = period == advice.age.period;
+      const bool quiet = r.inhibited_share < 0.01 || period >= 0x1000;
+      if (first) rows.push_back({"age_" + std::to_string(period), inj, r, r.inhibited_share});
+      if (quiet) {
+        if (!first) rows.push_back({"age_" + std::to_string(period), inj, r, r.inhibited_share});
+        if (quiet_period == 0) quiet_period = period;
+        break;
+      }
+    }
+  }
+  {
+    interlock::inverse_weight_tables<64, 1, 8> weights;
+    const interlock::arbiter_loads loads =
+        interlock::router_arbiter_loads(dor, interlock::traffic_class::request, pattern);
+    std::vector<std::shared_ptr<const iw::table_type>> tables;
+    for (const auto& arbiter : loads)
+      tables.push_back(weights.from_loads(
+          arbiter.size(), [&](std::size_t i, std::size_t) { return arbiter[i][0]; }));
+    interlock::model::network<interlock::dimension_order_routing, iw> net(
+        dor, c, to_one, [&](node_id r, std::size_t port) {
+          return iw(tables[interlock::router_arbiter(t, r, port)]);
+        });
+    rows.push_back({"inverse_weighted", c.buffer_flits, net.run(), 0});
+  }
+  std::printf(
+      "All-to-one on a %zux%zux%zu torus: %u sources send to node %u as fast as they can\n"
+      "(dimension order, 16-flit buffers, 1-flit packets; %llu measured cycles). Section 3.2\n"
+      "gives AGE_CLK_PERIOD %u and biases by dimension; the age clock stays uninhibited\n"
+      "from period %u.\n\n",
+      radix[0], radix[1], radix[2], t.node_count() - 1, destination,
+      static_cast<unsigned long long>(cycles), advice.age.period, quiet_period);
+  std::size_t far = 0;
+  for (node_id s = 0; s < destination; ++s) far = std::max(far, t.distance(s, destination));
+  std::printf("%-18s %6s %6s %6s %7s  mean share by hops 1..%zu (x sources)\n", "setting", "inj",
+              "jain", "max/min", "latency", far);
+  int status = 0;
+  for (const row& x : rows) {
+    const interlock::model::results& r = x.r;
+    if (r.deadlock.deadlocked) status = 1;
+    double total = 0;
+    for (const double a : r.accepted_per_source) total += a;
+    std::map<std::size_t, std::pair<double, int>> by_hops;
+    for (std::size_t i = 0; i < r.sources.size(); ++i) {
+      const std::size_t h = t.distance(r.sources[i], destination);
+      const double share = total > 0 ? r.accepted_per_source[i] / total : 0;
+      by_hops[h].first += share * static_cast<double>(r.sources.size());
+      ++by_hops[h].second;
+      const std::string period = x.setting.rfind("age_", 0) == 0 ? x.setting.substr(4) : "";
+      csv.line(cli::format("%s,%s,%u,%u,%zu,%.6f,%.2f", x.setting.c_str(), period.c_str(),
+                           x.injection, r.sources[i], h, share, r.network_latency_per_source[i]));
+    }
+    std::printf("%-18s %6u %6.3f %7.2f %7.2f ", x.setting.c_str(), x.injection, r.jain,
+                r.max_min_ratio, r.source_network_latency_max_min);
+    for (const auto& h : by_hops) std::printf(" %.2f", h.second.first / h.second.second);
+    std::printf("%s\n", x.inhibited > 0.1 ? "  (age clock inhibited >10%)" : "");
+  }
+  std::printf(
+      "\n(shares x sources: 1.00 is an equal share; latency: max/min of the sources' mean\n"
+      "network latency)\n");
+  csv.close();
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::run_tool("all_to_one", help, "try a smaller --radix", argc, argv,
+                       [&] { return run(argc, argv); });
+}
