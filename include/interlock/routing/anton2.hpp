@@ -1,7 +1,7 @@
 // interlock/routing/anton2.hpp: routing in Anton 2's unified network, the on-chip mesh and the
 // torus as one, with VC promotion across the whole path.
 //
-// Models Towles et al., ISCA'14, Sections 2.3-2.5 [Towles14] on the node of
+// Models Towles et al., ISCA'14, Sections 2.3-2.5 on the node of
 // topology/anton2_node.hpp. A packet goes from its source core's router to
 // its destination core's router:
 //   - torus routing (Section 2.3): minimal, dimension order drawn per packet

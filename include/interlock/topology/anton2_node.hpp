@@ -1,7 +1,7 @@
 // interlock/topology/anton2_node.hpp: Anton 2's unified network, a 3-D torus of nodes each an
 // on-chip 4x4 mesh of routers with skip channels and torus-channel adapters.
 //
-// Models Towles et al., ISCA'14, Sections 2.2, 2.4 and 4.4 [Towles14]. Each
+// Models Towles et al., ISCA'14, Sections 2.2, 2.4 and 4.4. Each
 // node (ASIC) holds 16 routers R(u,v), u, v = 0..3, in a 4x4 mesh with
 // dimensions U and V, and 12 torus-channel adapters C, one per torus channel
 // (X, Y, Z, both directions, two slices). The on-chip mesh is the switch

@@ -1,7 +1,7 @@
 // interlock/traffic/anton2_loads.hpp: Section 3.1's loads at every arbitration point of Anton 2's
 // unified network.
 //
-// Models Towles et al., ISCA'14, Sections 3.1 and 4.1 [Towles14]: the
+// Models Towles et al., ISCA'14, Sections 3.1 and 4.1: the
 // inverse-weighted arbiters are programmed from the load each input of each
 // arbiter carries under a traffic pattern ("a single set of arbiter
 // weights, based on the channel loads induced by the uniform pattern, was
