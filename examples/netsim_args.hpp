@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <interlock/model/config.hpp>
+#include <interlock/model/measurement.hpp>
 #include <interlock/model/presets.hpp>
 #include <interlock/topology/anton2_node.hpp>
 #include "cli.hpp"
@@ -68,6 +70,10 @@ struct arguments {
   bool progress = true;
   interlock::model::config model;
   interlock::model::preset preset;  // --preset, if given
+  // A driver's hooks (fairness_check): no summary printed, and each run's
+  // results handed over.
+  bool quiet = false;
+  std::function<void(const interlock::model::results&)> on_results;
 };
 
 inline std::vector<mix_component> parse_mix(const std::string& flag, const std::string& text) {

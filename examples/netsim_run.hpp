@@ -227,6 +227,7 @@ inline interlock::model::age_config make_age_config(const arguments& a,
     for (std::size_t p = 0; p < t.ports(); ++p)
       age.port_bias.push_back(interlock::age_bias{req_ports[p].request(), rsp_ports[p].request()});
   }
+  if (a.quiet) return age;
   std::printf("age: AGE_CLK_PERIOD %u%s, REQ/RSP_AGE_BIAS", age.period,
               a.age_period != 0 ? ""
               : advice.advised  ? " (Section 3.2's recommendation)"
@@ -392,7 +393,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
   output_file csv("--csv", a.csv);
   output_file per_source("--per-source", a.per_source);
   csv.line(config_columns(a, 0).first + interlock::model::csv_header());
-  {
+  if (!a.quiet) {
     // The configuration, as given and as run.
     const auto c = config_columns(a, a.model.load);
     std::printf("configuration:");
@@ -419,7 +420,8 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
     interlock::model::results r = net.run([&](double f) { bar(f); });
     bar.done();
     r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
-    print_results(a, r, traffic.capacity);
+    if (!a.quiet) print_results(a, r, traffic.capacity);
+    if (a.on_results) a.on_results(r);
     csv.line(config_columns(a, load).second + interlock::model::csv_row(r));
     if (per_source.open()) {
       double total = 0;
@@ -660,6 +662,8 @@ int run_scheme(const arguments& a, const interlock::vc_promotion_routing& scheme
 int run_scheme(const arguments& a, const interlock::direction_order_routing& scheme);
 int run_scheme(const arguments& a, const interlock::t3e_adaptive_routing& scheme);
 int run_scheme(const arguments& a, const interlock::anton2_routing& scheme);
+/// The run (or sweep) the arguments name: the network, scheme and node (netsim_select.cpp).
+int run_network(const arguments& a);
 
 }  // namespace netsim_tool
 

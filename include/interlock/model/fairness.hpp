@@ -1,0 +1,106 @@
+// interlock/model/fairness.hpp: fairness a user reruns on their own network: all-to-one and
+// uniform traffic at saturation, summarized the way the papers judge it.
+//
+// Contract
+//   check_fairness(run, options) runs two scenarios through the caller's
+//   `run(const fairness_scenario&) -> results` (the caller builds its
+//   network, scheme and arbiters for the scenario's traffic: the papers' two
+//   tests of fairness):
+//     all_to_one  every source sends to options.destination as fast as it
+//                 can (paper 000's parking lot at network scale; paper 001's
+//                 Section 3.1 example);
+//     uniform     every source offers options.load of uniform random traffic,
+//                 past saturation by default (paper 001 Section 4.1).
+//   From each run's results it takes, over the sources: Jain's index and
+//   max/min of the accepted throughput, and max/min of the mean latency and
+//   of the mean network latency (paper 000's claim for age arbitration is
+//   equal network latency). fair() holds when both runs finished without
+//   deadlock and both Jain indexes reach options.min_jain (default 0.9).
+//   fairness_of(results) gives one run's figures. Nothing here allocates
+//   beyond what the runs do.
+//
+// Example
+//   auto report = interlock::model::check_fairness([&](const interlock::model::fairness_scenario&
+//   s) {
+//     return run_my_network(s.traffic, s.destination, s.load);  // a model::results
+//   }, {/*destination=*/63});
+//   if (!report.fair()) std::puts("unfair");
+#ifndef INTERLOCK_MODEL_FAIRNESS_HPP
+#define INTERLOCK_MODEL_FAIRNESS_HPP
+
+#include <cstddef>
+#include <string>
+
+#include "interlock/model/measurement.hpp"
+#include "interlock/topology/torus.hpp"
+
+namespace interlock {
+namespace model {
+
+enum class fairness_traffic { all_to_one, uniform };
+
+inline const char* name(fairness_traffic t) {
+  return t == fairness_traffic::all_to_one ? "all_to_one" : "uniform";
+}
+
+/// What one scenario asks of the caller's network.
+struct fairness_scenario {
+  fairness_traffic traffic = fairness_traffic::all_to_one;
+  node_id destination = 0;  // all_to_one: the node every source sends to
+  double load = 1;          // offered per source per cycle
+};
+
+struct fairness_options {
+  node_id destination = 0;
+  double load = 1;  // uniform: offered per source (1: past saturation)
+  double min_jain = 0.9;
+};
+
+/// One run's fairness over its sources.
+struct fairness_figures {
+  std::size_t sources = 0;
+  double accepted = 0;                 // per source, mean
+  double jain = 0, max_min = 0;        // accepted throughput
+  double latency_max_min = 0;          // of the sources' mean latency
+  double network_latency_max_min = 0;  // of the sources' mean network latency
+  bool deadlocked = false;
+};
+
+inline fairness_figures fairness_of(const results& r) {
+  fairness_figures f;
+  f.sources = r.sources.size();
+  double total = 0;
+  for (const double a : r.accepted_per_source) total += a;
+  f.accepted = f.sources == 0 ? 0 : total / static_cast<double>(f.sources);
+  f.jain = r.jain;
+  f.max_min = r.max_min_ratio;
+  f.latency_max_min = r.source_latency_max_min;
+  f.network_latency_max_min = r.source_network_latency_max_min;
+  f.deadlocked = r.deadlock.deadlocked;
+  return f;
+}
+
+struct fairness_report {
+  fairness_figures all_to_one, uniform;
+  fairness_options options;
+  bool fair() const noexcept {
+    return !all_to_one.deadlocked && !uniform.deadlocked && all_to_one.jain >= options.min_jain &&
+           uniform.jain >= options.min_jain;
+  }
+};
+
+template <class Run>
+fairness_report check_fairness(Run&& run, const fairness_options& options) {
+  fairness_report report;
+  report.options = options;
+  report.all_to_one =
+      fairness_of(run(fairness_scenario{fairness_traffic::all_to_one, options.destination, 1.0}));
+  report.uniform = fairness_of(
+      run(fairness_scenario{fairness_traffic::uniform, options.destination, options.load}));
+  return report;
+}
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_FAIRNESS_HPP
