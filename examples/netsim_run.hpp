@@ -98,6 +98,27 @@ inline double capacity_of(const arguments& a, const traffic_setup& s) {
 // The largest network whose flows are summed for the capacity and the weights.
 constexpr double max_flow_pairs = 4.0e6;
 
+// Each node's ejection load and whether it sends, then the capacity, from
+// the pattern's flows (s.channel already set).
+template <class Pattern>
+void add_flows(const arguments& a, const interlock::torus_topology& t, const Pattern& pattern,
+               traffic_setup& s) {
+  s.into.assign(t.node_count(), 0.0);
+  s.sends.assign(t.node_count(), false);
+  pattern.for_each_flow(t, [&](node_id src, node_id dst, double rate) {
+    s.into[dst] += rate;
+    if (rate > 0) s.sends[src] = true;
+  });
+  s.capacity = capacity_of(a, s);
+}
+
+inline void check_flow_pairs(double pairs) {
+  if (pairs > max_flow_pairs)
+    throw bad_input{
+        "--arbiter: inverse_weighted computes its weights from every flow's "
+        "route; at most 2000 nodes"};
+}
+
 template <class Scheme, class Pattern>
 traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Pattern& pattern) {
   const interlock::torus_topology& t = scheme.topology();
@@ -109,19 +130,10 @@ traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Patte
   const double pairs = static_cast<double>(t.node_count()) * static_cast<double>(t.node_count());
   if (pairs <= max_flow_pairs) {
     s.channel = interlock::channel_loads(scheme, pattern);
-    s.into.assign(t.node_count(), 0.0);
-    s.sends.assign(t.node_count(), false);
-    pattern.for_each_flow(t, [&](node_id src, node_id dst, double rate) {
-      s.into[dst] += rate;
-      if (rate > 0) s.sends[src] = true;
-    });
-    s.capacity = capacity_of(a, s);
+    add_flows(a, t, pattern, s);
   }
   if (a.arbiter == "inverse_weighted") {
-    if (pairs > max_flow_pairs)
-      throw bad_input{
-          "--arbiter: inverse_weighted computes its weights from every flow's "
-          "route; at most 2000 nodes"};
+    check_flow_pairs(pairs);
     s.loads = interlock::router_arbiter_loads(scheme, interlock::traffic_class::request, pattern);
     if (a.input_arbiter == "inverse_weighted")
       s.input_loads =
@@ -150,19 +162,10 @@ traffic_setup make_traffic(const arguments& a, const interlock::anton2_routing& 
     s.channel = interlock::channel_loads(torus_routes, pattern);
     // Per unit a core offers, a node offers 16: in units of a link's bandwidth.
     for (double& l : s.channel) l *= 16.0 / node.links().torus_bandwidth;
-    s.into.assign(t.node_count(), 0.0);  // per core: its node's share
-    s.sends.assign(t.node_count(), false);
-    pattern.for_each_flow(t, [&](node_id src, node_id dst, double rate) {
-      s.into[dst] += rate;
-      if (rate > 0) s.sends[src] = true;
-    });
-    s.capacity = capacity_of(a, s);
+    add_flows(a, t, pattern, s);  // per core: its node's share
   }
   if (a.arbiter == "inverse_weighted") {
-    if (pairs > max_flow_pairs)
-      throw bad_input{
-          "--arbiter: inverse_weighted computes its weights from every flow's "
-          "route; at most 2000 nodes"};
+    check_flow_pairs(pairs);
     s.unified = std::make_shared<const interlock::unified_arbiter_loads>(
         interlock::anton2_arbiter_loads(scheme, interlock::traffic_class::request, pattern));
   }

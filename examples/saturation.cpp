@@ -73,8 +73,7 @@ int run(int argc, char** argv) {
       s.batches = numbers(flag, value(), 1, 1000000);
       batches_given = true;
     } else if (flag == "--patterns") {
-      s.patterns =
-          names(flag, value(), {"uniform", "neighbor1", "neighbor2", "tornado", "reverse_tornado"});
+      s.patterns = names(flag, value(), pattern_names());
     } else if (flag == "--nodes") {
       s.nodes = names(flag, value(), {"anton2", "router"});
     } else if (flag == "--arbiters") {
