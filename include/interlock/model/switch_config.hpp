@@ -1,0 +1,219 @@
+// interlock/model/switch_config.hpp: what a hierarchical QoS switch and its traffic are made of.
+//
+// Models [QoSThesis] Sections 2.2 and 4.2.2 (Figures 2.1, 2.2 and 4.2): a
+// switch of `ports` ports grouped into MPorts of `mport_ports`; each MPort's
+// crossbar (mport_ports : mport_ports + central_links) moves packets from
+// its input buffers to its own output buffers or, over `central_links` links
+// of `mport_speedup` flits per cycle, into central buffers; the central
+// crossbar (MPorts x central_links : ports) moves them from a central buffer
+// to any output buffer at `central_speedup` flits per cycle. Links carry one
+// flit per cycle. The 48-port OPA switch is 12 MPorts of 4 ports, 2 central
+// links of x3 each and a x4 central crossbar (24:48).
+//
+// Latencies (Section 2.2.2): a header pays INJ on the NIC's link, SB + RT at
+// an input buffer, AT + X through a crossbar (plus SB when it lands in an
+// output buffer; central buffers are "perfect", no SB), and FLY on a link,
+// so a header crossing the central crossbar without contention takes INJ +
+// RT + 2 SB + 2 AT + 2 X + FLY. The thesis gives 160 cycles and "32 cycles
+// for routing, 50 cycles for storing in input/output buffers, 16 cycles for
+// arbitration, 2 cycles for Mport/Central Xbar and 8 cycles for
+// transmission", which add up to 108. We read 50 as per store (2 SB = 100)
+// and 16 as both arbitrations (AT = 8): INJ = 2, RT = 32, SB = 50, AT = 8,
+// X = 1, FLY = 8 give exactly 160 (opa_latencies()).
+//
+// Contract
+//   - switch_shape: ports 2..256, mport_ports dividing ports, central_links
+//     1..8, speed-ups 1..16, buffers in flits (input and output per port,
+//     central per central link: the thesis's per-MPort central capacity is
+//     split between its links), per-VL minimum and maximum of the dynamic
+//     VL space (vl_buffer.hpp), bytes per flit and per flow-control credit.
+//     mport_ports + MPorts x central_links must be at most 64 (an output
+//     arbiter's requesters). check() names the field, value and range.
+//   - service_levels: per SL its SC (SL2SC), per SC its VL (SC2VL), as
+//     qos::opa_service_maps checks them; vls() VLs in use.
+//   - sl_traffic: per SL its share of the injected flits (summing to 1) and
+//     its packet size in flits; check() names the SL.
+//   - opa_48_port() is Chapter 2's switch: 256-flit buffers, 8-byte flits,
+//     16-flit packets (128 bytes, Section 4.3.3.1).
+//
+// Example
+//   auto shape = interlock::model::opa_48_port();
+//   shape.ports = 8;                       // Chapter 5's fat-tree switch: 2 MPorts of 4
+//   shape.check();
+#ifndef INTERLOCK_MODEL_SWITCH_CONFIG_HPP
+#define INTERLOCK_MODEL_SWITCH_CONFIG_HPP
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "interlock/core/config_error.hpp"
+#include "interlock/qos/service_maps.hpp"
+
+namespace interlock {
+namespace model {
+
+struct switch_latencies {
+  std::uint32_t inj = 2;  // the NIC's link
+  std::uint32_t rt = 32;  // routing, at an input buffer
+  std::uint32_t sb = 50;  // storing in an input or output buffer
+  std::uint32_t at = 8;   // one allocation (VA-SA)
+  std::uint32_t x = 1;    // one crossbar
+  std::uint32_t fly = 8;  // a switch's link
+  /// A header's cycles from NIC to NIC through one switch, through the
+  /// central crossbar, without contention.
+  std::uint32_t central_path() const noexcept { return inj + rt + 2 * sb + 2 * at + 2 * x + fly; }
+};
+
+struct switch_shape {
+  std::size_t ports = 48;
+  std::size_t mport_ports = 4;
+  std::size_t central_links = 2;
+  std::uint32_t mport_speedup = 3;    // flits per cycle through an MPort crossbar
+  std::uint32_t central_speedup = 4;  // flits per cycle through the central crossbar
+  std::uint32_t input_flits = 256;
+  std::uint32_t output_flits = 256;
+  std::uint32_t central_flits = 256;  // per central link's buffer
+  std::uint32_t vl_min_flits = 16;    // guaranteed per VL in every buffer
+  std::uint32_t vl_max_flits = 256;   // at most per VL (clipped to each buffer's capacity)
+  std::uint32_t flit_bytes = 8;
+  std::uint32_t credit_bytes = 64;
+  switch_latencies latency{};
+
+  std::size_t mports() const noexcept { return ports / mport_ports; }
+  std::size_t mport_of(std::size_t port) const noexcept { return port / mport_ports; }
+  std::size_t central_buffers() const noexcept { return mports() * central_links; }
+
+  void check() const {
+    constexpr const char* c = "switch_shape";
+    interlock::detail::require_in_range(c, "ports", ports, 2, 256);
+    interlock::detail::require_in_range(c, "mport_ports", mport_ports, 1, ports);
+    if (ports % mport_ports != 0) {
+      throw config_error(c, "mport_ports", std::to_string(mport_ports),
+                         "a divisor of ports (" + std::to_string(ports) + ")");
+    }
+    interlock::detail::require_in_range(c, "central_links", central_links, 1, 8);
+    if (mport_ports + central_buffers() > 64) {
+      throw config_error(c, "ports", std::to_string(ports),
+                         "at most 64 requesters per output arbiter: mport_ports + MPorts x "
+                         "central_links <= 64");
+    }
+    interlock::detail::require_in_range(c, "mport_speedup", mport_speedup, 1, 16);
+    interlock::detail::require_in_range(c, "central_speedup", central_speedup, 1, 16);
+    interlock::detail::require_in_range(c, "input_flits", input_flits, 1, 1u << 20);
+    interlock::detail::require_in_range(c, "output_flits", output_flits, 1, 1u << 20);
+    interlock::detail::require_in_range(c, "central_flits", central_flits, 1, 1u << 20);
+    interlock::detail::require_in_range(c, "vl_max_flits", vl_max_flits, 1, 1u << 20);
+    interlock::detail::require_in_range(c, "vl_min_flits", vl_min_flits, 0, vl_max_flits);
+    interlock::detail::require_in_range(c, "flit_bytes", flit_bytes, 1, 4096);
+    interlock::detail::require_in_range(c, "credit_bytes", credit_bytes, 1, 1u << 16);
+    for (const std::uint32_t l :
+         {latency.inj, latency.rt, latency.sb, latency.at, latency.x, latency.fly}) {
+      interlock::detail::require_in_range(c, "latency", l, 0, 100000);
+    }
+    interlock::detail::require_in_range(c, "latency.inj", latency.inj, 1, 100000);
+    interlock::detail::require_in_range(c, "latency.fly", latency.fly, 1, 100000);
+  }
+};
+
+/// Section 2.2.2's stage latencies, adding up to its 160 cycles (see above).
+inline switch_latencies opa_latencies() { return switch_latencies{}; }
+
+/// Chapter 2's 48-port OPA switch.
+inline switch_shape opa_48_port() { return switch_shape{}; }
+
+/// SL2SC and SC2VL, the Omni-Path maps a packet's VL comes from.
+class service_levels {
+ public:
+  service_levels() : service_levels({0}, {0}) {}
+  /// sl2sc[sl] is SL sl's SC; sc2vl[sc] is SC sc's VL (SCs past the end: VL 0).
+  service_levels(const std::vector<std::uint8_t>& sl2sc, const std::vector<std::uint8_t>& sc2vl)
+      : sl2sc_(sl2sc) {
+    constexpr const char* c = "service_levels";
+    interlock::detail::require_in_range(c, "SLs (sl2sc entries)", sl2sc.size(), 1,
+                                        qos::opa_sl_count);
+    interlock::detail::require_in_range(c, "SCs (sc2vl entries)", sc2vl.size(), 1,
+                                        qos::opa_sc_count);
+    std::array<std::uint8_t, qos::opa_sc_count> sc2sl{}, vl{};
+    sc2sl.fill(qos::opa_service_maps::unused);
+    for (std::size_t sl = 0; sl < sl2sc.size(); ++sl) {
+      const std::size_t sc = sl2sc[sl];
+      if (sc >= sc2vl.size()) {
+        throw config_error(c, "sl2sc[" + std::to_string(sl) + "]", std::to_string(sc),
+                           "an SC that sc2vl maps (0.." + std::to_string(sc2vl.size() - 1) + ")");
+      }
+      if (sc2sl[sc] != qos::opa_service_maps::unused) {
+        throw config_error(c, "sl2sc[" + std::to_string(sl) + "]", std::to_string(sc),
+                           "an SC of no other SL (SL" + std::to_string(sc2sl[sc]) + " uses SC" +
+                               std::to_string(sc) + ")");
+      }
+      sc2sl[sc] = static_cast<std::uint8_t>(sl);
+    }
+    std::size_t vls = 0;
+    for (std::size_t sc = 0; sc < sc2vl.size(); ++sc) {
+      vl[sc] = sc2vl[sc];
+      interlock::detail::require_in_range(c, "sc2vl[" + std::to_string(sc) + "]", sc2vl[sc], 0,
+                                          qos::opa_vl_count - 1);
+      if (sc2sl[sc] != qos::opa_service_maps::unused && sc2vl[sc] + std::size_t{1} > vls)
+        vls = sc2vl[sc] + std::size_t{1};
+    }
+    const qos::opa_service_maps maps(sc2sl, vl, vls);  // checks SC15 and the VL range
+    sc_sls_ = maps.sc_queue_sls();
+    sc2vl_ = vl;
+    vls_ = vls;
+  }
+
+  std::size_t sls() const noexcept { return sl2sc_.size(); }
+  std::size_t sc(std::size_t sl) const noexcept { return sl2sc_[sl]; }
+  std::size_t vl_of_sc(std::size_t sc) const noexcept { return sc2vl_[sc]; }
+  std::size_t vl(std::size_t sl) const noexcept { return sc2vl_[sl2sc_[sl]]; }
+  /// VLs in use: one past the highest VL an SL reaches.
+  std::size_t vls() const noexcept { return vls_; }
+  /// Each SC's SL (SC2SL), as schedulers over SC queues take it.
+  const qos::queue_sls& sc_queue_sls() const noexcept { return sc_sls_; }
+
+ private:
+  std::vector<std::uint8_t> sl2sc_;
+  std::array<std::uint8_t, qos::opa_sc_count> sc2vl_{};
+  qos::queue_sls sc_sls_;
+  std::size_t vls_ = 1;
+};
+
+/// What each SL injects: its share of a NIC's flits and its packet size.
+struct sl_traffic {
+  std::vector<double> share;                // per SL, summing to 1
+  std::vector<std::uint32_t> packet_flits;  // per SL
+
+  void check(std::size_t sls, std::uint32_t max_packet) const {
+    constexpr const char* c = "sl_traffic";
+    if (share.size() != sls) {
+      throw config_error(c, "generation shares", std::to_string(share.size()),
+                         "one per SL (" + std::to_string(sls) + ")");
+    }
+    if (packet_flits.size() != sls) {
+      throw config_error(c, "packet sizes", std::to_string(packet_flits.size()),
+                         "one per SL (" + std::to_string(sls) + ")");
+    }
+    double total = 0;
+    for (std::size_t sl = 0; sl < sls; ++sl) {
+      if (!(share[sl] >= 0 && share[sl] <= 1)) {
+        throw config_error(c, "generation[" + std::to_string(sl) + "]", std::to_string(share[sl]),
+                           "0..1");
+      }
+      total += share[sl];
+      interlock::detail::require_in_range(c, "packet flits of SL" + std::to_string(sl),
+                                          packet_flits[sl], 1, max_packet);
+    }
+    if (std::fabs(total - 1) > 1e-6) {
+      throw config_error(c, "generation shares (sum)", std::to_string(total), "1");
+    }
+  }
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_SWITCH_CONFIG_HPP
