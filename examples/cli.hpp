@@ -2,7 +2,8 @@
 // ib_analyze, vc_balance, parking_lot): one argument loop, the parsers of
 // numbers and lists, the network flags and main.
 //   - flags: the words of a configuration file (--config FILE, `key = value`
-//     lines whose keys are the long flags without the dashes) and then of
+//     lines whose keys are the long flags without the dashes, or a name the
+//     tool gives its own configurations, such as qos_switch's A and B) and then of
 //     the command line, which overrides the file. for_each() hands each
 //     flag to the tool with a reader of its value; a flag given twice, a
 //     missing value and anything the tool refuses throw bad_input naming the
@@ -158,9 +159,14 @@ inline std::vector<token> read_config(const std::string& path, switch_test is_sw
   return tokens;
 }
 
-/// The flags of a configuration file (--config FILE) and then of the
-/// command line, which override the file's.
-inline std::vector<token> gather(int argc, char** argv, switch_test is_switch) {
+/// A tool's named configurations: the flags `--config NAME` stands for, or
+/// none when NAME is not one (then it is a file).
+using named_configs = std::vector<token> (*)(const std::string& name);
+
+/// The flags of a configuration file (--config FILE, or a name `named`
+/// knows) and then of the command line, which override the file's.
+inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
+                                 named_configs named = nullptr) {
   std::vector<token> command_line;
   std::string config;
   for (int i = 1; i < argc; ++i) {
@@ -175,7 +181,8 @@ inline std::vector<token> gather(int argc, char** argv, switch_test is_switch) {
     command_line.push_back({word, ""});
   }
   if (config.empty()) return command_line;
-  const std::vector<token> file = read_config(config, is_switch);
+  std::vector<token> file = named != nullptr ? named(config) : std::vector<token>{};
+  if (file.empty()) file = read_config(config, is_switch);
   std::vector<token> all;
   for (std::size_t i = 0; i < file.size(); ++i) {
     const bool has_value = !is_switch(file[i].text);
@@ -194,7 +201,8 @@ inline std::vector<token> gather(int argc, char** argv, switch_test is_switch) {
 /// The argument loop.
 class flags {
  public:
-  flags(int argc, char** argv, switch_test is_switch) : words_(gather(argc, argv, is_switch)) {}
+  flags(int argc, char** argv, switch_test is_switch, named_configs named = nullptr)
+      : words_(gather(argc, argv, is_switch, named)) {}
 
   /// Calls on(flag, value) for every word that is not a flag's value, in
   /// order (file first); `value()` reads the flag's value. Words starting

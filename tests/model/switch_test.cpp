@@ -180,6 +180,25 @@ TEST_CASE("switch: the MPort's central links bound the traffic that leaves it (t
   CHECK(run(2, 3) > 0.95);  // Figure 2.1's two x3 links: more than the 4 ports need
 }
 
+TEST_CASE("switch: with a one-packet input buffer, a NIC sends once per credit round trip",
+          "[model][switch]") {
+  // One SL, 16-flit packets, 16-flit input buffers: the NIC may send the
+  // next packet when the last one's credits are back. The packet's head
+  // arrives INJ after it leaves, is routed SB + RT later, crosses the MPort
+  // crossbar in ceil(16 / 3) cycles, and its credits take INJ back.
+  switch_shape shape = opa_48_port();
+  shape.ports = 8;
+  shape.input_flits = 16;
+  shape.latency.inj = 20;
+  switch_network<round_robin_scheduler> net(single_switch(8), shape, service_levels({0}, {0}),
+                                            sl_traffic{{1.0}, {16}}, round_robin_scheduler{});
+  net.set_destinations({1, 0, 3, 2, 5, 4, 7, 6});  // within each MPort
+  net.run(switch_pattern::fixed, 1.0, 3000, 30000, 1);
+  const switch_latencies& l = shape.latency;
+  const double round_trip = 2.0 * l.inj + l.sb + l.rt + 6;
+  REQUIRE(net.results()[0].throughput == Approx(16 / round_trip).epsilon(0.01));
+}
+
 TEST_CASE("switch: no link or input port carries more than a flit per cycle", "[model][switch]") {
   auto net = network(interlock::model::sbt_for(config_a(), {60, 30, 10}));
   net.run(switch_pattern::uniform, 1.6, 3000, 10000, 5);
