@@ -116,7 +116,9 @@ struct options {
   double max_load = 1.0;
   std::size_t seeds = 3, cycles = 20000, ports = 48, mport_ports = 4;
   std::uint32_t packet_flits = 16, buffer_flits = 256;
-  std::vector<std::size_t> dtable{64, 0, 3, 2};
+  std::size_t dtable_entries = 64;
+  std::uint32_t dtable_gmtu = 0;  // 0: the packet's credits
+  double dtable_w = 3, dtable_k = 2;
   std::vector<std::size_t> ib_high;
   std::size_t ib_limit = 255;
   std::string csv;
@@ -206,9 +208,10 @@ int run(int argc, char** argv) {
     } else if (flag == "--dtable") {
       const auto parts = cli::split(value());
       if (parts.size() != 4) throw cli::bad_input{flag + ": four values N,GMTU,W,K"};
-      o.dtable = {cli::number(flag, parts[0], 1, 256), cli::number(flag, parts[1], 1, 1u << 16),
-                  cli::number(flag, parts[2], 1, 1u << 16),
-                  cli::number(flag, parts[3], 1, 1u << 16)};
+      o.dtable_entries = cli::number(flag, parts[0], 1, 256);
+      o.dtable_gmtu = static_cast<std::uint32_t>(cli::number(flag, parts[1], 0, 1u << 16));
+      o.dtable_w = cli::real(flag, parts[2], 0.01, 65536);
+      o.dtable_k = cli::real(flag, parts[3], 0.01, 65536);
     } else if (flag == "--entries") {
       o.entries = key_values(flag, value(), 31, 1, 256);
     } else if (flag == "--ib-high") {
@@ -264,9 +267,8 @@ int run(int argc, char** argv) {
     } else if (name == "dtable") {
       const std::uint32_t mtu =
           interlock::model::head_units<interlock::qos::dtable_scheduler>(o.packet_flits, shape);
-      interlock::qos::dtable_parameters params{
-          o.dtable[0], o.dtable[1] == 0 ? mtu : std::uint32_t(o.dtable[1]),
-          std::uint32_t(o.dtable[2]), std::uint32_t(o.dtable[3])};
+      const interlock::qos::dtable_parameters params{
+          o.dtable_entries, o.dtable_gmtu == 0 ? mtu : o.dtable_gmtu, o.dtable_w, o.dtable_k};
       std::vector<std::size_t> entries = o.entries;
       if (entries.empty()) {
         // N split by weight, largest remainder, at least one entry per SL.
@@ -295,7 +297,7 @@ int run(int argc, char** argv) {
         phi.push_back(weights[sl] / 100.0);
       }
       const auto plan = interlock::qos::plan_dtable(params, plan_sls, phi);
-      std::string note = cli::format(" (DTable N=%zu GMTU=%u w=%u k=%u; entries", params.entries,
+      std::string note = cli::format(" (DTable N=%zu GMTU=%u w=%g k=%g; entries", params.entries,
                                      params.gmtu, params.w, params.k);
       for (std::size_t sl = 0; sl < sls; ++sl)
         note += cli::format(" SL%zu %zux%u", sl, entries[sl], plan.sls[sl].entry_weight);

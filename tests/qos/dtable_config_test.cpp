@@ -1,8 +1,9 @@
 // Tests of interlock/qos/dtable_config.hpp: the DTable configuration
-// methodology and bandwidth correction of paper 004, Sections 4.3.3.2-4.3.3.3
-// (Tables 4.4 and 4.5).
+// methodology and bandwidth correction of [QoSThesis], Sections 4.3.3.2-4.3.3.3
+// and 5.4.4 (Tables 4.4, 4.5 and 5.4).
 #include "support/interlock_test.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -22,6 +23,55 @@ using namespace interlock_test;
 namespace {
 double round5(double x) { return std::round(x * 1e5) / 1e5; }
 }  // namespace
+
+TEST_CASE("dtable_config: Table 5.4, Chapter 5's seven SLs with w = 3 and k = 0.5",
+          "[dtable_config][paper]") {
+  // N = 64, GMTU = 32 credits of 64 bytes, w = 3, k = 0.5: M = 96, pool = 1024.
+  // SLs NC, VO, VI, CL, EE, BE, BK: distances 2, 4, ..., 64 give n_i; MTUs
+  // 192, 128, 2048, 2048, 1024, 1024, 1024 bytes in credits; phi as printed.
+  const std::vector<interlock::qos::dtable_sl> sls{{32, 3}, {16, 2}, {8, 32}, {4, 32},
+                                                   {2, 16}, {1, 16}, {1, 16}};
+  const std::vector<double> phi{0.094, 0.164, 0.3, 0.35, 0.04, 0.036, 0.016};
+  const auto plan = plan_dtable({64, 32, 3, 0.5}, sls, phi);
+  CHECK(plan.max_entry_weight == 96);
+  CHECK(plan.pool == 1024);
+  // min_phi and max_phi as the formulas give them. Table 5.4 prints VO's
+  // minimum as 0.047 (16 x 3 / 1024: a 3-credit MTU, where 128 bytes are 2
+  // credits) and BK's bounds as 0.008 and 0.047, half of BE's though BK has
+  // BE's entry and MTU; every other bound matches the print.
+  const std::array<double, 7> min_phi{0.094, 0.031, 0.25, 0.125, 0.0313, 0.016, 0.016};
+  const std::array<double, 7> max_phi{3, 1.5, 0.75, 0.375, 0.188, 0.094, 0.094};
+  // E.W. and T.W., Table 5.4's last two columns: the corrected weights.
+  const std::array<std::uint32_t, 7> ew_low{3, 11, 40, 93, 21, 39, 17};
+  const std::array<std::uint32_t, 7> ew_high{4, 11, 41, 94, 22, 39, 17};
+  const std::array<std::uint64_t, 7> tw{101, 176, 322, 375, 43, 39, 17};
+  for (std::size_t i = 0; i < sls.size(); ++i) {
+    INFO("SL" << i);
+    CHECK(plan.sls[i].min_phi == Approx(min_phi[i]).margin(0.0005));
+    CHECK(plan.sls[i].max_phi == Approx(max_phi[i]).margin(0.0005));
+    CHECK(plan.sls[i].final_weight == tw[i]);
+    std::uint32_t low = ~0u, high = 0;
+    for (const auto& e : plan.table) {
+      if (e.sl != i) continue;
+      low = std::min(low, e.weight);
+      high = std::max(high, e.weight);
+    }
+    CHECK(low == ew_low[i]);
+    CHECK(high == ew_high[i]);
+  }
+  CHECK(plan.final_total == 1073);  // Table 5.4's total
+}
+
+TEST_CASE("dtable_config: fractional w and k bound M and the pool; nonsense is refused",
+          "[dtable_config]") {
+  const auto bounds = interlock::qos::dtable_bounds({8, 3, 2.5, 0.5}, {{4, 1}, {4, 3}});
+  CHECK(bounds.max_entry_weight == 7);  // 3 x 2.5 = 7.5, a whole weight below
+  CHECK(bounds.pool == Approx(12));
+  CHECK_THROWS_WITH(interlock::qos::dtable_bounds({8, 3, 2, 2.5}, {{8, 1}}),
+                    Catch::Contains("k = 2.5; allowed: 0 < k <= w (2)"));
+  CHECK_THROWS_WITH(interlock::qos::dtable_bounds({8, 3, 0, 0}, {{8, 1}}),
+                    Catch::Contains("w = 0; allowed: GMTU * w >= 1"));
+}
 
 TEST_CASE("dtable_config: Table 4.4, every column", "[dtable_config][paper]") {
   // N = 128, GMTU = 3, w = 4, k = 3; SLs (n_i, MTU_i) = (64, 1), (32, 2), (32, 3).
@@ -113,7 +163,7 @@ TEST_CASE("dtable_config: errors name the SL, its value and the range", "[dtable
                     "dtable configuration: sum of n_i = 112; allowed: N = 128 (every entry belongs "
                     "to one SL)");
   CHECK_THROWS_WITH(plan_dtable({128, 3, 2, 3}, {{128, 1}}, {0.5}),
-                    "dtable configuration: k = 3; allowed: 1..2");
+                    "dtable configuration: k = 3; allowed: 0 < k <= w (2), with a pool N * GMTU * k >= 1");
   CHECK_THROWS_AS(plan_dtable({128, 3, 4, 3}, {{64, 1}, {64, 13}}, {0.5, 0.5}),
                   interlock::config_error);  // MTU above M = 12
   CHECK_THROWS_AS(plan_dtable({8, 1, 4, 1}, {{4, 1}, {4, 1}}, {0.6, 0.6}),
@@ -134,7 +184,7 @@ TEST_CASE("dtable_config: properties", "[dtable_config][property]") {
       s.mtu = *rc::gen::inRange<std::uint32_t>(1, gmtu + 1);
       n += s.entries;
     }
-    const auto bounds = interlock::qos::dtable_bounds({n, gmtu, w, k}, sls);
+    const auto bounds = interlock::qos::dtable_bounds({n, gmtu, double(w), double(k)}, sls);
     // Shares: each SL's minimum, the rest spread within each SL's headroom.
     double spare = 1.0;
     for (const auto& s : bounds.sls) spare -= s.min_phi;
@@ -154,7 +204,7 @@ TEST_CASE("dtable_config: properties", "[dtable_config][property]") {
     RC_PRE(spare <= 1e-12);
     interlock::qos::dtable_plan plan;
     try {
-      plan = plan_dtable({n, gmtu, w, k}, sls, phi);
+      plan = plan_dtable({n, gmtu, double(w), double(k)}, sls, phi);
     } catch (const interlock::config_error& e) {
       // Only the correction may refuse (entries already at M); say so.
       RC_ASSERT(std::string(e.what()).find("bandwidth correction") != std::string::npos);

@@ -28,8 +28,13 @@
 // rounded to four decimals (0.3334, 0.3333). Dweight (-43, 21, 21) and every
 // other column agree either way; the tests check both readings.
 //
+// w and k are real numbers: Section 5.5.3 adjusts them in steps of 0.1 and
+// configures Table 5.4 with w = 3, k = 0.5 (pool = 64 * 32 * 0.5 = 1024).
+// M = GMTU * w is rounded down to a whole weight.
+//
 // Contract
-//   - dtable_parameters{entries N 1..256, gmtu >= 1, w >= 1, k 1..w};
+//   - dtable_parameters{entries N 1..256, gmtu >= 1, w > 0 with 1 <= GMTU * w
+//     <= the scheduler's largest weight, k in (0, w] with N * GMTU * k >= 1};
 //     dtable_sl{entries n_i >= 1, mtu 1..M}; the n_i sum to N (every entry
 //     belongs to an SL). config_error names the field otherwise.
 //   - plan_dtable(): phi_i in [min_phi_i, max_phi_i] (1e-9 slack) and
@@ -51,6 +56,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -64,8 +70,8 @@ namespace qos {
 struct dtable_parameters {
   std::size_t entries = 0;  // N
   std::uint32_t gmtu = 0;   // GMTU, credits
-  std::uint32_t w = 0;      // maximum weight decoupling parameter
-  std::uint32_t k = 0;      // bandwidth pool decoupling parameter
+  double w = 0;             // maximum weight decoupling parameter
+  double k = 0;             // bandwidth pool decoupling parameter
 };
 
 struct dtable_sl {
@@ -87,8 +93,8 @@ struct dtable_sl_plan {
 };
 
 struct dtable_plan {
-  std::uint32_t max_entry_weight = 0;  // M
-  std::uint64_t pool = 0;
+  std::uint32_t max_entry_weight = 0;  // M, rounded down to a whole weight
+  double pool = 0;                     // N * GMTU * k
   std::vector<dtable_sl_plan> sls;
   std::uint64_t weight_total = 0;  // sum of n_i * EW_i (before correction)
   std::uint64_t final_total = 0;   // after correction
@@ -104,10 +110,23 @@ inline void check_dtable_shape(const qos::dtable_parameters& p,
                                const std::vector<qos::dtable_sl>& sls) {
   require_in_range("dtable configuration", "N", p.entries, 1, qos::deficit_table::max_entries);
   require_in_range("dtable configuration", "GMTU", p.gmtu, 1, qos::deficit_table::max_mtu);
-  require_in_range("dtable configuration", "w", p.w, 1, qos::deficit_table::max_weight / p.gmtu);
-  require_in_range("dtable configuration", "k", p.k, 1, p.w);
+  const auto real = [](double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    return std::string(text);
+  };
+  const double w_max = double(qos::deficit_table::max_weight) / p.gmtu;
+  if (!(p.w * p.gmtu >= 1 && p.w <= w_max)) {
+    throw config_error("dtable configuration", "w", real(p.w),
+                       "GMTU * w >= 1 and w <= " + real(w_max) +
+                           " (M = GMTU * w within the scheduler's largest weight)");
+  }
+  if (!(p.k > 0 && p.k <= p.w && std::floor(double(p.entries) * p.gmtu * p.k) >= 1)) {
+    throw config_error("dtable configuration", "k", real(p.k),
+                       "0 < k <= w (" + real(p.w) + "), with a pool N * GMTU * k >= 1");
+  }
   require_in_range("dtable configuration", "SL count", sls.size(), 1, qos::deficit_table::max_sls);
-  const std::uint64_t max_weight = std::uint64_t{p.gmtu} * p.w;
+  const auto max_weight = static_cast<std::uint64_t>(std::floor(p.gmtu * p.w + 1e-9));
   std::size_t total = 0;
   for (std::size_t i = 0; i < sls.size(); ++i) {
     const std::string sl = "SL" + std::to_string(i);
@@ -235,12 +254,12 @@ inline void apply_bandwidth_correction(std::vector<dtable_entry>& table,
 inline dtable_plan dtable_bounds(const dtable_parameters& p, const std::vector<dtable_sl>& sls) {
   detail::check_dtable_shape(p, sls);
   dtable_plan plan;
-  plan.max_entry_weight = p.gmtu * p.w;
-  plan.pool = std::uint64_t{p.entries} * p.gmtu * p.k;
+  plan.max_entry_weight = static_cast<std::uint32_t>(std::floor(p.gmtu * p.w + 1e-9));
+  plan.pool = double(p.entries) * p.gmtu * p.k;
   plan.sls.resize(sls.size());
   for (std::size_t i = 0; i < sls.size(); ++i) {
-    plan.sls[i].min_phi = double(sls[i].entries) * sls[i].mtu / double(plan.pool);
-    plan.sls[i].max_phi = double(sls[i].entries) * plan.max_entry_weight / double(plan.pool);
+    plan.sls[i].min_phi = double(sls[i].entries) * sls[i].mtu / plan.pool;
+    plan.sls[i].max_phi = double(sls[i].entries) * plan.max_entry_weight / plan.pool;
   }
   return plan;
 }
@@ -264,7 +283,7 @@ inline dtable_plan plan_dtable(const dtable_parameters& p, const std::vector<dta
     }
     phi_total += phi[i];
     s.phi = phi[i];
-    s.total_weight = double(plan.pool) * phi[i];
+    s.total_weight = plan.pool * phi[i];
     const double per_entry = std::ceil(s.total_weight / double(sls[i].entries) - slack);
     s.entry_weight = std::max(sls[i].mtu, static_cast<std::uint32_t>(per_entry));
     s.weight_sum = std::uint64_t{s.entry_weight} * sls[i].entries;
