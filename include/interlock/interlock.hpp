@@ -51,6 +51,7 @@
 #include "interlock/qos/service_maps.hpp"
 
 #include "interlock/topology/anton2_node.hpp"
+#include "interlock/topology/kary_ntree.hpp"
 #include "interlock/topology/torus.hpp"
 
 #include "interlock/routing/adaptive.hpp"

@@ -162,8 +162,9 @@ TEST_CASE("dtable_config: errors name the SL, its value and the range", "[dtable
   CHECK_THROWS_WITH(plan_dtable({128, 3, 4, 3}, {{64, 1}, {32, 2}, {16, 3}}, {0.3, 0.3, 0.1}),
                     "dtable configuration: sum of n_i = 112; allowed: N = 128 (every entry belongs "
                     "to one SL)");
-  CHECK_THROWS_WITH(plan_dtable({128, 3, 2, 3}, {{128, 1}}, {0.5}),
-                    "dtable configuration: k = 3; allowed: 0 < k <= w (2), with a pool N * GMTU * k >= 1");
+  CHECK_THROWS_WITH(
+      plan_dtable({128, 3, 2, 3}, {{128, 1}}, {0.5}),
+      "dtable configuration: k = 3; allowed: 0 < k <= w (2), with a pool N * GMTU * k >= 1");
   CHECK_THROWS_AS(plan_dtable({128, 3, 4, 3}, {{64, 1}, {64, 13}}, {0.5, 0.5}),
                   interlock::config_error);  // MTU above M = 12
   CHECK_THROWS_AS(plan_dtable({8, 1, 4, 1}, {{4, 1}, {4, 1}}, {0.6, 0.6}),

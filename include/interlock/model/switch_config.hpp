@@ -125,32 +125,45 @@ inline switch_latencies opa_latencies() { return switch_latencies{}; }
 /// Chapter 2's 48-port OPA switch.
 inline switch_shape opa_48_port() { return switch_shape{}; }
 
-/// SL2SC and SC2VL, the Omni-Path maps a packet's VL comes from.
+/// SL2SC and SC2VL, the Omni-Path maps a packet's VL comes from, for one
+/// or two SC classes: a route table may move a packet to its SL's class-1
+/// SC on the far side of a torus dateline (as OPA's per-hop SC2SC tables
+/// may), so each SL has an SC per class.
 class service_levels {
  public:
   service_levels() : service_levels({0}, {0}) {}
-  /// sl2sc[sl] is SL sl's SC; sc2vl[sc] is SC sc's VL (SCs past the end: VL 0).
-  service_levels(const std::vector<std::uint8_t>& sl2sc, const std::vector<std::uint8_t>& sc2vl)
-      : sl2sc_(sl2sc) {
+  /// sl2sc[sl] is SL sl's SC; sc2vl[sc] is SC sc's VL; sl2sc_class1, when
+  /// given, each SL's SC in class 1. Every SC belongs to one SL.
+  service_levels(const std::vector<std::uint8_t>& sl2sc, const std::vector<std::uint8_t>& sc2vl,
+                 const std::vector<std::uint8_t>& sl2sc_class1 = {})
+      : sl2sc_{sl2sc, sl2sc_class1.empty() ? sl2sc : sl2sc_class1},
+        classes_(sl2sc_class1.empty() ? 1 : 2) {
     constexpr const char* c = "service_levels";
     interlock::detail::require_in_range(c, "SLs (sl2sc entries)", sl2sc.size(), 1,
                                         qos::opa_sl_count);
     interlock::detail::require_in_range(c, "SCs (sc2vl entries)", sc2vl.size(), 1,
                                         qos::opa_sc_count);
+    if (classes_ == 2 && sl2sc_class1.size() != sl2sc.size()) {
+      throw config_error(c, "class-1 SL2SC entries", std::to_string(sl2sc_class1.size()),
+                         "one per SL (" + std::to_string(sl2sc.size()) + ")");
+    }
     std::array<std::uint8_t, qos::opa_sc_count> sc2sl{}, vl{};
     sc2sl.fill(qos::opa_service_maps::unused);
-    for (std::size_t sl = 0; sl < sl2sc.size(); ++sl) {
-      const std::size_t sc = sl2sc[sl];
-      if (sc >= sc2vl.size()) {
-        throw config_error(c, "sl2sc[" + std::to_string(sl) + "]", std::to_string(sc),
-                           "an SC that sc2vl maps (0.." + std::to_string(sc2vl.size() - 1) + ")");
+    for (std::size_t cls = 0; cls < classes_; ++cls) {
+      const std::string map = cls == 0 ? "sl2sc" : "class-1 sl2sc";
+      for (std::size_t sl = 0; sl < sl2sc.size(); ++sl) {
+        const std::size_t sc = sl2sc_[cls][sl];
+        if (sc >= sc2vl.size()) {
+          throw config_error(c, map + "[" + std::to_string(sl) + "]", std::to_string(sc),
+                             "an SC that sc2vl maps (0.." + std::to_string(sc2vl.size() - 1) + ")");
+        }
+        if (sc2sl[sc] != qos::opa_service_maps::unused && (cls == 0 || sc2sl[sc] != sl)) {
+          throw config_error(c, map + "[" + std::to_string(sl) + "]", std::to_string(sc),
+                             "an SC of no other SL (SL" + std::to_string(sc2sl[sc]) + " uses SC" +
+                                 std::to_string(sc) + ")");
+        }
+        sc2sl[sc] = static_cast<std::uint8_t>(sl);
       }
-      if (sc2sl[sc] != qos::opa_service_maps::unused) {
-        throw config_error(c, "sl2sc[" + std::to_string(sl) + "]", std::to_string(sc),
-                           "an SC of no other SL (SL" + std::to_string(sc2sl[sc]) + " uses SC" +
-                               std::to_string(sc) + ")");
-      }
-      sc2sl[sc] = static_cast<std::uint8_t>(sl);
     }
     std::size_t vls = 0;
     for (std::size_t sc = 0; sc < sc2vl.size(); ++sc) {
@@ -166,17 +179,22 @@ class service_levels {
     vls_ = vls;
   }
 
-  std::size_t sls() const noexcept { return sl2sc_.size(); }
-  std::size_t sc(std::size_t sl) const noexcept { return sl2sc_[sl]; }
+  std::size_t sls() const noexcept { return sl2sc_[0].size(); }
+  /// SC classes: 1, or 2 when class-1 SCs were given.
+  std::size_t classes() const noexcept { return classes_; }
+  std::size_t sc(std::size_t sl, std::size_t cls = 0) const noexcept {
+    return sl2sc_[cls < classes_ ? cls : 0][sl];
+  }
   std::size_t vl_of_sc(std::size_t sc) const noexcept { return sc2vl_[sc]; }
-  std::size_t vl(std::size_t sl) const noexcept { return sc2vl_[sl2sc_[sl]]; }
+  std::size_t vl(std::size_t sl, std::size_t cls = 0) const noexcept { return sc2vl_[sc(sl, cls)]; }
   /// VLs in use: one past the highest VL an SL reaches.
   std::size_t vls() const noexcept { return vls_; }
   /// Each SC's SL (SC2SL), as schedulers over SC queues take it.
   const qos::queue_sls& sc_queue_sls() const noexcept { return sc_sls_; }
 
  private:
-  std::vector<std::uint8_t> sl2sc_;
+  std::array<std::vector<std::uint8_t>, 2> sl2sc_;
+  std::size_t classes_ = 1;
   std::array<std::uint8_t, qos::opa_sc_count> sc2vl_{};
   qos::queue_sls sc_sls_;
   std::size_t vls_ = 1;

@@ -4,11 +4,14 @@
 //   switch_layout(switches, ports, nics) starts with nothing wired.
 //   attach_nic(nic, s, p) puts a NIC on port p of switch s (one NIC per NIC
 //   id, one peer per port); connect(s1, p1, s2, p2) joins two switch ports
-//   in both directions; set_route(s, nic, p) says switch s sends packets for
-//   `nic` out of port p (a dense table: one lookup per packet per switch,
-//   no dispatch). check() names the first thing that is missing or wrong:
-//   a NIC not attached, a route not set, a route out of a port with no peer
-//   or back into the port a NIC hangs on that is not the destination's.
+//   in both directions; set_route(s, nic, p, count, cls) says switch s sends
+//   packets for `nic` out of one of ports p..p+count-1 (a group: a fat
+//   tree's up ports, a torus's trunk link; the switch picks one per packet
+//   at random), on the SC of class `cls` (service_levels: 0, or 1 beyond a
+//   torus dateline). A dense table: one lookup per packet per switch, no
+//   dispatch. check() names the first thing that is missing or wrong: a NIC
+//   not attached, a route not set, a route out of a port with no peer or
+//   into the port of a NIC that is not the destination.
 //   single_switch(ports) is one switch with NIC i on port i.
 //   Complexity: route() and peer() O(1); check() O(switches x nics).
 //
@@ -18,6 +21,7 @@
 #ifndef INTERLOCK_MODEL_SWITCH_LAYOUT_HPP
 #define INTERLOCK_MODEL_SWITCH_LAYOUT_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,6 +38,13 @@ struct port_peer {
   kind what = kind::none;
   std::uint32_t id = 0;    // the NIC, or the switch
   std::uint32_t port = 0;  // the switch's port (switch_port only)
+};
+
+/// A route table entry: ports first..first+count-1, class cls.
+struct switch_route {
+  std::uint16_t first = 0xFFFF;
+  std::uint8_t count = 1;
+  std::uint8_t cls = 0;
 };
 
 /// Where a NIC hangs.
@@ -54,7 +65,7 @@ class switch_layout {
     interlock::detail::require_in_range("switch_layout", "NICs", nics, 2, 1u << 20);
     peers_.resize(switches * ports);
     nic_.resize(nics);
-    route_.assign(switches * nics, no_route);
+    route_.assign(switches * nics, switch_route{});
   }
 
   void attach_nic(std::size_t nic, std::size_t s, std::size_t p) {
@@ -75,10 +86,15 @@ class switch_layout {
     peers_[s2 * ports_ + p2] = {port_peer::kind::switch_port, static_cast<std::uint32_t>(s1),
                                 static_cast<std::uint32_t>(p1)};
   }
-  void set_route(std::size_t s, std::size_t nic, std::size_t p) {
+  void set_route(std::size_t s, std::size_t nic, std::size_t p, std::size_t count = 1,
+                 std::size_t cls = 0) {
     check_port(s, p, "set_route");
     interlock::detail::require_in_range("switch_layout", "NIC", nic, 0, nics_ - 1);
-    route_[s * nics_ + nic] = static_cast<std::uint16_t>(p);
+    interlock::detail::require_in_range("switch_layout", "port group size", count, 1,
+                                        std::min<std::size_t>(255, ports_ - p));
+    interlock::detail::require_in_range("switch_layout", "route class", cls, 0, 1);
+    route_[s * nics_ + nic] = {static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(count),
+                               static_cast<std::uint8_t>(cls)};
   }
 
   std::size_t switches() const noexcept { return switches_; }
@@ -88,8 +104,18 @@ class switch_layout {
     return peers_[s * ports_ + p];
   }
   const nic_attachment& nic(std::size_t n) const noexcept { return nic_[n]; }
+  /// The first port of switch s's route to `nic`.
   std::size_t route(std::size_t s, std::size_t nic) const noexcept {
+    return route_[s * nics_ + nic].first;
+  }
+  const switch_route& route_entry(std::size_t s, std::size_t nic) const noexcept {
     return route_[s * nics_ + nic];
+  }
+  /// The largest route class any entry uses.
+  std::size_t max_class() const noexcept {
+    std::size_t m = 0;
+    for (const switch_route& r : route_) m = r.cls > m ? r.cls : m;
+    return m;
   }
 
   void check() const {
@@ -130,7 +156,7 @@ class switch_layout {
   std::size_t switches_, ports_, nics_;
   std::vector<port_peer> peers_;
   std::vector<nic_attachment> nic_;
-  std::vector<std::uint16_t> route_;
+  std::vector<switch_route> route_;
 };
 
 /// One switch of `ports` ports, NIC i on port i.

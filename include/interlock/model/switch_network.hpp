@@ -127,6 +127,11 @@ class switch_network {
     const std::uint32_t smallest =
         std::min({shape_.input_flits, shape_.output_flits, shape_.central_flits});
     traffic_.check(levels_.sls(), std::min(smallest, shape_.vl_max_flits));
+    if (layout_.max_class() + 1 > levels_.classes()) {
+      throw config_error(
+          "switch_network", "route classes", std::to_string(layout_.max_class() + 1),
+          "at most the service levels' SC classes (" + std::to_string(levels_.classes()) + ")");
+    }
     if (per_vl && levels_.vls() > qos::ib::data_vls) {
       throw config_error("switch_network", "VLs", std::to_string(levels_.vls()),
                          "1..15 for InfiniBand's arbiter");
@@ -164,6 +169,9 @@ class switch_network {
     for (std::size_t n = 0; n < layout_.nics(); ++n) {
       rng_.emplace_back(seed * 0x9E3779B97F4A7C15ull + n + 1);
     }
+    switch_rng_.clear();
+    for (std::size_t sw = 0; sw < layout_.switches(); ++sw)
+      switch_rng_.emplace_back(~seed * 0xD1B54A32D192ED03ull + sw + 1);
     for (std::size_t sl = 0; sl < levels_.sls(); ++sl) {
       // A packet per cycle with probability rate / flits: `rate` flits per cycle.
       rate_[sl] = std::min(1.0, load * traffic_.share[sl] / traffic_.packet_flits[sl]);
@@ -295,7 +303,9 @@ class switch_network {
     std::uint32_t next = fifo_end;
     std::uint32_t src = 0, dst = 0;
     std::uint32_t flits = 0;
-    std::uint8_t sl = 0, sc = 0, vl = 0;
+    std::uint16_t out = 0;                  // the output port chosen at this switch
+    std::uint8_t sl = 0, sc = 0, vl = 0;    // the SC and VL it holds now
+    std::uint8_t next_sc = 0, next_vl = 0;  // those it takes out of this switch
   };
 
   struct buffer {
@@ -388,6 +398,7 @@ class switch_network {
       buffers_[L.to_input].link_in = static_cast<std::uint32_t>(links_.size());
       links_.push_back(std::move(L));
     }
+    for (std::size_t sw = 0; sw < S; ++sw) switch_rng_.emplace_back(sw + 1);
     link_flits_.assign(S * P, 0);
     input_flits_.assign(S * P, 0);
     requests_.assign(S * P + S * shape_.mports(), 0);
@@ -558,14 +569,14 @@ class switch_network {
     const std::size_t P = shape_.ports;
     if (b < outputs_) {
       const std::size_t s = b / P, p = b % P;
-      const std::size_t o = layout_.route(s, pk.dst);
+      const std::size_t o = pk.out;
       if (shape_.mport_of(o) == shape_.mport_of(p))
         return static_cast<std::uint32_t>(outputs_ + s * P + o);
       return static_cast<std::uint32_t>(central_stage() + s * shape_.mports() + shape_.mport_of(p));
     }
     const std::size_t c = b - centrals_;
     const std::size_t s = c / shape_.central_buffers();
-    return static_cast<std::uint32_t>(outputs_ + s * P + layout_.route(s, pk.dst));
+    return static_cast<std::uint32_t>(outputs_ + s * P + pk.out);
   }
   std::size_t central_stage() const noexcept { return buffers_.size(); }
   std::uint32_t central_buffer(std::uint32_t group, std::size_t j) const noexcept {
@@ -573,7 +584,7 @@ class switch_network {
   }
   bool can_take(std::uint32_t d, const packet_record& pk) const noexcept {
     const buffer& D = buffers_[d];
-    return D.write_busy_until <= now_ && D.space.fits(pk.vl, pk.flits);
+    return D.write_busy_until <= now_ && D.space.fits(pk.next_vl, pk.flits);
   }
 
   // The requester index a source has at a destination's arbiter.
@@ -689,15 +700,18 @@ class switch_network {
     B.leaving[v] += pk.flits;
     push(end, ev::release, src, static_cast<std::uint32_t>(v), pk.flits);
     push(end, ev::wake_source, src);
+    // Out of the input buffer the packet takes the SC and VL of its route.
+    pk.sc = pk.next_sc;
+    pk.vl = pk.next_vl;
     buffer& D = buffers_[dst];
-    D.space.reserve(v, pk.flits);
+    D.space.reserve(pk.vl, pk.flits);
     D.write_busy_until = end;
     const bool to_output = dst < centrals_;
     const std::uint64_t delay =
         shape_.latency.at + shape_.latency.x + (to_output ? shape_.latency.sb : 0);
     pk.head_ready = now_ + delay;
     pk.tail_at = end + delay;
-    D.queue[v].push(packets_, id);
+    D.queue[pk.vl].push(packets_, id);
     if (to_output) {
       const std::uint32_t l = link_of_output_[dst - outputs_];
       push(pk.head_ready, ev::wake_link, l);
@@ -759,10 +773,22 @@ class switch_network {
     buffer& D = buffers_[L.to_input];
     D.space.reserve(v, pk.flits);
     input_flits_[L.to_input - inputs_] += pk.flits;
+    route(L.to_input, pk);
     pk.head_ready = now_ + L.latency + shape_.latency.sb + shape_.latency.rt;
     pk.tail_at = end + L.latency + shape_.latency.sb;
     D.queue[v].push(packets_, id);
     push(pk.head_ready, ev::wake_source, L.to_input);
+  }
+
+  // Routing at an input buffer: a port of the route's group, picked at
+  // random by the switch's generator, and the SC and VL of its class.
+  void route(std::uint32_t input, packet_record& pk) {
+    const std::size_t s = (input - inputs_) / shape_.ports;
+    const switch_route& r = layout_.route_entry(s, pk.dst);
+    const std::size_t pick = r.count > 1 ? uniform_below(switch_rng_[s], r.count) : 0;
+    pk.out = static_cast<std::uint16_t>(r.first + pick);
+    pk.next_sc = static_cast<std::uint8_t>(levels_.sc(pk.sl, r.cls));
+    pk.next_vl = static_cast<std::uint8_t>(levels_.vl(pk.sl, r.cls));
   }
 
   switch_layout layout_;
@@ -787,7 +813,7 @@ class switch_network {
 
   switch_pattern pattern_ = switch_pattern::uniform;
   bool generating_ = false, ran_ = false;
-  std::vector<splitmix64> rng_;
+  std::vector<splitmix64> rng_, switch_rng_;
   std::vector<double> rate_;
   std::vector<std::uint32_t> destination_;
   std::uint64_t window_start_ = 0, window_end_ = 1;
