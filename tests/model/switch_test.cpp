@@ -351,3 +351,45 @@ TEST_CASE(
 }
 
 }  // namespace
+
+namespace {
+
+using namespace interlock::model;
+
+TEST_CASE("switch: Table 5.2's sources: CBR offers its rate exactly, bursts queue longer than "
+          "Bernoulli packets at the same rate",
+          "[model][switch]") {
+  const service_levels three({0, 1, 2}, {0, 1, 2});
+  const auto run = [&](sl_source kind) {
+    sl_traffic t{{1.0 / 3, 1.0 / 3, 1.0 / 3}, {2, 32, 16}, {kind, kind, kind}};
+    switch_shape s = opa_48_port();
+    s.ports = 16;
+    switch_network<round_robin_scheduler> net(single_switch(16), s, three, t,
+                                              round_robin_scheduler{});
+    net.run_rates(switch_pattern::uniform, {0.05, 0.3, 0.4}, 2000, 40000, 9);
+    REQUIRE(net.audit().empty());
+    return net.results();
+  };
+  const auto cbr = run(sl_source::cbr_connection);
+  CHECK(cbr[0].offered == Approx(0.05).epsilon(0.002));
+  CHECK(cbr[1].offered == Approx(0.3).epsilon(0.003));
+  CHECK(cbr[2].offered == Approx(0.4).epsilon(0.002));
+  const auto bernoulli = run(sl_source::bernoulli);
+  CHECK(bernoulli[2].offered == Approx(0.4).epsilon(0.03));
+  CHECK(bernoulli[2].offered != Approx(0.4).epsilon(0.0005));
+  const auto bursts = run(sl_source::bursts);
+  CHECK(bursts[2].offered == Approx(0.4).epsilon(0.05));
+  CHECK(bursts[2].latency_mean > 1.5 * bernoulli[2].latency_mean);
+}
+
+TEST_CASE("switch: run_rates checks its rates", "[model][switch]") {
+  const service_levels one({0}, {0});
+  switch_network<round_robin_scheduler> net(single_switch(48), opa_48_port(), one,
+                                            sl_traffic{{1.0}, {16}}, round_robin_scheduler{});
+  REQUIRE_THROWS_WITH(net.run_rates(switch_pattern::uniform, {0.5, 0.5}, 10, 10, 1),
+                      Catch::Contains("rates = 2; allowed: one per SL (1)"));
+  REQUIRE_THROWS_WITH(net.run_rates(switch_pattern::uniform, {-1}, 10, 10, 1),
+                      Catch::Contains("rate of SL0"));
+}
+
+}  // namespace

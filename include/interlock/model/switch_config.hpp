@@ -200,10 +200,32 @@ class service_levels {
   std::size_t vls_ = 1;
 };
 
-/// What each SL injects: its share of a NIC's flits and its packet size.
+/// How an SL's packets are created at a NIC ([QoSThesis] Table 5.2):
+/// bernoulli: a packet per cycle with probability rate / flits, to the
+///   run's pattern (Chapter 2's generation, Table 5.2's random uniform);
+/// cbr_connection: constant bit rate (a packet every flits / rate cycles,
+///   from a random phase) on one connection per NIC, the connections a
+///   random permutation drawn once per run, so every NIC ends one of them
+///   (VO and VI; the thesis says only that connections are chosen at the
+///   start and last the whole run);
+/// cbr: constant bit rate, each packet to the run's pattern (CL: "the
+///   destination distribution is uniform" for all but VI and VO);
+/// bursts: bursts of `burst` packets created at once for one destination of
+///   the run's pattern, a burst per cycle with probability rate / (burst x
+///   flits) (Bursts4 for EE, BE and BK).
+enum class sl_source : std::uint8_t { bernoulli, cbr_connection, cbr, bursts };
+
+/// What each SL injects: its share of a NIC's flits, its packet size and
+/// how its packets are created (all Bernoulli unless `source` says).
 struct sl_traffic {
   std::vector<double> share;                // per SL, summing to 1
   std::vector<std::uint32_t> packet_flits;  // per SL
+  std::vector<sl_source> source = {};       // per SL, or empty: all Bernoulli
+  std::uint32_t burst = 4;                  // packets per burst (sl_source::bursts)
+
+  sl_source source_of(std::size_t sl) const noexcept {
+    return sl < source.size() ? source[sl] : sl_source::bernoulli;
+  }
 
   void check(std::size_t sls, std::uint32_t max_packet) const {
     constexpr const char* c = "sl_traffic";
@@ -228,6 +250,11 @@ struct sl_traffic {
     if (std::fabs(total - 1) > 1e-6) {
       throw config_error(c, "generation shares (sum)", std::to_string(total), "1");
     }
+    if (!source.empty() && source.size() != sls) {
+      throw config_error(c, "sources", std::to_string(source.size()),
+                         "none (all Bernoulli) or one per SL (" + std::to_string(sls) + ")");
+    }
+    interlock::detail::require_in_range(c, "burst", burst, 1, 1024);
   }
 };
 

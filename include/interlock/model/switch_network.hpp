@@ -44,9 +44,11 @@
 //     each output port and NIC link gets a copy of `scheduler` (tables are
 //     shared, states are per port).
 //   - run(pattern, load, warmup, measure, seed): NICs inject `load` flits
-//     per cycle each (split among SLs by the traffic's shares; packets
-//     created per SL as a Bernoulli process, at most one per cycle), to
-//     uniform random other NICs or to (src + 1) mod NICs; results() after
+//     per cycle each, split among SLs by the traffic's shares (run_rates:
+//     each SL's rate given), each SL's packets created by its source
+//     (switch_config.hpp: Bernoulli, constant bit rate on a connection or to
+//     the pattern, bursts), to uniform random other NICs, to (src + 1) mod
+//     NICs or to fixed destinations; one run per network; results() after
 //     it gives per SL over the measured window: offered and delivered flits
 //     per cycle per NIC, the share of delivered flits, mean end-to-end
 //     latency (creation to tail delivered) and network latency (head leaving
@@ -148,9 +150,28 @@ class switch_network {
     if (!(load >= 0 && load <= 64)) {
       throw config_error("switch_network", "load", std::to_string(load), "0..64 flits/cycle/NIC");
     }
+    std::vector<double> rates(levels_.sls());
+    for (std::size_t sl = 0; sl < rates.size(); ++sl) rates[sl] = load * traffic_.share[sl];
+    run_rates(pattern, rates, warmup, measure, seed);
+  }
+
+  /// run() with each SL's rate given, in flits per cycle per NIC (the
+  /// traffic's shares are not read).
+  void run_rates(switch_pattern pattern, const std::vector<double>& rates, std::uint64_t warmup,
+                 std::uint64_t measure, std::uint64_t seed) {
     if (ran_) {
       throw config_error("switch_network", "run", "a second call",
                          "one run per network (build another for the next point)");
+    }
+    if (rates.size() != levels_.sls()) {
+      throw config_error("switch_network", "rates", std::to_string(rates.size()),
+                         "one per SL (" + std::to_string(levels_.sls()) + ")");
+    }
+    for (std::size_t sl = 0; sl < rates.size(); ++sl) {
+      if (!(rates[sl] >= 0 && rates[sl] <= 64)) {
+        throw config_error("switch_network", "rate of SL" + std::to_string(sl),
+                           std::to_string(rates[sl]), "0..64 flits/cycle/NIC");
+      }
     }
     ran_ = true;
     if (pattern == switch_pattern::fixed && destination_.empty()) {
@@ -164,19 +185,42 @@ class switch_network {
     window_start_ = now_ + warmup;
     window_end_ = window_start_ + measure;
     rng_.clear();
-    rate_.assign(levels_.sls(), 0);
-    generating_ = load > 0;
-    for (std::size_t n = 0; n < layout_.nics(); ++n) {
-      rng_.emplace_back(seed * 0x9E3779B97F4A7C15ull + n + 1);
-    }
+    const std::size_t N = layout_.nics(), L = levels_.sls();
+    for (std::size_t n = 0; n < N; ++n) rng_.emplace_back(seed * 0x9E3779B97F4A7C15ull + n + 1);
     switch_rng_.clear();
     for (std::size_t sw = 0; sw < layout_.switches(); ++sw)
       switch_rng_.emplace_back(~seed * 0xD1B54A32D192ED03ull + sw + 1);
-    for (std::size_t sl = 0; sl < levels_.sls(); ++sl) {
-      // A packet per cycle with probability rate / flits: `rate` flits per cycle.
-      rate_[sl] = std::min(1.0, load * traffic_.share[sl] / traffic_.packet_flits[sl]);
-      if (rate_[sl] <= 0) continue;
-      for (std::size_t n = 0; n < layout_.nics(); ++n) schedule_generation(n, sl, now_);
+    rate_.assign(L, 0);
+    period_.assign(L, 0);
+    next_cbr_.assign(N * L, 0);
+    connection_.assign(N * L, 0);
+    generating_ = false;
+    for (std::size_t sl = 0; sl < L; ++sl) {
+      const double flits = traffic_.packet_flits[sl];
+      const sl_source kind = traffic_.source_of(sl);
+      if (rates[sl] <= 0) continue;
+      generating_ = true;
+      // Bernoulli and bursts: a packet (a burst) per cycle with this probability.
+      const double per = kind == sl_source::bursts ? flits * traffic_.burst : flits;
+      rate_[sl] = std::min(1.0, rates[sl] / per);
+      period_[sl] = flits / rates[sl];
+      if (kind == sl_source::cbr_connection) {
+        // A random permutation without fixed points: each NIC opens one
+        // connection and is the end of one, so no NIC's link is offered
+        // more than one connection's rate of the SL.
+        splitmix64 g(seed * 0xA24BAED4963EE407ull + sl + 1);
+        const std::vector<std::uint32_t> to = derangement(N, g);
+        for (std::size_t n = 0; n < N; ++n) connection_[n * L + sl] = to[n];
+      }
+      for (std::size_t n = 0; n < N; ++n) {
+        if (kind == sl_source::cbr || kind == sl_source::cbr_connection) {
+          next_cbr_[n * L + sl] = static_cast<double>(now_) + uniform_unit(rng_[n]) * period_[sl];
+          push(static_cast<std::uint64_t>(std::ceil(next_cbr_[n * L + sl])), ev::generate,
+               static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(sl));
+        } else {
+          schedule_generation(n, sl, now_);
+        }
+      }
     }
     advance(window_end_);
   }
@@ -459,20 +503,51 @@ class switch_network {
     window_end_ = ~std::uint64_t{0};
   }
 
+  // A uniformly random permutation of 0..n-1 with no fixed point (n >= 2),
+  // by rejection: about e tries.
+  static std::vector<std::uint32_t> derangement(std::size_t n, splitmix64& g) {
+    std::vector<std::uint32_t> p(n);
+    for (;;) {
+      for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint32_t>(i);
+      for (std::size_t i = n - 1; i > 0; --i) std::swap(p[i], p[uniform_below(g, i + 1)]);
+      bool fixed = false;
+      for (std::size_t i = 0; i < n && !fixed; ++i) fixed = p[i] == i;
+      if (!fixed) return p;
+    }
+  }
+
+  std::uint32_t pattern_destination(std::uint32_t n) {
+    const std::size_t N = layout_.nics();
+    if (pattern_ == switch_pattern::shift) return static_cast<std::uint32_t>((n + 1) % N);
+    if (pattern_ == switch_pattern::fixed) return destination_[n];
+    const auto d = static_cast<std::uint32_t>(uniform_below(rng_[n], N - 1));
+    return d >= n ? d + 1 : d;
+  }
+
   void generate(std::uint32_t n, std::uint32_t sl) {
     if (!generating_) return;
-    const std::size_t N = layout_.nics();
-    std::uint32_t dst;
-    if (pattern_ == switch_pattern::shift) {
-      dst = static_cast<std::uint32_t>((n + 1) % N);
-    } else if (pattern_ == switch_pattern::fixed) {
-      dst = destination_[n];
-    } else {
-      dst = static_cast<std::uint32_t>(uniform_below(rng_[n], N - 1));
-      if (dst >= n) ++dst;
+    const std::size_t L = levels_.sls();
+    switch (traffic_.source_of(sl)) {
+      case sl_source::bernoulli:
+        create(n, pattern_destination(n), sl);
+        schedule_generation(n, sl, now_ + 1);
+        break;
+      case sl_source::bursts: {
+        const std::uint32_t dst = pattern_destination(n);
+        for (std::uint32_t i = 0; i < traffic_.burst; ++i) create(n, dst, sl);
+        schedule_generation(n, sl, now_ + 1);
+        break;
+      }
+      case sl_source::cbr:
+      case sl_source::cbr_connection: {
+        const bool connection = traffic_.source_of(sl) == sl_source::cbr_connection;
+        create(n, connection ? connection_[n * L + sl] : pattern_destination(n), sl);
+        double& next = next_cbr_[n * L + sl];
+        next += period_[sl];
+        push(std::max(now_ + 1, static_cast<std::uint64_t>(std::ceil(next))), ev::generate, n, sl);
+        break;
+      }
     }
-    create(n, dst, sl);
-    schedule_generation(n, sl, now_ + 1);
   }
 
   void create(std::uint32_t n, std::uint32_t dst, std::uint32_t sl) {
@@ -814,7 +889,8 @@ class switch_network {
   switch_pattern pattern_ = switch_pattern::uniform;
   bool generating_ = false, ran_ = false;
   std::vector<splitmix64> rng_, switch_rng_;
-  std::vector<double> rate_;
+  std::vector<double> rate_, period_, next_cbr_;
+  std::vector<std::uint32_t> connection_;
   std::vector<std::uint32_t> destination_;
   std::uint64_t window_start_ = 0, window_end_ = 1;
   std::vector<std::uint64_t> created_, delivered_, delivered_packets_;

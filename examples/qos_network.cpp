@@ -1,0 +1,237 @@
+// qos_network: [QoSThesis] Chapter 5's scenario on networks of the model's QoS switches: seven
+// SLs (Table 5.2), their maps (Table 5.3) and the DTable of Table 5.4 derived by the library's
+// methodology, on a 4-ary 3-tree of 8-port switches or an 8x8 torus of 48-port switches, with
+// OPA-shaped and IB-shaped switches, the DTable against SBT and round robin.
+//
+//   qos_network [--topology tree|torus] [--switch opa,ib] [--scheduler dtable,sbt,round_robin]
+//               [--steps N] [--seeds N] [--cycles N] [--csv FILE]
+#include <interlock/model/switch_deadlock.hpp>
+#include <interlock/model/switch_layouts.hpp>
+#include <interlock/model/switch_network.hpp>
+#include <interlock/qos/dtable_config.hpp>
+#include <interlock/topology/kary_ntree.hpp>
+#include <interlock/topology/torus.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+
+namespace {
+
+const char* help =
+    "usage: qos_network [options]\n"
+    "\n"
+    "[QoSThesis] Chapter 5: seven SLs (Table 5.2: NC uniform 192 B; VO and VI CBR\n"
+    "connections of 128 B and 2048 B; CL CBR of 2048 B to uniform destinations;\n"
+    "EE, BE, BK bursts of four 1024 B messages), each SL on its own SC and VL\n"
+    "(Table 5.3), 64-byte flits and credits, each message one packet of its\n"
+    "SL_MTU. NC, VO, VI and CL inject 0.01, 0.016, 0.23, 0.28 flits/cycle/NIC;\n"
+    "each best-effort SL from 0.0125 to 0.1525 (Table 5.4's Min. and Max.).\n"
+    "The DTable is Table 5.4's, derived by the configuration methodology\n"
+    "(N = 64, GMTU = 32, w = 3, k = 0.5); SBT takes its shares in percent.\n"
+    "Per SL: throughput and end-to-end latency against the total injection.\n"
+    "\n"
+    "  --topology tree|torus   the 4-ary 3-tree of 8-port switches (64 NICs, the\n"
+    "                          default) or the 8x8 torus of 48-port switches with\n"
+    "                          trunks of 10 ports and 8 NICs per switch (512 NICs)\n"
+    "  --switch LIST           opa (MPorts of 4, x3 links into a x4 central\n"
+    "                          crossbar), ib (one crossbar); default opa,ib\n"
+    "  --scheduler LIST        dtable, sbt, round_robin (default dtable)\n"
+    "  --steps N               best-effort injection points (default 8; 15 with --full)\n"
+    "  --seeds N               runs averaged per point (default 1; 30 with --full)\n"
+    "  --full                  15 points, 30 seeds, as the thesis\n"
+    "  --cycles N              measured cycles per run (default 10000; warm-up 4000)\n"
+    "  --csv FILE              one row per (switch, scheduler, injection, SL), with a header\n"
+    "\n"
+    "Exit status: 0 done; 1 a layout's routes have a dependency cycle; 2 bad input;\n"
+    "3 an output could not be written.\n";
+
+const char* sl_names[] = {"NC", "VO", "VI", "CL", "EE", "BE", "BK"};
+constexpr std::size_t sls = 7;
+// Table 5.2's message sizes in 64-byte flits (one packet per message).
+const std::vector<std::uint32_t> flits{3, 2, 32, 32, 16, 16, 16};
+// Table 5.4: distances 2 .. 64 as entries of the 64-entry table, and phi.
+const std::vector<std::size_t> entries{32, 16, 8, 4, 2, 1, 1};
+const std::vector<double> phi{0.094, 0.164, 0.3, 0.35, 0.04, 0.036, 0.016};
+const std::vector<double> fixed_rate{0.01, 0.016, 0.23, 0.28, 0, 0, 0};
+
+interlock::model::switch_shape shape_of(const std::string& kind, std::size_t ports) {
+  interlock::model::switch_shape s = interlock::model::opa_48_port();
+  s.ports = ports;
+  s.flit_bytes = 64;
+  s.credit_bytes = 64;
+  // 114,688 bytes at every port; 229,376 bytes of central buffer per MPort.
+  s.input_flits = s.output_flits = 1792;
+  s.central_flits = 1792;
+  s.vl_min_flits = 32;  // a GMTU per VL
+  s.vl_max_flits = 1792;
+  // Section 2.2.2's 100 ns through a switch at 64-byte flits (5.12 ns per
+  // cycle at 12.5 GB/s): Chapter 2's stages scaled by 1/8, 20 cycles.
+  s.latency = {1, 4, 6, 1, 0, 1};
+  if (kind == "ib") {
+    s.mport_ports = ports;  // one crossbar, at the links' rate
+    s.mport_speedup = 1;
+    s.central_links = 1;
+  }
+  return s;
+}
+
+int run(int argc, char** argv) {
+  std::string topology = "tree";
+  std::vector<std::string> switches{"opa", "ib"}, schedulers{"dtable"};
+  std::size_t steps = 8, seeds = 1, cycles = 10000;
+  bool full = false, steps_given = false, seeds_given = false;
+  std::string csv_path;
+  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (flag == "--topology") {
+      topology = value();
+      if (topology != "tree" && topology != "torus")
+        throw cli::bad_input{flag + ": '" + topology.substr(0, 40) + "'; allowed: tree, torus"};
+    } else if (flag == "--switch") {
+      switches = cli::split(value());
+      for (const std::string& s : switches)
+        if (s != "opa" && s != "ib")
+          throw cli::bad_input{flag + ": '" + s.substr(0, 40) + "'; allowed: opa, ib"};
+    } else if (flag == "--scheduler") {
+      schedulers = cli::split(value());
+      for (const std::string& s : schedulers)
+        if (s != "dtable" && s != "sbt" && s != "round_robin")
+          throw cli::bad_input{flag + ": '" + s.substr(0, 40) +
+                               "'; allowed: dtable, sbt, round_robin"};
+    } else if (flag == "--steps") {
+      steps = cli::number(flag, value(), 1, 100);
+      steps_given = true;
+    } else if (flag == "--seeds") {
+      seeds = cli::number(flag, value(), 1, 1000);
+      seeds_given = true;
+    } else if (flag == "--full") {
+      full = true;
+    } else if (flag == "--cycles") {
+      cycles = cli::number(flag, value(), 1000, 100000000);
+    } else if (flag == "--csv") {
+      csv_path = value();
+    } else {
+      throw cli::bad_input{flag + ": unknown option (see --help)"};
+    }
+  });
+  if (full && !steps_given) steps = 15;
+  if (full && !seeds_given) seeds = 30;
+
+  // Table 5.4 by the methodology.
+  std::vector<interlock::qos::dtable_sl> plan_sls;
+  std::vector<std::uint32_t> mtu(flits.begin(), flits.end());
+  for (std::size_t sl = 0; sl < sls; ++sl) plan_sls.push_back({entries[sl], flits[sl]});
+  const auto plan = interlock::qos::plan_dtable({64, 32, 3, 0.5}, plan_sls, phi);
+  std::printf(
+      "Table 5.4 by the methodology (N = 64, GMTU = 32, w = 3, k = 0.5: M = %u, pool = %g)\n",
+      plan.max_entry_weight, plan.pool);
+  std::printf("  SL  #entr  MTU  min_phi  max_phi    phi   E.W.    T.W.\n");
+  for (std::size_t sl = 0; sl < sls; ++sl) {
+    std::uint32_t lo = ~0u, hi = 0;
+    for (const auto& e : plan.table)
+      if (e.sl == sl) {
+        lo = std::min(lo, e.weight);
+        hi = std::max(hi, e.weight);
+      }
+    std::printf("  %s %6zu %4u %8.4f %8.3f %6.3f %3u-%-3u %6llu\n", sl_names[sl], entries[sl],
+                flits[sl], plan.sls[sl].min_phi, plan.sls[sl].max_phi, phi[sl], lo, hi,
+                static_cast<unsigned long long>(plan.sls[sl].final_weight));
+  }
+  std::printf("  total weight %llu (Table 5.4: 1073)\n\n",
+              static_cast<unsigned long long>(plan.final_total));
+
+  // The network and its deadlock check.
+  const bool torus = topology == "torus";
+  const interlock::torus_topology ring({8, 8}, {true, true}, 1);
+  const interlock::model::switch_layout layout =
+      torus ? interlock::model::torus_layout(ring, 10, 8)
+            : interlock::model::fat_tree_layout(interlock::kary_ntree(4, 3));
+  const auto report = interlock::model::check_switch_deadlock(layout);
+  std::printf("%s: %zu switches of %zu ports, %zu NICs; routes %s\n",
+              torus ? "8x8 torus, trunks of 10, 8 NICs per switch" : "4-ary 3-tree",
+              layout.switches(), layout.ports(), layout.nics(), report.describe().c_str());
+  if (!report.acyclic) return 1;
+  std::vector<std::uint8_t> sl2sc(sls), sc2vl(torus ? 2 * sls : sls), sl2sc1;
+  for (std::size_t i = 0; i < sc2vl.size(); ++i) sc2vl[i] = static_cast<std::uint8_t>(i);
+  for (std::size_t sl = 0; sl < sls; ++sl) {
+    sl2sc[sl] = static_cast<std::uint8_t>(sl);
+    if (torus) sl2sc1.push_back(static_cast<std::uint8_t>(sl + sls));
+  }
+  const interlock::model::service_levels levels(sl2sc, sc2vl, sl2sc1);
+  using interlock::model::sl_source;
+  const interlock::model::sl_traffic traffic{
+      std::vector<double>(sls, 1.0 / sls),
+      flits,
+      {sl_source::bernoulli, sl_source::cbr_connection, sl_source::cbr_connection, sl_source::cbr,
+       sl_source::bursts, sl_source::bursts, sl_source::bursts},
+      4};
+
+  cli::output_file csv("--csv", csv_path);
+  csv.line(
+      "topology,switch,scheduler,injection,sl,name,offered,throughput,latency_mean,"
+      "network_latency_mean");
+  for (const std::string& sw : switches) {
+    const interlock::model::switch_shape shape = shape_of(sw, layout.ports());
+    for (const std::string& name : schedulers) {
+      std::printf("\n%s switches, %s (latency in cycles of 5.12 ns; throughput flits/cycle/NIC)\n",
+                  sw == "opa" ? "OPA-shaped" : "IB-shaped", name.c_str());
+      std::printf("  %9s", "injection");
+      for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" %8s", sl_names[sl]);
+      std::printf(" | throughput per SL\n");
+      for (std::size_t step = 0; step < steps; ++step) {
+        const double x = steps == 1 ? 0.0125 : 0.0125 + 0.14 * double(step) / double(steps - 1);
+        std::vector<double> rates = fixed_rate;
+        for (std::size_t sl = 4; sl < sls; ++sl) rates[sl] = x;
+        double injection = 0;
+        for (const double r : rates) injection += r;
+        std::vector<interlock::model::sl_result> mean(sls);
+        const auto one = [&](const auto& scheduler) {
+          for (std::size_t seed = 1; seed <= seeds; ++seed) {
+            using S = std::decay_t<decltype(scheduler)>;
+            interlock::model::switch_network<S> net(layout, shape, levels, traffic, scheduler);
+            net.run_rates(interlock::model::switch_pattern::uniform, rates, 4000, cycles, seed);
+            const auto r = net.results();
+            for (std::size_t sl = 0; sl < sls; ++sl) {
+              const double n = double(seeds);
+              mean[sl].offered += r[sl].offered / n;
+              mean[sl].throughput += r[sl].throughput / n;
+              mean[sl].latency_mean += r[sl].latency_mean / n;
+              mean[sl].network_latency_mean += r[sl].network_latency_mean / n;
+            }
+          }
+        };
+        if (name == "dtable") {
+          one(interlock::model::dtable_for(levels, plan.table, mtu));
+        } else if (name == "sbt") {
+          one(interlock::model::sbt_for(levels, {9, 16, 30, 35, 4, 4, 2}));
+        } else {
+          one(interlock::model::round_robin_scheduler{});
+        }
+        std::printf("  %9.4f", injection);
+        for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" %8.0f", mean[sl].latency_mean);
+        std::printf(" |");
+        for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" %.3f", mean[sl].throughput);
+        std::printf("\n");
+        for (std::size_t sl = 0; sl < sls; ++sl)
+          csv.line(cli::format("%s,%s,%s,%.4f,%zu,%s,%.5f,%.5f,%.1f,%.1f", topology.c_str(),
+                               sw.c_str(), name.c_str(), injection, sl, sl_names[sl],
+                               mean[sl].offered, mean[sl].throughput, mean[sl].latency_mean,
+                               mean[sl].network_latency_mean));
+      }
+    }
+  }
+  csv.close();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::run_tool("qos_network", help, "try --topology tree", argc, argv,
+                       [&] { return run(argc, argv); });
+}
