@@ -45,6 +45,8 @@ const char* help =
     "  --seeds N               runs averaged per point (default 1; 30 with --full)\n"
     "  --full                  15 points, 30 seeds, as the thesis\n"
     "  --cycles N              measured cycles per run (default 10000; warm-up 4000)\n"
+    "  --whole-packets         a packet crosses a switch's crossbars only once wholly in\n"
+    "                          its input buffer (default: cut-through, as the thesis)\n"
     "  --csv FILE              one row per (switch, scheduler, injection, SL), with a header\n"
     "\n"
     "Exit status: 0 done; 1 a layout's routes have a dependency cycle; 2 bad input;\n"
@@ -84,9 +86,10 @@ int run(int argc, char** argv) {
   std::string topology = "tree";
   std::vector<std::string> switches{"opa", "ib"}, schedulers{"dtable"};
   std::size_t steps = 8, seeds = 1, cycles = 10000;
-  bool full = false, steps_given = false, seeds_given = false;
+  bool full = false, steps_given = false, seeds_given = false, whole = false;
   std::string csv_path;
-  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
+  cli::flags flags(argc, argv,
+                   [](const std::string& f) { return f == "--full" || f == "--whole-packets"; });
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--topology") {
       topology = value();
@@ -111,6 +114,8 @@ int run(int argc, char** argv) {
       seeds_given = true;
     } else if (flag == "--full") {
       full = true;
+    } else if (flag == "--whole-packets") {
+      whole = true;
     } else if (flag == "--cycles") {
       cycles = cli::number(flag, value(), 1000, 100000000);
     } else if (flag == "--csv") {
@@ -176,7 +181,8 @@ int run(int argc, char** argv) {
       "topology,switch,scheduler,injection,sl,name,offered,throughput,latency_mean,"
       "network_latency_mean");
   for (const std::string& sw : switches) {
-    const interlock::model::switch_shape shape = shape_of(sw, layout.ports());
+    interlock::model::switch_shape shape = shape_of(sw, layout.ports());
+    shape.whole_packet_crossing = whole;
     for (const std::string& name : schedulers) {
       std::printf("\n%s switches, %s (latency in cycles of 5.12 ns; throughput flits/cycle/NIC)\n",
                   sw == "opa" ? "OPA-shaped" : "IB-shaped", name.c_str());

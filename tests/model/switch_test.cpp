@@ -356,9 +356,10 @@ namespace {
 
 using namespace interlock::model;
 
-TEST_CASE("switch: Table 5.2's sources: CBR offers its rate exactly, bursts queue longer than "
-          "Bernoulli packets at the same rate",
-          "[model][switch]") {
+TEST_CASE(
+    "switch: Table 5.2's sources: CBR offers its rate exactly, bursts queue longer than "
+    "Bernoulli packets at the same rate",
+    "[model][switch]") {
   const service_levels three({0, 1, 2}, {0, 1, 2});
   const auto run = [&](sl_source kind) {
     sl_traffic t{{1.0 / 3, 1.0 / 3, 1.0 / 3}, {2, 32, 16}, {kind, kind, kind}};
@@ -390,6 +391,37 @@ TEST_CASE("switch: run_rates checks its rates", "[model][switch]") {
                       Catch::Contains("rates = 2; allowed: one per SL (1)"));
   REQUIRE_THROWS_WITH(net.run_rates(switch_pattern::uniform, {-1}, 10, 10, 1),
                       Catch::Contains("rate of SL0"));
+}
+
+}  // namespace
+
+namespace {
+
+using namespace interlock::model;
+
+TEST_CASE(
+    "switch: a packet still arriving holds its central link at the link's rate; small "
+    "packets queue behind it unless packets cross whole",
+    "[model][switch]") {
+  // 2-flit and 32-flit packets, half the flits each, uniform at 0.5, with a
+  // short pipeline (routing ends long before a 32-flit tail arrives): cut
+  // through, a 32-flit packet holds an x3 central link for about 32 cycles
+  // and the MPort's two links carry about 2 flits per cycle, which its four
+  // ports' traffic to other MPorts needs; crossing whole, it holds one for 11.
+  const auto small_latency = [](bool whole) {
+    switch_shape shape = opa_48_port();
+    shape.flit_bytes = shape.credit_bytes = 64;
+    shape.latency = {1, 4, 6, 1, 0, 1};
+    shape.whole_packet_crossing = whole;
+    const service_levels two({0, 1}, {0, 1});
+    switch_network<round_robin_scheduler> net(
+        single_switch(48), shape, two, sl_traffic{{0.5, 0.5}, {2, 32}}, round_robin_scheduler{});
+    net.run(switch_pattern::uniform, 0.5, 5000, 10000, 1);
+    return net.results()[0].latency_mean;
+  };
+  const double cut = small_latency(false), whole = small_latency(true);
+  CHECK(cut > 4 * whole);
+  CHECK(whole < 80);
 }
 
 }  // namespace

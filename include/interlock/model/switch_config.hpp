@@ -28,7 +28,9 @@
 //     split between its links), per-VL minimum and maximum of the dynamic
 //     VL space (vl_buffer.hpp), bytes per flit and per flow-control credit.
 //     mport_ports + MPorts x central_links must be at most 64 (an output
-//     arbiter's requesters). check() names the field, value and range.
+//     arbiter's requesters); whole_packet_crossing makes a packet wait at
+//     its input buffer for its tail (cut-through otherwise). check() names
+//     the field, value and range.
 //   - service_levels: per SL its SC (SL2SC), per SC its VL (SC2VL), as
 //     qos::opa_service_maps checks them; vls() VLs in use.
 //   - sl_traffic: per SL its share of the injected flits (summing to 1) and
@@ -82,6 +84,11 @@ struct switch_shape {
   std::uint32_t flit_bytes = 8;
   std::uint32_t credit_bytes = 64;
   switch_latencies latency{};
+  /// False (the thesis's virtual cut-through): a header is allocated the
+  /// crossbar once routed, and a packet still arriving holds its crossbar
+  /// link at the link's rate. True: a packet crosses only once wholly in
+  /// its input buffer, at the crossbar's full speed-up.
+  bool whole_packet_crossing = false;
 
   std::size_t mports() const noexcept { return ports / mport_ports; }
   std::size_t mport_of(std::size_t port) const noexcept { return port / mport_ports; }

@@ -851,6 +851,7 @@ class switch_network {
     route(L.to_input, pk);
     pk.head_ready = now_ + L.latency + shape_.latency.sb + shape_.latency.rt;
     pk.tail_at = end + L.latency + shape_.latency.sb;
+    if (shape_.whole_packet_crossing) pk.head_ready = std::max(pk.head_ready, pk.tail_at);
     D.queue[v].push(packets_, id);
     push(pk.head_ready, ev::wake_source, L.to_input);
   }

@@ -1,0 +1,286 @@
+// qos_plan: from SL requirements (bandwidth share, maximum table distance, MTU) to a DTable and
+// an InfiniBand VL arbitration table by [QoSThesis]'s configuration methodology (Sections
+// 4.3.3.2-4.3.3.3 and 5.5.3), then runs of the model's 48-port switch that show whether the
+// shares and the latency order hold.
+//
+//   qos_plan [--sls NAME:SHARE:DISTANCE:MTU,...] [--entries N] [--gmtu BYTES] [--w W --k K]
+//            [--loads L,...] [--seeds N] [--csv FILE]
+#include <interlock/model/switch_network.hpp>
+#include <interlock/qos/dtable_config.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+
+namespace {
+
+const char* help =
+    "usage: qos_plan [options]\n"
+    "\n"
+    "Plans an output table from each SL's requirements, as [QoSThesis] Section\n"
+    "5.5.3 configures Table 5.4: an SL whose table entries may be at most D apart\n"
+    "gets N / D entries (entries left over go to the SLs with the largest\n"
+    "distance); k is the smallest multiple of 0.1 that lets every SL's MTU fit\n"
+    "its share (min_phi <= share), then w the smallest multiple of 0.1 from k\n"
+    "that lets every share fit the entries (max_phi >= share); the methodology\n"
+    "and its bandwidth correction give the DTable's entry weights. The\n"
+    "InfiniBand table is the same entries as (VL, weight in 64-byte units), in\n"
+    "the low-priority table. Then one 48-port switch (Chapter 2's, with 64-byte\n"
+    "flits), each SL on its own SC and VL, every NIC injecting each SL at\n"
+    "share x load flits/cycle in packets of its MTU to uniform destinations:\n"
+    "per scheduler and load, each SL's share of the delivered flits against its\n"
+    "requirement, and whether mean latency follows the distances.\n"
+    "\n"
+    "  --sls LIST              NAME:SHARE:DISTANCE:MTU_BYTES per SL, comma-separated\n"
+    "                          (default Table 5.4's NC:0.094:2:192, VO:0.164:4:128,\n"
+    "                          VI:0.3:8:2048, CL:0.35:16:2048, EE:0.04:32:1024,\n"
+    "                          BE:0.036:64:1024, BK:0.016:64:1024)\n"
+    "  --entries N             table entries (default 64)\n"
+    "  --gmtu BYTES            the general MTU (default: the largest MTU)\n"
+    "  --w W  --k K            the decoupling parameters (default: searched as above;\n"
+    "                          Table 5.4 takes w = 3, k = 0.5)\n"
+    "  --loads L,...           offered loads, flits/cycle/NIC (default 0.6,1.2)\n"
+    "  --seeds N               runs averaged per point (default 2)\n"
+    "  --cycles N              measured cycles per run (default 20000; warm-up 5000)\n"
+    "  --whole-packets         packets cross the crossbars only once wholly in their\n"
+    "                          input buffer (default: cut-through)\n"
+    "  --csv FILE              one row per (scheduler, load, SL), with a header\n"
+    "\n"
+    "Exit status: 0 done; 2 bad input (a requirement the methodology cannot meet\n"
+    "names the SL and its range); 3 an output could not be written.\n";
+
+struct requirement {
+  std::string name;
+  double share = 0;
+  std::size_t distance = 0;
+  std::uint32_t mtu_bytes = 0;
+};
+
+std::vector<requirement> parse_sls(const std::string& flag, const std::string& text) {
+  std::vector<requirement> out;
+  for (const std::string& item : cli::split(text)) {
+    std::vector<std::string> f(1);
+    for (const char c : item) {
+      if (c == ':') {
+        f.emplace_back();
+      } else {
+        f.back() += c;
+      }
+    }
+    if (f.size() != 4 || f[0].empty())
+      throw cli::bad_input{flag + ": '" + item.substr(0, 60) +
+                           "' is not NAME:SHARE:DISTANCE:MTU_BYTES"};
+    requirement r;
+    r.name = f[0].substr(0, 16);
+    r.share = cli::real(flag, f[1], 0.000001, 1);
+    r.distance = cli::number(flag, f[2], 1, 256);
+    r.mtu_bytes = static_cast<std::uint32_t>(cli::number(flag, f[3], 1, 65536));
+    out.push_back(r);
+  }
+  if (out.size() > 15)
+    throw cli::bad_input{flag + ": " + std::to_string(out.size()) + " SLs; allowed 1..15"};
+  return out;
+}
+
+int run(int argc, char** argv) {
+  std::vector<requirement> req =
+      parse_sls("--sls",
+                "NC:0.094:2:192,VO:0.164:4:128,VI:0.3:8:2048,CL:0.35:16:2048,EE:0.04:32:1024,"
+                "BE:0.036:64:1024,BK:0.016:64:1024");
+  std::size_t entries = 64, seeds = 2, cycles = 20000;
+  std::uint32_t gmtu_bytes = 0;
+  double w = 0, k = 0;
+  std::vector<double> loads{0.6, 1.2};
+  std::string csv_path;
+  bool whole = false;
+  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--whole-packets"; });
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (flag == "--sls") {
+      req = parse_sls(flag, value());
+    } else if (flag == "--entries") {
+      entries = cli::number(flag, value(), 1, 256);
+    } else if (flag == "--gmtu") {
+      gmtu_bytes = static_cast<std::uint32_t>(cli::number(flag, value(), 64, 65536));
+    } else if (flag == "--w") {
+      w = cli::real(flag, value(), 0.1, 4096);
+    } else if (flag == "--k") {
+      k = cli::real(flag, value(), 0.1, 4096);
+    } else if (flag == "--loads") {
+      loads.clear();
+      for (const std::string& l : cli::split(value())) loads.push_back(cli::real(flag, l, 0.01, 4));
+    } else if (flag == "--seeds") {
+      seeds = cli::number(flag, value(), 1, 1000);
+    } else if (flag == "--cycles") {
+      cycles = cli::number(flag, value(), 1000, 100000000);
+    } else if (flag == "--whole-packets") {
+      whole = true;
+    } else if (flag == "--csv") {
+      csv_path = value();
+    } else {
+      throw cli::bad_input{flag + ": unknown option (see --help)"};
+    }
+  });
+  if ((w > 0) != (k > 0)) throw cli::bad_input{"--w: give --w and --k together, or neither"};
+  const std::size_t sls = req.size();
+  constexpr std::uint32_t credit = 64;
+  std::vector<std::uint32_t> mtu(sls);
+  std::uint32_t largest = 0;
+  for (std::size_t i = 0; i < sls; ++i) {
+    mtu[i] = (req[i].mtu_bytes + credit - 1) / credit;
+    largest = std::max(largest, mtu[i]);
+  }
+  const std::uint32_t gmtu = gmtu_bytes == 0 ? largest : (gmtu_bytes + credit - 1) / credit;
+  if (gmtu < largest)
+    throw cli::bad_input{"--gmtu: " + std::to_string(gmtu_bytes) +
+                         " bytes is below the largest MTU (" + std::to_string(largest * credit) +
+                         " bytes)"};
+
+  // Entries from distances; what is left goes to the largest distances.
+  std::vector<interlock::qos::dtable_sl> plan_sls(sls);
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < sls; ++i) {
+    plan_sls[i] = {std::max<std::size_t>(1, entries / req[i].distance), mtu[i]};
+    used += plan_sls[i].entries;
+  }
+  if (used > entries)
+    throw cli::bad_input{"--sls: the distances need " + std::to_string(used) +
+                         " entries; the table has " + std::to_string(entries) +
+                         " (--entries, or longer distances)"};
+  std::vector<std::size_t> by_distance(sls);
+  for (std::size_t i = 0; i < sls; ++i) by_distance[i] = i;
+  std::stable_sort(by_distance.begin(), by_distance.end(),
+                   [&](std::size_t a, std::size_t b) { return req[a].distance > req[b].distance; });
+  for (std::size_t i = 0; used < entries; i = (i + 1) % sls, ++used)
+    ++plan_sls[by_distance[i]].entries;
+  std::vector<double> phi(sls);
+  for (std::size_t i = 0; i < sls; ++i) phi[i] = req[i].share;
+
+  // k, then w, in steps of 0.1 (Section 5.5.3), unless given.
+  const bool searched = w == 0;
+  if (searched) {
+    const auto tenth = [](int t) { return t / 10.0; };
+    int kt = 1;
+    for (;; ++kt) {
+      bool fits = true;
+      for (std::size_t i = 0; i < sls; ++i)
+        fits =
+            fits && double(plan_sls[i].entries) * mtu[i] / (double(entries) * gmtu * tenth(kt)) <=
+                        phi[i] + 1e-12;
+      if (fits || kt > 100000) break;
+    }
+    k = tenth(kt);
+    for (int wt = kt;; ++wt) {
+      const double m = std::floor(gmtu * tenth(wt) + 1e-9);
+      bool fits = true;
+      for (std::size_t i = 0; i < sls; ++i)
+        fits = fits &&
+               double(plan_sls[i].entries) * m / (double(entries) * gmtu * k) >= phi[i] - 1e-12;
+      if (fits || wt > 100000) {
+        w = tenth(wt);
+        break;
+      }
+    }
+  }
+  const interlock::qos::dtable_plan plan =
+      interlock::qos::plan_dtable({entries, gmtu, w, k}, plan_sls, phi);
+
+  std::printf(
+      "DTable: N = %zu, GMTU = %u credits of 64 bytes, w = %g, k = %g%s: M = %u, pool = %g\n",
+      entries, gmtu, w, k, searched ? " (searched)" : "", plan.max_entry_weight, plan.pool);
+  std::printf("  %-6s %5s %8s %6s %8s %8s %7s %7s %7s\n", "SL", "share", "distance", "#entr", "MTU",
+              "min_phi", "max_phi", "E.W.", "T.W.");
+  for (std::size_t i = 0; i < sls; ++i) {
+    std::uint32_t lo = ~0u, hi = 0;
+    for (const auto& e : plan.table)
+      if (e.sl == i) {
+        lo = std::min(lo, e.weight);
+        hi = std::max(hi, e.weight);
+      }
+    std::printf("  %-6s %5.3f %8zu %6zu %8u %8.4f %8.3f %3u-%-3u %7llu\n", req[i].name.c_str(),
+                phi[i], req[i].distance, plan_sls[i].entries, req[i].mtu_bytes, plan.sls[i].min_phi,
+                plan.sls[i].max_phi, lo, hi,
+                static_cast<unsigned long long>(plan.sls[i].final_weight));
+  }
+  std::printf("  table (SL:weight, in order):");
+  for (std::size_t e = 0; e < plan.table.size(); ++e)
+    std::printf("%s%u:%u", e % 16 == 0 ? "\n    " : " ", plan.table[e].sl, plan.table[e].weight);
+  interlock::qos::ib_vl_arbitration_config ib;
+  for (const auto& e : plan.table) {
+    if (e.weight > 255)
+      throw cli::bad_input{"--sls: an entry weight of " + std::to_string(e.weight) +
+                           " credits exceeds InfiniBand's 255 units"};
+    ib.low.push_back({e.sl, static_cast<std::uint8_t>(e.weight)});
+  }
+  std::printf(
+      "\nInfiniBand low-priority table: the same %zu entries as (VL, 64-byte units), VL = SL\n\n",
+      ib.low.size());
+
+  // The switch: each SL on its own SC and VL; 64-byte flits.
+  std::vector<std::uint8_t> ident(sls);
+  for (std::size_t i = 0; i < sls; ++i) ident[i] = static_cast<std::uint8_t>(i);
+  const interlock::model::service_levels levels(ident, ident);
+  interlock::model::switch_shape shape = interlock::model::opa_48_port();
+  shape.flit_bytes = shape.credit_bytes = credit;
+  shape.input_flits = shape.output_flits = shape.central_flits =
+      std::max<std::uint32_t>(256, 8 * gmtu);
+  shape.vl_max_flits = shape.input_flits;
+  shape.vl_min_flits = std::min<std::uint32_t>(gmtu, shape.input_flits / std::uint32_t(sls));
+  shape.latency = {1, 4, 6, 1, 0, 1};
+  shape.whole_packet_crossing = whole;
+  std::vector<double> normalized_phi = phi;
+  double total_phi = 0;
+  for (const double p : phi) total_phi += p;
+  for (double& p : normalized_phi) p /= total_phi;
+  const interlock::model::sl_traffic offered{normalized_phi, mtu};
+
+  cli::output_file csv("--csv", csv_path);
+  csv.line("scheduler,load,sl,name,share,distance,throughput,normalized_throughput,latency_mean");
+  const auto sweep = [&](const char* name, const auto& scheduler) {
+    for (const double load : loads) {
+      std::vector<interlock::model::sl_result> m(sls);
+      for (std::size_t seed = 1; seed <= seeds; ++seed) {
+        using S = std::decay_t<decltype(scheduler)>;
+        interlock::model::switch_network<S> net(interlock::model::single_switch(48), shape, levels,
+                                                offered, scheduler);
+        net.run(interlock::model::switch_pattern::uniform, load, 5000, cycles, seed);
+        const auto r = net.results();
+        for (std::size_t i = 0; i < sls; ++i) {
+          m[i].throughput += r[i].throughput / double(seeds);
+          m[i].normalized_throughput += r[i].normalized_throughput / double(seeds);
+          m[i].latency_mean += r[i].latency_mean / double(seeds);
+        }
+      }
+      std::printf("%s, load %.2f:\n  %-6s %6s %9s %9s\n", name, load, "SL", "share", "delivered",
+                  "latency");
+      bool ordered = true;
+      for (std::size_t i = 0; i < sls; ++i) {
+        std::printf("  %-6s %6.3f %9.3f %9.0f\n", req[i].name.c_str(), normalized_phi[i],
+                    m[i].normalized_throughput, m[i].latency_mean);
+        for (std::size_t j = 0; j < sls; ++j)
+          if (req[j].distance < req[i].distance && m[j].latency_mean > m[i].latency_mean)
+            ordered = false;
+        csv.line(cli::format("%s,%.2f,%zu,%s,%.5f,%zu,%.5f,%.5f,%.1f", name, load, i,
+                             req[i].name.c_str(), normalized_phi[i], req[i].distance,
+                             m[i].throughput, m[i].normalized_throughput, m[i].latency_mean));
+      }
+      std::printf("  latency %s the distances\n\n", ordered ? "follows" : "does not follow");
+    }
+  };
+  sweep("dtable", interlock::model::dtable_for(levels, plan.table, mtu));
+  sweep("ib", interlock::model::ib_for(ib));
+  csv.close();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::run_tool("qos_plan", help, "try fewer --entries", argc, argv,
+                       [&] { return run(argc, argv); });
+}
