@@ -1,4 +1,4 @@
-// all_to_one: the parking lot at network scale (paper 000 Section 2; paper 001 Section 3.1) on
+// all_to_one: the parking lot at network scale ([Abts07] Section 2; [Towles14] Section 3.1) on
 // the network model: every node of a 3-D torus sends to one node as fast as it can.
 //
 //   all_to_one [--full] [--radix K0,K1,K2] [--cycles N] [--injection-buffers B,...] [--csv FILE]

@@ -1,6 +1,6 @@
 // arbiter_demo: the two foundation arbiters deciding, step by step.
 //
-// A round-robin arbiter with a thermometer-coded pointer (Anton 2, paper 001,
+// A round-robin arbiter with a thermometer-coded pointer (Anton 2, [Towles14],
 // Figure 8) serves a fixed set of requesters, printing rr_therm after each
 // grant; then a 2-level priority arbiter shows high-priority requests winning
 // and round robin breaking ties within a level. Finally the decide/commit

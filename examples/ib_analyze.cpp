@@ -1,6 +1,6 @@
 // ib_analyze: predicts each VL's share of a saturated InfiniBand link and the
 // distance between its entries, from the two VL arbitration tables and
-// LimitOfHighPriority (the offline analysis of paper 004, Section 6.3).
+// LimitOfHighPriority (the offline analysis of [QoSThesis], Section 6.3).
 //
 //   ib_analyze --high high.csv [--low low.csv] [--limit 1] [--runs 30] [--packet-size 64]
 //

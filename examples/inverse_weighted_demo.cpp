@@ -1,4 +1,4 @@
-// inverse_weighted_demo: equality of service on the network of Figure 5 (paper 001).
+// inverse_weighted_demo: equality of service on the network of Figure 5 ([Towles14]).
 //
 // Sources E0, E1 and E2 all send as fast as they can to one destination.
 // E1 (input 0) and E0 (input 1) meet at arbiter A; A's output (input 0) and

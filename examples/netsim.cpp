@@ -64,7 +64,7 @@ const char* const help_text =
     "    --age-rr-select 0xM  age: AGE_RR_SELECT, bit c of the grant counter's\n"
     "                         value selects age (1) or round robin (0); default all 1s\n"
     "    --weights-from NAME  inverse_weighted: program the weights from this\n"
-    "                         pattern's loads (paper 001 uses uniform_random's for\n"
+    "                         pattern's loads ([Towles14] uses uniform_random's for\n"
     "                         every pattern; default the run's --traffic)\n"
     "  --input-arbiter NAME   which VC of an input port competes: round_robin\n"
     "                         (default), or age with --arbiter age (the SeaStar\n"

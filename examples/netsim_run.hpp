@@ -630,7 +630,7 @@ int with_inverse_weights(const arguments& a, const interlock::anton2_routing& sc
 template <class Scheme>
 int with_arbiter(const arguments& a, const Scheme& scheme) {
   const interlock::torus_topology& t = torus_of(scheme.topology());
-  // Paper 001 programs one set of weights, from uniform traffic, for every
+  // [Towles14] programs one set of weights, from uniform traffic, for every
   // pattern it runs: --weights-from names the patterns whose loads set them.
   // Packets carry their pattern's label when the weights are per label.
   const std::size_t labels =

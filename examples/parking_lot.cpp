@@ -1,7 +1,7 @@
-// parking_lot: paper 000 Section 2 and Figure 4 (paper 002 Figure 5) on the network
+// parking_lot: [Abts07] Section 2 and Figure 4 ([Abts10] Figure 5) on the network
 // model: 8 nodes on a line (1-mesh) and on a ring (1-torus), every node sending
 // to P7 as fast as it can, under round-robin, age-based and inverse-weighted
-// (paper 001, weights from the all-to-P7 pattern's loads) output arbitration.
+// ([Towles14], weights from the all-to-P7 pattern's loads) output arbitration.
 //
 //   parking_lot [--csv FILE] [--cycles N]
 //
@@ -66,7 +66,7 @@ outcome run(bool wrap, std::uint64_t cycles) {
   interlock::model::network<interlock::dimension_order_routing, age> b(
       dor, c, to_p7, [](node_id, std::size_t) { return age(age::all_age); }, o.age_parameters);
   o.age = b.run();
-  // Inverse weights (paper 001 Section 3.1) from this pattern's loads at
+  // Inverse weights ([Towles14] Section 3.1) from this pattern's loads at
   // every output: each input served in proportion to the sources behind it.
   const interlock::arbiter_loads loads =
       interlock::router_arbiter_loads(dor, interlock::traffic_class::request, pattern);
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
                  "age_network_latency,inverse_weighted,inverse_weighted_network_latency\n");
   }
   std::printf(
-      "Parking lot (paper 000 Section 2, Figure 4): 8 nodes, P0..P6 all send to P7 as\n"
+      "Parking lot ([Abts07] Section 2, Figure 4): 8 nodes, P0..P6 all send to P7 as\n"
       "fast as they can; each source's share of P7's ejection port, measured over\n"
       "%llu cycles on the network model (dimension order, 16-flit buffers, 1-flit\n"
       "packets), beside round robin's share by the paper's merging rule.\n",
@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
   std::printf(
       "\nRound robin gives the paper's geometric shares, and the far sources' packets\n"
       "wait longest. Age-based arbitration gives every source's packets the same\n"
-      "latency through the network (paper 000's claim): ages count from entry into\n"
+      "latency through the network ([Abts07]'s claim): ages count from entry into\n"
       "the router, as the SeaStar does, so the heads that meet at an output are\n"
       "equally old, and a source's share follows the buffers its packets fill\n"
       "(Little's law): on the line P0 gets twice P1, the rest about equal; far\n"

@@ -8,7 +8,7 @@ if (!exists("out")) out = 'docs/results/age_parameters.png'
 set terminal pngcairo size 1200,520 font ",10" noenhanced
 set output out
 set datafile separator ","
-set multiplot layout 1,2 title "Age parameters on a SeaStar-shaped torus (paper 000, Table 5)"
+set multiplot layout 1,2 title "Age parameters on a SeaStar-shaped torus ([Abts07], Table 5)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1

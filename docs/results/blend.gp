@@ -9,7 +9,7 @@ if (!exists("node")) node = 'anton2'
 set terminal pngcairo size 1100,480 font ",11"
 set output out
 set datafile separator ","
-set multiplot layout 1,2 title "Blended tornado / reverse tornado (paper 001, Figure 10), ".node." node"
+set multiplot layout 1,2 title "Blended tornado / reverse tornado ([Towles14], Figure 10), ".node." node"
 set xlabel "share of packets to reverse tornado's node"
 set grid
 set key bottom center

@@ -7,7 +7,7 @@ if (!exists("out")) out = 'docs/results/parking_lot.png'
 set terminal pngcairo size 1100,850 font ",11"
 set output out
 set datafile separator ","
-set multiplot layout 2,2 title "Parking lot: P0..P6 send to P7 at saturation (paper 000 Fig. 4)"
+set multiplot layout 2,2 title "Parking lot: P0..P6 send to P7 at saturation ([Abts07] Fig. 4)"
 set logscale y 2
 set yrange [1.0/128:1]
 set ytics ("1/128" 1.0/128, "1/64" 1.0/64, "1/32" 1.0/32, "1/16" 1.0/16, "1/8" 0.125, "1/4" 0.25, "1/2" 0.5, "1" 1)
@@ -26,7 +26,7 @@ do for [net in "mesh ring"] {
        csv skip 1 using (strcol(1) eq net ? src(0) : NaN):5 title "age-based (model)" lw 2 pt 5, \
        csv skip 1 using (strcol(1) eq net ? src(0) : NaN):9 title "inverse weights (model)" lw 2 pt 9
 }
-# Paper 000's claim for age: the same latency through the network for every source.
+# [Abts07]'s claim for age: the same latency through the network for every source.
 set yrange [16:8192]
 set ytics auto
 set ytics ("16" 16, "64" 64, "256" 256, "1024" 1024, "4096" 4096)

@@ -8,7 +8,7 @@ if (!exists("out")) out = 'docs/results/saturation.png'
 set terminal pngcairo size 1100,480 font ",11"
 set output out
 set datafile separator ","
-set multiplot layout 1,2 title "Throughput beyond saturation (paper 001, Figure 9), 8x8x8 torus, 2 slices"
+set multiplot layout 1,2 title "Throughput beyond saturation ([Towles14], Figure 9), 8x8x8 torus, 2 slices"
 set logscale x 2
 set xlabel "batch (packets per core)"
 set ylabel "throughput / torus channel capacity"
@@ -16,7 +16,7 @@ set yrange [0:1]
 set grid
 set key bottom right
 set style data linespoints
-# Paper 001: uniform with round robin falls below 0.6; inverse weights hold about 0.9.
+# [Towles14]: uniform with round robin falls below 0.6; inverse weights hold about 0.9.
 do for [node in "anton2 router"] {
   set title (node eq "anton2" ? "Anton 2 node: 16 mesh routers, adapters, torus links at 0.311" \
                               : "one router per node, 8 endpoints")

@@ -1,5 +1,5 @@
 // Tests of interlock/arbiters/inverse_weighted.hpp: the hardware model
-// against a transcription of Figures 6 and 8 of paper 001, equality of
+// against a transcription of Figures 6 and 8 of [Towles14], equality of
 // service under saturation and under blended patterns (Eq. 2-5) with bounds
 // derived from M and the window, the exact model, and round robin as the
 // equal-load case.

@@ -1,4 +1,4 @@
-// Tests of interlock/arbiters/priority.hpp: the P-level arbiter of paper 001,
+// Tests of interlock/arbiters/priority.hpp: the P-level arbiter of [Towles14],
 // Section 3.4, checked against a loop reference, against a transcription of
 // Figure 8's SystemVerilog, and against the 2P-pass design Figure 7 replaces.
 #include "support/interlock_test.hpp"

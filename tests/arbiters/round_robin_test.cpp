@@ -1,6 +1,6 @@
 // Tests of interlock/arbiters/round_robin.hpp: worked examples, the named
 // invariants as properties, and differential checks against a loop reference
-// and against a transcription of Figure 8 (paper 001) for N = 1..130.
+// and against a transcription of Figure 8 ([Towles14]) for N = 1..130.
 #include "support/interlock_test.hpp"
 #include "support/reference_arbiters.hpp"
 

@@ -248,7 +248,7 @@ interlock::model::results parking_lot(bool wrap, interlock::model::age_config a 
 }
 }  // namespace
 
-TEST_CASE("parking lot: round robin's shares fall geometrically with distance (paper 000 Fig. 4)",
+TEST_CASE("parking lot: round robin's shares fall geometrically with distance ([Abts07] Fig. 4)",
           "[model][parking_lot]") {
   for (const bool wrap : {false, true}) {
     INFO((wrap ? "ring" : "mesh"));
@@ -273,9 +273,9 @@ TEST_CASE("parking lot: round robin's shares fall geometrically with distance (p
   }
 }
 
-TEST_CASE("parking lot: age-based arbitration equalizes the sources' network latency (paper 000)",
+TEST_CASE("parking lot: age-based arbitration equalizes the sources' network latency ([Abts07])",
           "[model][parking_lot]") {
-  // Paper 000's claim for age-based arbitration: every source's packets see
+  // [Abts07]'s claim for age-based arbitration: every source's packets see
   // the same latency through the network, however far they come. Round
   // robin makes the far sources' packets wait far longer.
   interlock::model::age_config a;

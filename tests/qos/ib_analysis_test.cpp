@@ -1,5 +1,5 @@
 // Tests of interlock/qos/ib_analysis.hpp: the offline multi-table analysis of
-// paper 004, Section 6.3 (Algorithm 4, Eq. 6.2), on Table 6.1's
+// [QoSThesis], Section 6.3 (Algorithm 4, Eq. 6.2), on Table 6.1's
 // configurations, against closed forms and against ib_vl_arbiter itself.
 #include "support/interlock_test.hpp"
 

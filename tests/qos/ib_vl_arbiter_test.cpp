@@ -1,5 +1,5 @@
 // Tests of interlock/qos/ib_vl_arbiter.hpp: InfiniBand dual-table VL
-// arbitration with LimitOfHighPriority, paper 004 Section 6.2 (Figure 6.1).
+// arbitration with LimitOfHighPriority, [QoSThesis] Section 6.2 (Figure 6.1).
 #include "support/interlock_test.hpp"
 
 #include <array>

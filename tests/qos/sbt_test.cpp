@@ -1,4 +1,4 @@
-// Tests of interlock/qos/sbt.hpp: the Simple Bandwidth Table of paper 004,
+// Tests of interlock/qos/sbt.hpp: the Simple Bandwidth Table of [QoSThesis],
 // Sections 2.3.1 and 4.3.2 (Table 4.1, Algorithm 2).
 #include "support/interlock_test.hpp"
 

@@ -1,5 +1,5 @@
 // Tests of interlock/routing/vc_promotion.hpp: Anton 2's VC promotion (n+1
-// VCs) and the 2n-VC scheme it improves on (paper 001, Section 2.5).
+// VCs) and the 2n-VC scheme it improves on ([Towles14], Section 2.5).
 #include "support/interlock_test.hpp"
 #include "support/routing_checks.hpp"
 

@@ -47,7 +47,7 @@ inline std::size_t clog2(std::size_t x) {
   return bits;
 }
 
-/// A line-by-line transcription of the SystemVerilog of paper 001, Figure 8
+/// A line-by-line transcription of the SystemVerilog of [Towles14], Figure 8
 /// (module priority_arb), on vectors of bool: the (P+1) x K request unroll,
 /// the Kogge-Stone prefix over the flattened vector (row P in the most
 /// significant bits), the cancel, and the OR-fold of the rows. Returns the

@@ -1,5 +1,5 @@
 // Tests of interlock/topology/torus.hpp against breadth-first search and
-// paper 000's Eq. 4-7.
+// [Abts07]'s Eq. 4-7.
 #include "support/interlock_test.hpp"
 #include "support/routing_checks.hpp"
 
@@ -90,7 +90,7 @@ TEST_CASE("torus_topology: distances against breadth-first search", "[topology][
   });
 }
 
-TEST_CASE("torus_topology: average minimal hops agree with paper 000's Eq. 4-7", "[topology]") {
+TEST_CASE("torus_topology: average minimal hops agree with [Abts07]'s Eq. 4-7", "[topology]") {
   using interlock::age_tuning::average_hops;
   using interlock::age_tuning::dimension;
   using interlock::age_tuning::wrap;

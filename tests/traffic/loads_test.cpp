@@ -1,5 +1,5 @@
-// Tests of interlock/traffic/loads.hpp: paper 000's Eq. 8-9 and the arbiter
-// loads of paper 001, Section 3.1.
+// Tests of interlock/traffic/loads.hpp: [Abts07]'s Eq. 8-9 and the arbiter
+// loads of [Towles14], Section 3.1.
 #include "support/interlock_test.hpp"
 #include "support/routing_checks.hpp"
 
@@ -84,7 +84,7 @@ TEST_CASE("loads: every unit of rate is carried for its route's length", "[loads
 }
 
 TEST_CASE("router_arbiter_loads: the parking lot, programmed for equality of service", "[loads]") {
-  // Paper 000's Figure 4(a): an 8-node line, everyone sending to node 7.
+  // [Abts07]'s Figure 4(a): an 8-node line, everyone sending to node 7.
   torus_topology line({8}, {false});
   const auto loads =
       interlock::router_arbiter_loads(interlock::dimension_order_routing(line),

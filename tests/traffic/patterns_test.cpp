@@ -27,7 +27,7 @@ std::vector<double> injected(const Pattern& p, const torus_topology& t) {
 }
 }  // namespace
 
-TEST_CASE("traffic: tornado and reverse tornado (paper 001, Section 4.2)", "[traffic]") {
+TEST_CASE("traffic: tornado and reverse tornado ([Towles14], Section 4.2)", "[traffic]") {
   torus_topology t({8, 8, 8});
   const auto fwd = flows(interlock::traffic::tornado{}, t);
   CHECK(fwd.count({t.node({0, 0, 0}), t.node({3, 3, 3})}) == 1);  // x + k/2 - 1

@@ -1,7 +1,7 @@
 // Tests of interlock/verify/channel_dependency_graph.hpp: the graph, cycle
 // detection against a reference, witnesses validated edge by edge, the
-// negative checks of the Anton 2 proof (paper 001, Section 2.5) and the T3E
-// text (paper 003, Sections 3 and 5), adaptive escape, user-written schemes.
+// negative checks of the Anton 2 proof ([Towles14], Section 2.5) and the T3E
+// text ([Scott96], Sections 3 and 5), adaptive escape, user-written schemes.
 #include "support/deadlock_checks.hpp"
 #include "support/interlock_test.hpp"
 #include "support/routing_checks.hpp"

@@ -1,7 +1,7 @@
 // interlock/arbiters/inverse_weighted.hpp: the Anton 2 inverse-weighted arbiter, exact and hardware
 // models.
 //
-// Models paper 001 (Towles, Grossman, Greskamp, Shaw, ISCA'14), Section 3.
+// Models [Towles14] (Towles, Grossman, Greskamp, Shaw, ISCA'14), Section 3.
 // Equality of service (EoS): each input should be served in proportion to
 // its load. Input i keeps an accumulator; a packet of traffic pattern n
 // granted at input i adds 1 / gamma_{i,n}, and the requesting input with the

@@ -1,6 +1,6 @@
 // interlock/arbiters/inverse_weights.hpp: programming inverse-weighted arbiters from traffic loads.
 //
-// Models paper 001 (Towles et al., ISCA'14), Sections 3.1-3.3.
+// Models [Towles14] (Towles et al., ISCA'14), Sections 3.1-3.3.
 //   - Equality of service (Section 3.1): an arbiter input's load gamma_{i,n}
 //     under traffic pattern n is the expected number of packets per unit
 //     time that enter the arbiter at input i; traffic/loads.hpp sums it

@@ -1,6 +1,6 @@
 // interlock/arbiters/priority.hpp: the Anton 2 P-level priority arbiter with round-robin ties.
 //
-// Models paper 001 (Towles et al., ISCA'14), Section 3.4, Figures 7 and 8. A
+// Models [Towles14] (Towles et al., ISCA'14), Section 3.4, Figures 7 and 8. A
 // request at level p (0..P-1, P-1 highest) beats every request at a lower
 // level; ties within the highest requesting level are broken by the shared
 // thermometer-coded round-robin state rr_therm (arbiters/rr_thermometer.hpp).

@@ -1,6 +1,6 @@
 // interlock/arbiters/round_robin.hpp: the round-robin arbiter with a thermometer-coded pointer.
 //
-// Models paper 001 (Anton 2), Section 3.4 and Figure 8 with one priority level:
+// Models [Towles14] (Anton 2), Section 3.4 and Figure 8 with one priority level:
 // requests whose rr_therm bit is set go first, the most significant request
 // wins within a group, and after a grant to g the state becomes rr_therm =
 // bits [0, g), so g-1 is favoured next and g is served last

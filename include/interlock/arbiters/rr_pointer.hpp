@@ -4,7 +4,7 @@
 // A round robin either rotates downward or upward, and a simulator whose
 // results must not change when its arbiter is swapped needs the one it had:
 //
-//   rr_order::descending  Anton 2's thermometer order (paper 001, Figure 8;
+//   rr_order::descending  Anton 2's thermometer order ([Towles14], Figure 8;
 //                         arbiters/rr_thermometer.hpp): the most significant
 //                         requester below the last grant wins, else the most
 //                         significant one; after a grant to g, g-1 is

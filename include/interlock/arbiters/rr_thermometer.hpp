@@ -1,6 +1,6 @@
 // interlock/arbiters/rr_thermometer.hpp: the thermometer-coded round-robin state of Anton 2.
 //
-// Models paper 001 (Towles et al., ISCA'14), Section 3.4 and Figure 8: the
+// Models [Towles14] (Towles et al., ISCA'14), Section 3.4 and Figure 8: the
 // round-robin state is a thermometer code rr_therm, "such that for all inputs
 // i > 0, if rr_therm[i] == 1, then rr_therm[i-1] == 1". Figure 8 gives
 // requests with rr_therm[i] = 1 precedence over those with rr_therm[i] = 0 at

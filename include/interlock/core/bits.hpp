@@ -6,7 +6,7 @@
 //   input: the "index of" functions return 64 for an empty word, shifts by 64
 //   or more give the saturated result, widths are clamped to 1..64.
 //
-//   Vocabulary (paper 001, Section 3.4, Figure 8):
+//   Vocabulary ([Towles14], Section 3.4, Figure 8):
 //   - a thermometer code has its ones at the bottom: for all i > 0, bit i set
 //     implies bit i-1 set; thermometer(k) has exactly k ones;
 //   - smear_down(x) is the parallel-prefix OR of Figure 8 (bit i is set when

@@ -13,7 +13,7 @@
 //   - priority_respected(requests, g): the grant's level is the highest level
 //     that has a request.
 //   - thermometer_coded(therm, n): a round-robin state is a thermometer code
-//     of at most n bits (paper 001, Figure 8 caption).
+//     of at most n bits ([Towles14], Figure 8 caption).
 //   Per state:
 //   - no_state_change_without_commit(arbiter, requests): arbitrate() leaves
 //     the state as it was, and so does commit(no grant).

@@ -3,7 +3,7 @@
 // Contract
 //   A prioritized request set is P masks, one per level: levels[p] holds the
 //   requesters asking at priority p, and P-1 is the highest level. This is the
-//   bit-plane form a P-level arbiter consumes (paper 001, Figure 8): the
+//   bit-plane form a P-level arbiter consumes ([Towles14], Figure 8): the
 //   arbiter never loops over requesters to read their levels.
 //   - priority_requests<P>: N <= 64, one std::uint64_t per level.
 //   - priority_request_views<P>: any N, one request_view per level, all of

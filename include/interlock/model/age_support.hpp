@@ -16,7 +16,7 @@
 //   recommended_age() derives the Section 3.2 parameters for a network and
 //   run (age_tuning::recommend_age_clock); biases_by_dimension() spreads one
 //   bias per dimension over a router's ports.
-//   The default period is the hardware's reset value, 0x1000 (paper 000,
+//   The default period is the hardware's reset value, 0x1000 ([Abts07],
 //   Section 4: "the default configuration (age clock rate=0x1000)").
 //
 // Example
@@ -44,7 +44,7 @@
 namespace interlock {
 namespace model {
 
-/// AGE_CLK_PERIOD's reset value in the SeaStar (paper 000, Section 4).
+/// AGE_CLK_PERIOD's reset value in the SeaStar ([Abts07], Section 4).
 inline constexpr std::uint32_t hardware_age_clk_period = 0x1000;
 
 /// The age-clock side of a run (used only with an arbiter that reads ages).
@@ -160,7 +160,7 @@ class age_state {
   std::vector<std::uint8_t> asleep_blocked_;  // per (router, port): VCs 0-3 blocked then
 };
 
-/// The age parameters of paper 000 Section 3.2 for a network and run: the
+/// The age parameters of [Abts07] Section 3.2 for a network and run: the
 /// biases n, n-1, ..., 1 by dimension (dimension order) and AGE_CLK_PERIOD
 /// from the queueing one hop can hold (input buffer / longest packet plus
 /// staging buffer / longest packet; VCs of a class sharing a link).

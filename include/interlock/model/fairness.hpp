@@ -7,13 +7,13 @@
 //   network, scheme and arbiters for the scenario's traffic: the papers' two
 //   tests of fairness):
 //     all_to_one  every source sends to options.destination as fast as it
-//                 can (paper 000's parking lot at network scale; paper 001's
+//                 can ([Abts07]'s parking lot at network scale; [Towles14]'s
 //                 Section 3.1 example);
 //     uniform     every source offers options.load of uniform random traffic,
-//                 past saturation by default (paper 001 Section 4.1).
+//                 past saturation by default ([Towles14] Section 4.1).
 //   From each run's results it takes, over the sources: Jain's index and
 //   max/min of the accepted throughput, and max/min of the mean latency and
-//   of the mean network latency (paper 000's claim for age arbitration is
+//   of the mean network latency ([Abts07]'s claim for age arbitration is
 //   equal network latency). fair() holds when both runs finished without
 //   deadlock and both Jain indexes reach options.min_jain (default 0.9).
 //   fairness_of(results) gives one run's figures. Nothing here allocates

@@ -14,7 +14,7 @@
 //            processor port at 2.1 / 4.8 of a link's bandwidth (Section 3.1:
 //            "channel bandwidth B = 4.8 GB/s and ejection bandwidth
 //            Ep ~ 2 GB/s"; Section 4 measures 0.44 x 4.8 = 2.1 GB/s).
-//            Input- and output-queued (paper 002): a 16-flit output staging
+//            Input- and output-queued ([Abts10]): a 16-flit output staging
 //            buffer per (input port, VC) at every output (Section 3.2's
 //            example counts one 9-flit packet in it), the output's age
 //            arbiter choosing among all 28 staging heads.

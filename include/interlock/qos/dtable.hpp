@@ -1,6 +1,6 @@
 // interlock/qos/dtable.hpp: the Deficit Table (DTable) output scheduler.
 //
-// Models paper 004, Sections 4.3.3 and 5.4 (Algorithm 3, Figure 5.2). The
+// Models [QoSThesis], Sections 4.3.3 and 5.4 (Algorithm 3, Figure 5.2). The
 // table has N entries (SL, weight), weights in flow-control credits. Each SL
 // has a deficit counter (initially 0) and the port one accumulated-weight
 // counter. When an entry is selected, accumulated weight = the entry's weight

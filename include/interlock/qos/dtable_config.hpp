@@ -1,6 +1,6 @@
 // interlock/qos/dtable_config.hpp: the DTable configuration methodology and bandwidth correction.
 //
-// Models paper 004, Sections 4.3.3.2-4.3.3.3 and 5.4.4 (Tables 4.3-4.5). A
+// Models [QoSThesis], Sections 4.3.3.2-4.3.3.3 and 5.4.4 (Tables 4.3-4.5). A
 // table of N entries, a general MTU (GMTU) and decoupling parameters w and k
 // give the maximum entry weight M = GMTU * w and the bandwidth pool
 // pool = N * GMTU * k (k <= w). An SL with n_i entries and MTU_i can then be

@@ -1,6 +1,6 @@
 // interlock/qos/ib_analysis.hpp: the offline InfiniBand multi-table analysis (Algorithm 4).
 //
-// Models paper 004, Section 6.3 (Algorithm 4, Eq. 6.2). Given the two VL
+// Models [QoSThesis], Section 6.3 (Algorithm 4, Eq. 6.2). Given the two VL
 // arbitration tables and LimitOfHighPriority, it predicts each VL's share of
 // a saturated link and the distance between consecutive selections of its
 // entries, under the thesis's assumptions: every VL always has packets of

@@ -1,6 +1,6 @@
 // interlock/qos/ib_vl_arbiter.hpp: InfiniBand dual-table VL arbitration with LimitOfHighPriority.
 //
-// Models paper 004, Section 6.2 (Figure 6.1), and the InfiniBand
+// Models [QoSThesis], Section 6.2 (Figure 6.1), and the InfiniBand
 // specification's VL arbitration that it describes. An output port has a
 // high-priority and a low-priority table of up to 64 entries (VL 0..14,
 // weight 0..255 in 64-byte units; weight 0 skips the entry). Each table keeps

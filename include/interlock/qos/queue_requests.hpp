@@ -1,6 +1,6 @@
 // interlock/qos/queue_requests.hpp: what an output scheduler decides over.
 //
-// Models the input of the output schedulers of paper 004 (Sections 4.3, 5.4,
+// Models the input of the output schedulers of [QoSThesis] (Sections 4.3, 5.4,
 // 6.2): at each decision an output port holds up to 64 queues (VLs, or SCs
 // where several SLs share a VL), and a queue is *active* when it holds a
 // packet and the next device has credits for it (the thesis's is_active()).

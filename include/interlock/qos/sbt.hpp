@@ -1,6 +1,6 @@
 // interlock/qos/sbt.hpp: the Simple Bandwidth Table (SBT) output scheduler.
 //
-// Models paper 004, Sections 2.3.1 and 4.3.2 (Algorithms 1 and 2). The table
+// Models [QoSThesis], Sections 2.3.1 and 4.3.2 (Algorithms 1 and 2). The table
 // has one entry per SL holding a weight: how many packets the SL may send in
 // one table cycle. The scheduler walks the queues (VLs or SCs) round robin
 // from the queue it served last and sends from the first active queue whose

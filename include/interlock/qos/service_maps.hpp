@@ -1,6 +1,6 @@
 // interlock/qos/service_maps.hpp: SL2VL (InfiniBand) and SL2SC, SC2SL, SC2VL (Omni-Path).
 //
-// Models paper 004, Sections 2.3, 5.3 and 6.2. InfiniBand marks a packet with
+// Models [QoSThesis], Sections 2.3, 5.3 and 6.2. InfiniBand marks a packet with
 // a service level (SL, 16 of them) and each output port maps it to a virtual
 // lane with its SL2VL table; VL15 carries subnet management only, so data SLs
 // map to VLs 0..data_vls-1 (at most 15). Omni-Path (32 SLs, 32 SCs, 32 VLs)

@@ -20,7 +20,7 @@
 //   Average minimal hops: the exact average over ordered pairs of ordinates
 //   is per dimension k/4 for an even-radix ring counting a node's own
 //   ordinate, (k^2 - 1)/(4k) for an odd one, and (k + 1)/3 for a line over
-//   distinct pairs: paper 000's Eq. 4-7 are these, summed over dimensions.
+//   distinct pairs: [Abts07]'s Eq. 4-7 are these, summed over dimensions.
 //
 //   Ports: a router has ports() = 2 n slices + 1 ports, numbered by the
 //   topology so that arbiter inputs, channel loads, inverse weights and a

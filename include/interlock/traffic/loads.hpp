@@ -9,7 +9,7 @@
 //     Randomized orders and slices are weighted by their probability.
 //   - channel_loads sums them per channel id (torus_topology::channel).
 //     Under uniform_random traffic on a k-ary n-cube every channel carries
-//     k/8 when 4 divides k (paper 000, Eq. 8); for other even k the channels
+//     k/8 when 4 divides k ([Abts07], Eq. 8); for other even k the channels
 //     carry k/8 on average (the k/2 ties cannot be spread evenly); on a mesh
 //     the bisection channels carry k/4 (Eq. 9). Tests check all three.
 //   - Section 3.1's arbiter loads have their one home here.

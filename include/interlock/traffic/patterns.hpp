@@ -19,15 +19,15 @@
 //   A deterministic pattern draws nothing from the generator.
 //
 //   uniform_random      every source sends 1/N to every node, itself
-//                       included (so paper 000's Eq. 8 holds exactly: every
+//                       included (so [Abts07]'s Eq. 8 holds exactly: every
 //                       torus channel carries k/8 when 4 divides k; for other
 //                       even k, k/8 on average); include_self = false spreads
 //                       it over the others.
-//   tornado             (x_d + k_d/2 - 1) in every dimension (paper 001,
+//   tornado             (x_d + k_d/2 - 1) in every dimension ([Towles14],
 //                       Section 4.2); reverse_tornado: (x_d - k_d/2 + 1).
 //   neighbor            a destination at most `hops` away along each
 //                       dimension, uniformly over those ordinates (n-hop
-//                       neighbor traffic, paper 001 Section 4.1; the
+//                       neighbor traffic, [Towles14] Section 4.1; the
 //                       source itself included).
 //   transpose           the coordinates reversed: (x_0, ..., x_{n-1}) ->
 //                       (x_{n-1}, ..., x_0); every node whose image is
@@ -35,7 +35,7 @@
 //   bit_complement      x_d -> k_d - 1 - x_d in every dimension.
 //   permutation         a given destination per source.
 //   all_to_one          every other node sends 1 to one destination: the
-//                       parking lot of paper 000's Figure 4; the destination
+//                       parking lot of [Abts07]'s Figure 4; the destination
 //                       sends nothing.
 //   hotspot             every source sends `fraction` of its packets to one
 //                       hot node and the rest uniformly over all nodes.
