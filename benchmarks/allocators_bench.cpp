@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Allocation latency (arbitrate + commit of one whole matching) of the
 // allocators, as a ratio to floor/<I>/<density%>: one decision of a minimal
 // bit-mask round robin over I requesters, measured in the same run. Shapes:

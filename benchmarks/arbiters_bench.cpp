@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Decision latency (arbitrate + commit) of the arbiters, against
 // floor/<N>/<density%> measured in the same run:
 //   round_robin/<N>/<density%>, priority/<N>/<density%> (P = 2, each request

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Building and checking the channel dependency graph of Anton 2's VC
 // promotion (all six dimension orders) on k-ary 3-cubes: every route of
 // every source-destination pair walked, the graph built, a cycle searched.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Speed of the reference network model (examples/model/), in router-cycles per
 // second on one core: the configuration the model is compared with BookSim2 on.
 //

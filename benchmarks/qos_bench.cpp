@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Per-packet decision latency (arbitrate + commit) of the QoS output
 // schedulers with 16 queues (VLs), against floor/16/<density%>, a 16-way
 // bit-mask round robin measured in the same run. Each decision's active

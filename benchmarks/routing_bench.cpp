@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Next-hop decision latency of the routing schemes on an 8x8x8 torus.
 //
 // A stream of 65,536 decisions is recorded before timing: random

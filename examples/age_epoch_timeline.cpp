@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // age_epoch_timeline: an epoch switch and an inhibited rollover, cycle by cycle.
 //
 // The Cray XT age clock (Abts & Weisser, SC'07, Procedure 3) with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // age_parameters: the age-epoch arbiter's parameters against round robin on a SeaStar-shaped
 // torus, Abts & Weisser (SC'07) Section 4 and Table 5, on the network model.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // all_to_one: the parking lot at network scale ([Abts07] Section 2; [Towles14] Section 3.1) on
 // the network model: every node of a 3-D torus sends to one node as fast as it can.
 //

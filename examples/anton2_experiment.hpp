@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // What the Anton 2 experiments (saturation, blend) share: the two node shapes
 // they run on, their inverse weights at every arbitration point, batch runs
 // and the throughput Section 4 reports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // arbiter_demo: the two foundation arbiters deciding, step by step.
 //
 // A round-robin arbiter with a thermometer-coded pointer (Anton 2, [Towles14],

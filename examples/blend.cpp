@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // blend: blended traffic patterns, Towles et al. (ISCA'14) Section 4.2 and Figure 10, on the
 // network model.
 //

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -DPROGRAM=<exe> -DARGS=a;b;c -DCSV=<file> -DKEY=col;col -DCHECKS=<check>;... -P check_effects.cmake
 # Runs an experiment PROGRAM with ARGS (which write CSV), then checks the
 # direction and rough size of its effects: each check is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The command-line layer every example tool shares (deadlock_check, netsim,
 // ib_analyze, vc_balance, parking_lot): one argument loop, the parsers of
 // numbers and lists, the network flags and main.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -DPROGRAM=<exe> [-DARGS=a;b;c] [-DSTATUS=n] -DEXPECTED=<file> -P compare_output.cmake
 # Runs PROGRAM with ARGS and fails, showing both, unless its output equals
 # EXPECTED and it exits with STATUS (default 0).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // deadlock_check: builds the channel dependency graph of a routing scheme on
 // a mesh or torus and says whether it is acyclic (Dally and Seitz), printing
 // a witness cycle in the network's own terms when it is not.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // deadlock_check's command line: the flags, their checks and the orders, read
 // by the tools' shared layer (cli.hpp; --config FILE too). Shared by the tool
 // and by the fuzz harness of its flag parsing (tests/fuzz/tool_flags_fuzz.cpp):

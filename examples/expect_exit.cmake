@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -DPROGRAM=<exe> [-DARGS=a;b;c] -DSTATUS=<n> -DREGEX=<regex> -P expect_exit.cmake
 # Runs PROGRAM with ARGS and fails unless it exits with STATUS and its output
 # (stdout and stderr together) matches REGEX.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // fairness_check: the fairness of a network, scheme and arbiter a user chooses, tested the way
 // the papers test it: all-to-one and uniform traffic at saturation (interlock/model/fairness.hpp).
 //

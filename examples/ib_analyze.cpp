@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // ib_analyze: predicts each VL's share of a saturated InfiniBand link and the
 // distance between its entries, from the two VL arbitration tables and
 // LimitOfHighPriority (the offline analysis of [QoSThesis], Section 6.3).

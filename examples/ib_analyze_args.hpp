@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // ib_analyze's command line: the flags and their checks, read by the tools'
 // shared layer (cli.hpp; --config FILE too). Shared by the tool and by the
 // fuzz harness of its flag parsing (tests/fuzz/tool_flags_fuzz.cpp): parse()

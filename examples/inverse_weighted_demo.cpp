@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // inverse_weighted_demo: equality of service on the network of Figure 5 ([Towles14]).
 //
 // Sources E0, E1 and E2 all send as fast as they can to one destination.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // netsim: the reference network model (interlock/model/) from the command line.
 //
 //   netsim --radix 8,8,8 --scheme dor --arbiter round_robin --traffic uniform_random --load 0.3

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // netsim's runs on Anton 2's unified network, --node anton2 (netsim_run.hpp).
 #include "netsim_run.hpp"
 

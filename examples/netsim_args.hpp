@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // netsim's command line: the flags, their checks, and nothing else, read by
 // the tools' shared layer (cli.hpp: the argument loop, --config FILE, the
 // network flags). parse() throws bad_input naming the flag for anything it

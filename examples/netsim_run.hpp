@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // netsim's runs: the traffic, the policies, the model and its report, for
 // one routing scheme type at a time. Each scheme type's runs are compiled in
 // a translation unit of their own (netsim_<scheme>.cpp), so that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // netsim's runs for the scheme and node the arguments name (netsim and
 // fairness_check share it).
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // netsim's runs under vc_promotion_routing (netsim_run.hpp).
 #include "netsim_run.hpp"
 

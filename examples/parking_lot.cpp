@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // parking_lot: [Abts07] Section 2 and Figure 4 ([Abts10] Figure 5) on the network
 // model: 8 nodes on a line (1-mesh) and on a ring (1-torus), every node sending
 // to P7 as fast as it can, under round-robin, age-based and inverse-weighted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // qos_network: [QoSThesis] Chapter 5's scenario on networks of the model's QoS switches: seven
 // SLs (Table 5.2), their maps (Table 5.3) and the DTable of Table 5.4 derived by the library's
 // methodology, on a 4-ary 3-tree of 8-port switches or an 8x8 torus of 48-port switches, with

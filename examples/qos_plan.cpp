@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // qos_plan: from SL requirements (bandwidth share, maximum table distance, MTU) to a DTable and
 // an InfiniBand VL arbitration table by [QoSThesis]'s configuration methodology (Sections
 // 4.3.3.2-4.3.3.3 and 5.5.3), then runs of the model's 48-port switch that show whether the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // qos_switch: [QoSThesis] Table 2.2 and Figures 2.4-2.5 on the model's hierarchical switch:
 // per SL throughput, normalized throughput and latency of a 48-port OPA-shaped switch
 // under an output scheduler, swept over the injection rate.

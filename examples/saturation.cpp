@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // saturation: throughput beyond saturation, Towles et al. (ISCA'14) Section 4.1 and Figure 9,
 // on the network model.
 //

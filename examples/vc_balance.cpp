@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // vc_balance: Table 1 of Scott & Thorson, "The Cray T3E Network" (HOTI'96).
 //
 // For each ring size, prints the VC balance (Section 4) of three VC

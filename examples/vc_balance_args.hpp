@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // vc_balance's command line: ring sizes, --seed, --iterations and
 // --max-steps, read by the tools' shared layer (cli.hpp; --config FILE too).
 // Shared by the tool and by the fuzz harness of its flag parsing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -DINCLUDE_DIR=<include> -P check_umbrella.cmake
 # Fails, naming the header, when interlock/interlock.hpp misses a public header.
 file(GLOB_RECURSE headers RELATIVE "${INCLUDE_DIR}" "${INCLUDE_DIR}/interlock/*.hpp")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Misuse must not compile, and must fail with the message interlock wrote for
 # it. Each tests/compile_fail/*.cpp starts with a line
 #   // expect: <regular expression the compiler output must match>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Every ```cpp block of docs/ is compiled and run, so the docs cannot drift
 # from the API (README.md's block is the readme example, readme_example.cmake).
 # A block with its own main() is a program: built and run alone. Any other

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Every public header compiles on its own, with strict warnings as errors, in
 # a translation unit of its own that includes it twice (the include guard must
 # hold). The headers are found anew at each configure, so a new header is

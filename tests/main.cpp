@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The one Catch2 main shared by every test binary. RapidCheck reads RC_PARAMS
 // when the first property runs; a user's RC_PARAMS wins, otherwise the
 // project's fixed default (INTERLOCK_RC_PARAMS, set by CMake) keeps runs

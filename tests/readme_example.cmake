@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # The README's usage example is compiled and run as a test: the code between
 # the line "<!-- readme-example -->" and the end of the ```cpp block after it
 # is extracted at configure time.

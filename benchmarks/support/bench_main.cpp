@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The main shared by every benchmark binary. Besides Google Benchmark's own
 // console table it prints each policy's time per decision as a ratio to the
 // floor (floor/<N>/<density%>, or floor/<N>) measured in the same run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The floor every benchmark is reported against: a minimal bit-mask round
 // robin, written without interlock. The pointer is the last grant; the next
 // grant is the lowest requester above it, else the lowest requester.

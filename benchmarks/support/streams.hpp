@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Request streams for the benchmarks, generated before timing from a fixed
 // seed: every requester asks independently with the given probability.
 //

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Age parameters against round robin (Abts & Weisser, SC'07, Table 5) on a
 # SeaStar-shaped torus: per setting, latency (mean, sd, max / 10) and the
 # spread of the sources' mean latency; stalled cycles per packet by direction.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # The parking lot at network scale: every node of a 3-D torus sends to one node;
 # each source's share of its ejection port (times the number of sources: 1 is an
 # equal share) against its distance, per arbiter.

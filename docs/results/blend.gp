@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Blended patterns (Towles et al., ISCA'14, Figure 10) on the model: throughput and
 # the spread of the cores' completion times against the share of reverse tornado
 # packets, for four arbiter settings, on Anton 2's node.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # The model beside BookSim2 on one configuration: 8x8x8 torus, dimension
 # order, 4 VCs of 8 flits, 1-flit packets, uniform random traffic
 # (docs/model.md, "Against BookSim2"). Columns of booksim2_comparison.csv:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # The parking lot's shares and network latencies (scripts/demo writes parking_lot.csv,
 # then runs this).
 #   gnuplot -e "csv='docs/results/parking_lot.csv'; out='docs/results/parking_lot.png'" \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # [QoSThesis] Figures 5.4-5.5 on the model: per SL, end-to-end latency and
 # throughput against the total injection, OPA-shaped and IB-shaped switches
 # under the DTable of Table 5.4 (solid), round robin dashed for OPA.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # [QoSThesis] Figures 2.4-2.5 on the model's 48-port switch: per SL, throughput,
 # normalized throughput and end-to-end latency against the injection rate, for
 # uniform traffic (contention) and dst = src + 1 (none); SBT solid, round robin

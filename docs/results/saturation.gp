@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Throughput beyond saturation (Towles et al., ISCA'14, Figure 9) on the model:
 # normalized throughput against batch size, round robin and inverse weights, on
 # Anton 2's node (16 mesh routers) and on one router per node.

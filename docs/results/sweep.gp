@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Accepted load and mean latency against offered load, from netsim's --csv
 # (one row per load of --sweep):
 #   netsim --radix 8,8,8 --sweep 0.1,0.2,0.3,0.4,0.5,0.6,0.7 --csv sweep.csv

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/interlock.hpp: the umbrella header; includes every public header.
 //
 // interlock is a header-only C++17 library of arbitration and routing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Sourced by the scripts: ensure_packages PKG... installs the Debian packages
 # that are missing. As root it installs them; otherwise it prints the command
 # and fails. On a machine without dpkg it assumes the tools are present.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/allocators: separable (input- and output-first), iSLIP, wavefront.
 #include <array>
 #include <cstdint>

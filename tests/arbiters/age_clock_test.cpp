@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/age_clock.hpp: Table 1, Procedures 1-3 of
 // Abts & Weisser (SC'07), and the hardware age arithmetic against an ideal
 // age model over random schedules with rollovers and inhibited periods.

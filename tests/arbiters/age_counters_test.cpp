@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/age_counters.hpp: Table 4 and Eq. 17.
 #include "support/interlock_test.hpp"
 

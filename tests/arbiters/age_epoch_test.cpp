@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/age_epoch.hpp: the Cray XT output arbiter
 // (Abts & Weisser, SC'07, Sections 2.1-2.3): oldest first with round-robin
 // ties, AGE_RR_SELECT mixing with two pointers, suspension while the age

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/age_tuning.hpp: Section 3 of Abts & Weisser
 // (SC'07), its worked example, and the equations against enumeration.
 #include "support/interlock_test.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/integer_priority.hpp: the header's example, a
 // loop reference for each rotation order over priorities of any range, and
 // the request list's add-one-at-a-time rules.

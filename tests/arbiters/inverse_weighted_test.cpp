@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/inverse_weighted.hpp: the hardware model
 // against a transcription of Figures 6 and 8 of [Towles14], equality of
 // service under saturation and under blended patterns (Eq. 2-5) with bounds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/inverse_weights.hpp: Section 3.1's loads,
 // Figure 5, and the choice of beta and M ([Towles14], Section 3.3).
 #include "support/interlock_test.hpp"

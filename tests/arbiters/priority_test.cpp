@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/priority.hpp: the P-level arbiter of [Towles14],
 // Section 3.4, checked against a loop reference, against a transcription of
 // Figure 8's SystemVerilog, and against the 2P-pass design Figure 7 replaces.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/round_robin.hpp: worked examples, the named
 // invariants as properties, and differential checks against a loop reference
 // and against a transcription of Figure 8 ([Towles14]) for N = 1..130.

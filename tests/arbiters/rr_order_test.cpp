@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of the ascending rotation order (interlock/arbiters/rr_pointer.hpp) in
 // round_robin_arbiter and priority_arbiter: a loop reference of the order
 // software simulators use (highest level first; among equals, the smallest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/arbiters/rr_thermometer.hpp: the Anton 2 round-robin state.
 #include "support/interlock_test.hpp"
 #include "support/reference_arbiters.hpp"

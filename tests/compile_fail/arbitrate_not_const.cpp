@@ -1,4 +1,5 @@
 // expect: arbitrate\(const request_type&\) const` \(const: deciding changes no state\)
+// SPDX-License-Identifier: BSL-1.0
 // arbitrate() must be const: deciding may not change the arbiter's state.
 #include <interlock/core/arbiter_traits.hpp>
 

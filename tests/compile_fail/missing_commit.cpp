@@ -1,4 +1,5 @@
 // expect: needs `void commit\(interlock::grant, const request_type&\)`
+// SPDX-License-Identifier: BSL-1.0
 // A type without commit() handed to a generic check is rejected with a
 // message that names the missing member.
 #include <interlock/verify/arbiter_checks.hpp>

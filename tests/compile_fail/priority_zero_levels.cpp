@@ -1,4 +1,5 @@
 // expect: priority_arbiter<N, P>: P must be 1..256
+// SPDX-License-Identifier: BSL-1.0
 // A priority arbiter needs at least one level.
 #include <interlock/arbiters/priority.hpp>
 

@@ -1,4 +1,5 @@
 // expect: round_robin_arbiter<N>: N must be 1..64; use dynamic_round_robin_arbiter
+// SPDX-License-Identifier: BSL-1.0
 // The 64-bit round robin refuses more than 64 requesters at compile time and
 // names the type to use instead.
 #include <interlock/arbiters/round_robin.hpp>

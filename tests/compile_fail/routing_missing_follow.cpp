@@ -1,4 +1,5 @@
 // expect: needs `void follow\(node_id, state&, const hop&\) const`
+// SPDX-License-Identifier: BSL-1.0
 // A scheme a router cannot drive (no follow()) is rejected with a message
 // that names the missing member.
 #include <interlock/routing/dimension_order.hpp>

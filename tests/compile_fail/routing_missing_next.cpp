@@ -1,4 +1,5 @@
 // expect: needs `interlock::hop next\(node_id, state&\) const`
+// SPDX-License-Identifier: BSL-1.0
 // A routing function without next() handed to the deadlock checker is
 // rejected with a message that names the missing member.
 #include <interlock/verify/channel_dependency_graph.hpp>

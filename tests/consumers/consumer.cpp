@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A program outside interlock that uses it the way a simulator would: the
 // umbrella header, an arbiter, and interlock::config_error for bad input.
 #include <interlock/interlock.hpp>

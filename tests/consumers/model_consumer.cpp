@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A program outside interlock that builds and runs a network of the reference
 // model from the installed interlock::model target, as a simulator author would.
 #include <interlock/interlock.hpp>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Configures, builds and installs interlock as a machine without Catch2,
 # RapidCheck and Google Benchmark would (their find_package disabled), with
 # tests and benchmarks left on: configuring must succeed, say in one line

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # cmake -DPKG_CONFIG=... -DPREFIX=... -DCXX=... -DSOURCE=... -DOUTPUT=... -P pkg_config_consumer.cmake
 # Compiles and runs the consumer with the flags the installed interlock.pc gives.
 set(ENV{PKG_CONFIG_PATH} "${PREFIX}/share/pkgconfig")

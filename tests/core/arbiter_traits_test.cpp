@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/core/arbiter_traits.hpp: is_arbiter_v accepts the
 // library's arbiters and rejects each way of missing the protocol.
 // (tests/compile_fail/ checks the messages of require_arbiter.)

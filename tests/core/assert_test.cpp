@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/core/assert.hpp in the test build, where a failed
 // INTERLOCK_ASSERT throws interlock::contract_violation.
 #include "support/interlock_test.hpp"

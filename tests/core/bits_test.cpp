@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/core/bits.hpp against bit-by-bit loops.
 #include "support/interlock_test.hpp"
 

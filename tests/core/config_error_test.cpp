@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/core/config_error.hpp.
 #include "support/interlock_test.hpp"
 

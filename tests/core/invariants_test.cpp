@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/core/invariants.hpp: every named invariant holds where it
 // should and fails where it should, so the properties built on them can fail.
 #include "support/interlock_test.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/core/priority_requests.hpp.
 #include "support/interlock_test.hpp"
 

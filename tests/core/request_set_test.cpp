@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/core/request_set.hpp against std::vector<bool>.
 #include "support/interlock_test.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The version macros are consistent with one another.
 #include "support/interlock_test.hpp"
 

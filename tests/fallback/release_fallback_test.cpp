@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Decision paths with INTERLOCK_ASSERT compiled out: bad input must take the
 // documented fallback, never undefined behaviour (the sanitizer build runs
 // this too). This binary defines INTERLOCK_ASSERT itself, as a user may, and

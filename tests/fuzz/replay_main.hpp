@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The regression form of a fuzz harness: replays every file named on the
 // command line through LLVMFuzzerTestOneInput. Included by each harness when
 // it is not built as a libFuzzer target (INTERLOCK_LIBFUZZER undefined).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Fuzzes the VL arbitration table reader and the analysis it feeds: any
 // bytes must give either a table that analyze_vl_arbitration accepts or
 // refuses with config_error, or a table_parse_error naming file, line and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Fuzzes the command-line parsing of the tools (deadlock_check, ib_analyze,
 // vc_balance, netsim; --config reads no file here): the input's first line names the tool,
 // each further line is one argument. Parsing must accept, or refuse with bad_input naming what is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // One output-port loop, written once against the documented surface
 // (candidate_view, request_builder, arbitrate/commit), drives every arbiter
 // and output scheduler of interlock and checks the named invariants for

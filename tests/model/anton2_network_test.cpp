@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The model on Anton 2's unified network (model/anton2_node.hpp): a node of
 // 16 mesh routers and 12 channel adapters, routed by anton2_routing.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The reference model composed with every switch allocator, input-stage
 // policy and output policy interlock has: each composition keeps the model's
 // invariants (conservation, credit loops, one flit per cycle per port, no

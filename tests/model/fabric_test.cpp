@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The model's fabric (interlock/model/fabric.hpp): a torus as one router per
 // node, and the checks of connect().
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The reference network model (interlock/model/network.hpp): its invariants,
 // end to end with interlock's routing schemes and arbiters.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Networks of QoS switches: the k-ary n-tree (topology/kary_ntree.hpp), the
 // layouts of [QoSThesis] Section 5.5.2 (model/switch_layouts.hpp), their
 // deadlock check (model/switch_deadlock.hpp) and runs on them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The hierarchical QoS switch (interlock/model/switch_*.hpp, vl_buffer.hpp):
 // its buffers, its wiring, its timing and speed-ups, its invariants under
 // every scheduler, and [QoSThesis] Table 2.2's shares.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/qos/dtable_config.hpp: the DTable configuration
 // methodology and bandwidth correction of [QoSThesis], Sections 4.3.3.2-4.3.3.3
 // and 5.4.4 (Tables 4.4, 4.5 and 5.4).

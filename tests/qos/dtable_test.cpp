@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/qos/dtable.hpp: the Deficit Table scheduler of paper
 // 004, Sections 4.3.3 and 5.4 (Algorithm 3, Figure 5.2).
 #include "support/interlock_test.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/qos/ib_analysis.hpp: the offline multi-table analysis of
 // [QoSThesis], Section 6.3 (Algorithm 4, Eq. 6.2), on Table 6.1's
 // configurations, against closed forms and against ib_vl_arbiter itself.

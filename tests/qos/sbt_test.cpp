@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/qos/sbt.hpp: the Simple Bandwidth Table of [QoSThesis],
 // Sections 2.3.1 and 4.3.2 (Table 4.1, Algorithm 2).
 #include "support/interlock_test.hpp"

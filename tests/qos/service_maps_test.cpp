@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/qos/service_maps.hpp: SL2VL (InfiniBand) and SL2SC,
 // SC2SL, SC2VL (Omni-Path), [QoSThesis] Sections 2.3 and 6.2 (Table 2.2).
 #include "support/interlock_test.hpp"

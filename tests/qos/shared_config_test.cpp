@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Shared configuration and small per-port state: DTable, SBT, InfiniBand VL
 // arbitration and the inverse-weighted arbiters keep the table a fabric
 // manager programs in one immutable object that every port shares, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/routing/adaptive.hpp: T3E adaptive routing (Section 5).
 #include "support/interlock_test.hpp"
 #include "support/routing_checks.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Anton 2's unified network (topology/anton2_node.hpp, routing/anton2.hpp,
 // verify/unified_deadlock.hpp): the node's layout against what Towles et al.
 // (ISCA'14) Sections 2.2-2.5 say of it, routes, VC promotion and deadlock

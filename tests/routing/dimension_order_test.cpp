@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/routing/dimension_order.hpp: SeaStar-style dimension
 // order with datelines and Anton 2's randomized orders.
 #include "support/interlock_test.hpp"

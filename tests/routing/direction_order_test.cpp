@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/routing/direction_order.hpp: T3E direction-order
 // routing (Scott & Thorson, HOTI'96, Sections 2-4) and Anton 2's on-chip order.
 #include "support/interlock_test.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The routing protocol every scheme shares: start() from a generator draws
 // the routes for_each_start enumerates with their probabilities, and the
 // route-compute path (candidates, follow) agrees with next().

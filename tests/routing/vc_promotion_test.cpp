@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/routing/vc_promotion.hpp: Anton 2's VC promotion (n+1
 // VCs) and the 2n-VC scheme it improves on ([Towles14], Section 2.5).
 #include "support/interlock_test.hpp"

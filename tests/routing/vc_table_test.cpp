@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/routing/vc_table.hpp: Table 1 of Scott & Thorson
 // (HOTI'96), the VC balance metric against an independent count, and the
 // optimizer.

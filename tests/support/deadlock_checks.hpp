@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Helpers for the deadlock checker's tests: witness validation and the
 // topologies the exhaustive checks sweep.
 #ifndef INTERLOCK_TESTS_SUPPORT_DEADLOCK_CHECKS_HPP

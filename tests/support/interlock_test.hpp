@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Shared by interlock's test files: Catch2 + RapidCheck, how interlock types
 // print in failure messages, and small helpers.
 #ifndef INTERLOCK_TESTS_SUPPORT_INTERLOCK_TEST_HPP

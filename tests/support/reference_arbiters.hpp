@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Reference models the arbiters are checked against, written as plainly as
 // possible: loops over requesters, no bit tricks. Requests are given per
 // requester as a level, -1 meaning "not requesting".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Helpers for the routing tests: recording routes and random topologies.
 #ifndef INTERLOCK_TESTS_SUPPORT_ROUTING_CHECKS_HPP
 #define INTERLOCK_TESTS_SUPPORT_ROUTING_CHECKS_HPP

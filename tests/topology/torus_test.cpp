@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/topology/torus.hpp against breadth-first search and
 // [Abts07]'s Eq. 4-7.
 #include "support/interlock_test.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Section 3.1's loads on Anton 2's unified network (traffic/anton2_loads.hpp):
 // the walk that reuses a route's torus part and on-chip ends against walking
 // every core pair's route in full, and what the loads must add up to.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/traffic/loads.hpp: [Abts07]'s Eq. 8-9 and the arbiter
 // loads of [Towles14], Section 3.1.
 #include "support/interlock_test.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/verify/arbiter_checks.hpp: the checks accept correct
 // arbiters and catch broken ones.
 #include "support/interlock_test.hpp"

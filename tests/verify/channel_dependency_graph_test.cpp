@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/verify/channel_dependency_graph.hpp: the graph, cycle
 // detection against a reference, witnesses validated edge by edge, the
 // negative checks of the Anton 2 proof ([Towles14], Section 2.5) and the T3E

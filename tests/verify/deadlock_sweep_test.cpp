@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Exhaustive deadlock checks: every routing scheme that claims deadlock
 // freedom, on every mesh and torus of a sweep of shapes (n = 1 and 2 with
 // every radix 2..8 in every dimension; n = 3 with every cube of radix 2..8

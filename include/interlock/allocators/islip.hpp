@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/allocators/islip.hpp: the iSLIP allocator.
 //
 // Models McKeown, "The iSLIP Scheduling Algorithm for Input-Queued

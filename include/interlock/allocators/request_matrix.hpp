@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/allocators/request_matrix.hpp: what an allocator matches, and the matching it returns.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/allocators/separable.hpp: separable input-first and output-first allocators.
 //
 // A separable allocator (Dally & Towles, Principles and Practices of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/allocators/wavefront.hpp: the wavefront allocator.
 //
 // Models Tamir & Chi, "Symmetric Crossbar Arbiters for VLSI Communication

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/age_clock.hpp: the Cray XT (SeaStar) packet-aging mechanism, bit for bit.
 //
 // Models Abts & Weisser, "Age-based packet arbitration in large-radix k-ary

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/age_counters.hpp: the SeaStar router performance counters used to tune aging.
 //
 // Models Table 4 of Abts & Weisser (SC'07) and the occupancy metric of

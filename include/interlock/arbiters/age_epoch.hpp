@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/age_epoch.hpp: the Cray XT output arbiter: oldest packet first, AGE_RR_SELECT
 // mixing.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/age_tuning.hpp: deriving the aging parameters (age bias, AGE_CLK_PERIOD).
 //
 // Models Abts & Weisser (SC'07), Section 3 and Equations 4-16. The extracted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/integer_priority.hpp: arbitration among requests that carry an
 // arbitrary integer priority, and the request list a simulator fills one request at a time.
 //

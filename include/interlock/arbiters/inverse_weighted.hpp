@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/inverse_weighted.hpp: the Anton 2 inverse-weighted arbiter, exact and hardware
 // models.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/inverse_weights.hpp: programming inverse-weighted arbiters from traffic loads.
 //
 // Models [Towles14] (Towles et al., ISCA'14), Sections 3.1-3.3.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/priority.hpp: the Anton 2 P-level priority arbiter with round-robin ties.
 //
 // Models [Towles14] (Towles et al., ISCA'14), Section 3.4, Figures 7 and 8. A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/round_robin.hpp: the round-robin arbiter with a thermometer-coded pointer.
 //
 // Models [Towles14] (Anton 2), Section 3.4 and Figure 8 with one priority level:

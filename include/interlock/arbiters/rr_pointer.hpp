@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/rr_pointer.hpp: the two rotation orders of a round robin, and the
 // pointer of the ascending one.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/arbiters/rr_thermometer.hpp: the thermometer-coded round-robin state of Anton 2.
 //
 // Models [Towles14] (Towles et al., ISCA'14), Section 3.4 and Figure 8: the

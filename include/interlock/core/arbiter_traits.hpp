@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/arbiter_traits.hpp: the arbiter protocol as detection traits.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/assert.hpp: INTERLOCK_ASSERT, the decision-path contract check.
 //
 // Contract

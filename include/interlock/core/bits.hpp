@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/bits.hpp: bit tricks on 64-bit words, as arbiter hardware uses them.
 //
 // Contract

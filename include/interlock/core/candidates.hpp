@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/candidates.hpp: the uniform view of what an output sees, and request builders.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/config_error.hpp: the exception for bad configuration.
 //
 // Contract

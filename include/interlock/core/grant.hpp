@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/grant.hpp: the result of one arbitration, a requester index or none.
 //
 // Contract

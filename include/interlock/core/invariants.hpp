@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/invariants.hpp: the named invariants of arbitration.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/priority_requests.hpp: requests that carry one of P priority levels.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/random.hpp: the generator interlock's tools use, and exact uniform draws from any.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/request_set.hpp: sets of requesters as bit masks.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/span.hpp: a pointer and a length, for per-requester data.
 //
 // Contract

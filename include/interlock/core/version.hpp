@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/core/version.hpp: the library version, defined once.
 //
 // CMake reads these three macros to version the package, so this header is the

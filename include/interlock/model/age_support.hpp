@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/age_support.hpp: the age clock side of a model run (Cray XT, Abts & Weisser
 // SC'07).
 //

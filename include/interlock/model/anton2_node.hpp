@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/anton2_node.hpp: the fabric of Anton 2's unified network, for the model.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/audit.hpp: the model's conservation and credit-loop invariants, checked.
 //
 // Contract

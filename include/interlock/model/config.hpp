@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/config.hpp: what a run of the reference network model is given.
 //
 // Contract

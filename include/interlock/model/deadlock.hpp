@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/deadlock.hpp: finding and describing the cycle of full buffers of a deadlocked
 // run.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/event_wheel.hpp: the model's events and the timing wheel that holds them.
 //
 // Contract

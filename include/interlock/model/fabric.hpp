@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/fabric.hpp: the routers and channels a network of the model moves packets over.
 //
 // Contract

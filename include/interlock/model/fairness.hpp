@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/fairness.hpp: fairness a user reruns on their own network: all-to-one and
 // uniform traffic at saturation, summarized the way the papers judge it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/measurement.hpp: what a run of the model measures, and its CSV.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/merging.hpp: round robin's share of each source when every node sends to
 // one, by the merging rule of the XT parking-lot analysis (Abts & Weisser SC'07, Section 2).
 //

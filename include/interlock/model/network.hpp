@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/network.hpp: a cycle-level network of credit-based virtual cut-through
 // routers on a torus or mesh, composing any interlock routing scheme and output policy.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/packet.hpp: a packet of the reference network model, and the pool it lives in.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/presets.hpp: the router shapes of the papers, as model configurations.
 //
 // Contract

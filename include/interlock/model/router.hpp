@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/router.hpp: how a router composes interlock's policies: route computation,
 // the input stage, the switch allocator and the output policies.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/router_state.hpp: the state every router of the model keeps, in one place.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/sources.hpp: the traffic sources of the model's nodes.
 //
 // Contract

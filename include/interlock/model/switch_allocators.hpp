@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/switch_allocators.hpp: the switch allocators a model router takes, and how
 // it builds its policies' requests.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/switch_deadlock.hpp: deadlock freedom of a switch network's routes.
 //
 // Dally and Seitz's condition on the channels of a switch_layout: a vertex is

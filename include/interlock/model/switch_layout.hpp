@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/switch_layout.hpp: how switches, their ports and NICs are wired, and routed.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/switch_layouts.hpp: networks of QoS switches as [QoSThesis] Chapter 5 builds
 // them.
 //

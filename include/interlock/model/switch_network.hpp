@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/switch_network.hpp: NICs and hierarchical QoS switches, simulated per event.
 //
 // Models [QoSThesis] Sections 2.2 and 4.2.2 (Figures 2.1, 2.2, 4.2): each

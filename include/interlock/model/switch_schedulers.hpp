@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/switch_schedulers.hpp: the output schedulers a QoS switch takes, made from SL
 // tables.
 //

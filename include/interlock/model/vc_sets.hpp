@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/vc_sets.hpp: the scheme's VCs mapped onto a router's physical VCs.
 //
 // Contract

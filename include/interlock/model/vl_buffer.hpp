@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/model/vl_buffer.hpp: a switch buffer whose space the VLs share dynamically.
 //
 // Models [QoSThesis] Sections 2.2.1 and 4.2.2: "VL buffer storage space is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/qos/dtable.hpp: the Deficit Table (DTable) output scheduler.
 //
 // Models [QoSThesis], Sections 4.3.3 and 5.4 (Algorithm 3, Figure 5.2). The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/qos/dtable_config.hpp: the DTable configuration methodology and bandwidth correction.
 //
 // Models [QoSThesis], Sections 4.3.3.2-4.3.3.3 and 5.4.4 (Tables 4.3-4.5). A

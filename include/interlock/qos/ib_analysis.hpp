@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/qos/ib_analysis.hpp: the offline InfiniBand multi-table analysis (Algorithm 4).
 //
 // Models [QoSThesis], Section 6.3 (Algorithm 4, Eq. 6.2). Given the two VL

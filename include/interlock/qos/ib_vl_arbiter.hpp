@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/qos/ib_vl_arbiter.hpp: InfiniBand dual-table VL arbitration with LimitOfHighPriority.
 //
 // Models [QoSThesis], Section 6.2 (Figure 6.1), and the InfiniBand

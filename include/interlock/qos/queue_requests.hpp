@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/qos/queue_requests.hpp: what an output scheduler decides over.
 //
 // Models the input of the output schedulers of [QoSThesis] (Sections 4.3, 5.4,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/qos/sbt.hpp: the Simple Bandwidth Table (SBT) output scheduler.
 //
 // Models [QoSThesis], Sections 2.3.1 and 4.3.2 (Algorithms 1 and 2). The table

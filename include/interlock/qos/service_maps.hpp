@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/qos/service_maps.hpp: SL2VL (InfiniBand) and SL2SC, SC2SL, SC2VL (Omni-Path).
 //
 // Models [QoSThesis], Sections 2.3, 5.3 and 6.2. InfiniBand marks a packet with

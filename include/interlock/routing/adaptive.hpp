@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/routing/adaptive.hpp: T3E adaptive routing with a deterministic escape.
 //
 // Models Scott & Thorson, "The Cray T3E Network" (HOTI'96), Section 5, an

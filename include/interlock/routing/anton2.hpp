@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/routing/anton2.hpp: routing in Anton 2's unified network, the on-chip mesh and the
 // torus as one, with VC promotion across the whole path.
 //

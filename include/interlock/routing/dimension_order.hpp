@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/routing/dimension_order.hpp: dimension-order routing with datelines.
 //
 // Models the Cray XT SeaStar (Abts, "The Cray XT4 and Seastar 3-D Torus

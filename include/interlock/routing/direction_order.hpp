@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/routing/direction_order.hpp: Cray T3E direction-order routing with VC lookup tables.
 //
 // Models Scott & Thorson, "The Cray T3E Network" (HOTI'96), Sections 2-4.

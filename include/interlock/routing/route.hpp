@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/routing/route.hpp: what every routing scheme offers, and walking a route.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/routing/vc_promotion.hpp: Anton 2's VC promotion, n+1 VCs for any dimension order.
 //
 // Models Towles et al., ISCA'14, Sections 2.3 and 2.5. Routes are minimal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/routing/vc_table.hpp: Cray T3E VC lookup tables and their VC balance.
 //
 // Models Scott & Thorson, "The Cray T3E Network" (HOTI'96), Sections 3.2 and 4.

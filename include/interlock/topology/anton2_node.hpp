@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/topology/anton2_node.hpp: Anton 2's unified network, a 3-D torus of nodes each an
 // on-chip 4x4 mesh of routers with skip channels and torus-channel adapters.
 //

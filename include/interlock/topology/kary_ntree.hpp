@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/topology/kary_ntree.hpp: the k-ary n-tree, a fat tree of 2k-port switches.
 //
 // The topology [QoSThesis] Section 5.5.2 evaluates (a 4-ary 3-tree: 64 NICs,

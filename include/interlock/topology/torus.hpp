@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/topology/torus.hpp: k-ary n-cubes and n-meshes, mixed radix, per-dimension wrap.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/traffic/anton2_loads.hpp: Section 3.1's loads at every arbitration point of Anton 2's
 // unified network.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/traffic/loads.hpp: expected channel and arbiter loads of traffic under a routing
 // scheme.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/traffic/patterns.hpp: synthetic traffic patterns on a torus_topology.
 //
 // Contract

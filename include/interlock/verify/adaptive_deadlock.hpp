@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/verify/adaptive_deadlock.hpp: deadlock freedom of adaptive routing with an escape
 // network.
 //

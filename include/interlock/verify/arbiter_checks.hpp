@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/verify/arbiter_checks.hpp: the arbiter invariants as checks a user can run.
 //
 // Contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/verify/cdg_report.hpp: what a deadlock check reports, and how it prints.
 //
 // Contract

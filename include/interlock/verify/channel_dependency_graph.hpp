@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/verify/channel_dependency_graph.hpp: deadlock freedom of a routing scheme.
 //
 // Dally and Seitz's condition: deterministic routing on a wormhole network

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/verify/dependency_graph.hpp: the channel dependency graph as bits, and cycle search.
 //
 // Contract

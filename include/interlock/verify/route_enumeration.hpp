@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/verify/route_enumeration.hpp: every route of a routing function, walked once.
 //
 // Contract (what check_deadlock_freedom and the adaptive checks build on;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // interlock/verify/unified_deadlock.hpp: deadlock freedom of routing over a node shape, the
 // on-chip channels and the torus links in one channel dependency graph.
 //
