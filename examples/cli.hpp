@@ -71,11 +71,12 @@ inline double real(const std::string& flag, const std::string& text, double lo, 
   return value;
 }
 
-/// The parts of a comma list ("8,8,8": three; "": one empty part).
-inline std::vector<std::string> split(const std::string& text) {
+/// The parts of a comma list ("8,8,8": three; "": one empty part), or of
+/// a list with another separator.
+inline std::vector<std::string> split(const std::string& text, char separator = ',') {
   std::vector<std::string> parts(1);
   for (const char c : text) {
-    if (c == ',') {
+    if (c == separator) {
       parts.emplace_back();
     } else {
       parts.back() += c;

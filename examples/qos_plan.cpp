@@ -66,14 +66,7 @@ struct requirement {
 std::vector<requirement> parse_sls(const std::string& flag, const std::string& text) {
   std::vector<requirement> out;
   for (const std::string& item : cli::split(text)) {
-    std::vector<std::string> f(1);
-    for (const char c : item) {
-      if (c == ':') {
-        f.emplace_back();
-      } else {
-        f.back() += c;
-      }
-    }
+    const std::vector<std::string> f = cli::split(item, ':');
     if (f.size() != 4 || f[0].empty())
       throw cli::bad_input{flag + ": '" + item.substr(0, 60) +
                            "' is not NAME:SHARE:DISTANCE:MTU_BYTES"};

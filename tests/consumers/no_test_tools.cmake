@@ -29,3 +29,6 @@ execute_process(COMMAND "${CMAKE_COMMAND}" --install "${WORK}/build" --prefix "$
 if(NOT status EQUAL 0 OR NOT EXISTS "${WORK}/prefix/include/interlock/interlock.hpp")
   message(FATAL_ERROR "install failed without the test tools")
 endif()
+if(NOT EXISTS "${WORK}/prefix/share/doc/interlock/LICENSE")
+  message(FATAL_ERROR "the install does not hold the licence (share/doc/interlock/LICENSE)")
+endif()
