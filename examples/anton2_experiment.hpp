@@ -306,19 +306,7 @@ class router_shape {
   std::map<std::string, stage_loads> loads_;
 };
 
-/// --name a,b,...: each one of `allowed`.
-inline std::vector<std::string> names(const std::string& flag, const std::string& text,
-                                      const std::vector<std::string>& allowed) {
-  std::vector<std::string> v = cli::split(text);
-  for (const std::string& x : v)
-    if (std::find(allowed.begin(), allowed.end(), x) == allowed.end()) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw cli::bad_input{flag + ": '" + x + "'; allowed: " + list};
-    }
-  if (v.empty()) throw cli::bad_input{flag + ": names nothing"};
-  return v;
-}
+using cli::names;
 
 inline std::vector<std::size_t> numbers(const std::string& flag, const std::string& text,
                                         std::size_t lo, std::size_t hi) {

@@ -9,8 +9,8 @@
 //     flag to the tool with a reader of its value; a flag given twice, a
 //     missing value and anything the tool refuses throw bad_input naming the
 //     flag, prefixed for a file by FILE:LINE:COLUMN.
-//   - number(), real(), split(): values checked against a range, or refused
-//     naming the flag, the text and what is allowed.
+//   - number(), real(), split(), names(): values checked against a range or
+//     a list of names, or refused naming the flag, the text and what is allowed.
 //   - network: --radix, --wrap and --slices, as every tool of a torus reads them.
 //   - output_file: a CSV (or any) output opened before the run (a path that
 //     cannot be written is bad input), every line checked; format() is
@@ -83,6 +83,23 @@ inline std::vector<std::string> split(const std::string& text, char separator = 
     }
   }
   return parts;
+}
+
+/// --name a,b,...: each one of `allowed` (bad_input naming the flag otherwise).
+inline std::vector<std::string> names(const std::string& flag, const std::string& text,
+                                      const std::vector<std::string>& allowed) {
+  std::vector<std::string> v = split(text);
+  for (const std::string& x : v) {
+    bool known = false;
+    for (const std::string& a : allowed) known = known || a == x;
+    if (!known) {
+      std::string list;
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      throw bad_input{flag + ": '" + x.substr(0, 80) + "'; allowed: " + list};
+    }
+  }
+  if (v.empty()) throw bad_input{flag + ": names nothing"};
+  return v;
 }
 
 /// One word of the command line, or of a configuration file (`where`:
@@ -168,7 +185,7 @@ using named_configs = std::vector<token> (*)(const std::string& name);
 /// The flags of a configuration file (--config FILE, or a name `named`
 /// knows) and then of the command line, which override the file's.
 inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
-                                 named_configs named = nullptr) {
+                                 named_configs named = nullptr, std::string* config_out = nullptr) {
   std::vector<token> command_line;
   std::string config;
   for (int i = 1; i < argc; ++i) {
@@ -182,6 +199,7 @@ inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
     }
     command_line.push_back({word, ""});
   }
+  if (config_out != nullptr) *config_out = config;
   if (config.empty()) return command_line;
   std::vector<token> file = named != nullptr ? named(config) : std::vector<token>{};
   if (file.empty()) file = read_config(config, is_switch);
@@ -204,7 +222,7 @@ inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
 class flags {
  public:
   flags(int argc, char** argv, switch_test is_switch, named_configs named = nullptr)
-      : words_(gather(argc, argv, is_switch, named)) {}
+      : words_(gather(argc, argv, is_switch, named, &config_)) {}
 
   /// Calls on(flag, value) for every word that is not a flag's value, in
   /// order (file first); `value()` reads the flag's value. Words starting
@@ -240,8 +258,11 @@ class flags {
   }
   /// The words read, file first (a run echoes its configuration from them).
   const std::vector<token>& words() const noexcept { return words_; }
+  /// What --config named (a file or one of the tool's names), or "".
+  const std::string& config() const noexcept { return config_; }
 
  private:
+  std::string config_;
   std::vector<token> words_;
   std::vector<std::string> seen_;
 };

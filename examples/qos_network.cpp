@@ -93,20 +93,13 @@ int run(int argc, char** argv) {
                    [](const std::string& f) { return f == "--full" || f == "--whole-packets"; });
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--topology") {
-      topology = value();
-      if (topology != "tree" && topology != "torus")
-        throw cli::bad_input{flag + ": '" + topology.substr(0, 40) + "'; allowed: tree, torus"};
+      const std::vector<std::string> t = cli::names(flag, value(), {"tree", "torus"});
+      if (t.size() != 1) throw cli::bad_input{flag + ": one of tree, torus"};
+      topology = t[0];
     } else if (flag == "--switch") {
-      switches = cli::split(value());
-      for (const std::string& s : switches)
-        if (s != "opa" && s != "ib")
-          throw cli::bad_input{flag + ": '" + s.substr(0, 40) + "'; allowed: opa, ib"};
+      switches = cli::names(flag, value(), {"opa", "ib"});
     } else if (flag == "--scheduler") {
-      schedulers = cli::split(value());
-      for (const std::string& s : schedulers)
-        if (s != "dtable" && s != "sbt" && s != "round_robin")
-          throw cli::bad_input{flag + ": '" + s.substr(0, 40) +
-                               "'; allowed: dtable, sbt, round_robin"};
+      schedulers = cli::names(flag, value(), {"dtable", "sbt", "round_robin"});
     } else if (flag == "--steps") {
       steps = cli::number(flag, value(), 1, 100);
       steps_given = true;
@@ -196,21 +189,14 @@ int run(int argc, char** argv) {
         for (std::size_t sl = 4; sl < sls; ++sl) rates[sl] = x;
         double injection = 0;
         for (const double r : rates) injection += r;
-        std::vector<interlock::model::sl_result> mean(sls);
+        std::vector<interlock::model::sl_result> mean;
         const auto one = [&](const auto& scheduler) {
-          for (std::size_t seed = 1; seed <= seeds; ++seed) {
-            using S = std::decay_t<decltype(scheduler)>;
+          using S = std::decay_t<decltype(scheduler)>;
+          mean = interlock::model::mean_over_seeds(seeds, [&](std::uint64_t seed) {
             interlock::model::switch_network<S> net(layout, shape, levels, traffic, scheduler);
             net.run_rates(interlock::model::switch_pattern::uniform, rates, 4000, cycles, seed);
-            const auto r = net.results();
-            for (std::size_t sl = 0; sl < sls; ++sl) {
-              const double n = double(seeds);
-              mean[sl].offered += r[sl].offered / n;
-              mean[sl].throughput += r[sl].throughput / n;
-              mean[sl].latency_mean += r[sl].latency_mean / n;
-              mean[sl].network_latency_mean += r[sl].network_latency_mean / n;
-            }
-          }
+            return net.results();
+          });
         };
         if (name == "dtable") {
           one(interlock::model::dtable_for(levels, plan.table, mtu));

@@ -237,19 +237,14 @@ int run(int argc, char** argv) {
   csv.line("scheduler,load,sl,name,share,distance,throughput,normalized_throughput,latency_mean");
   const auto sweep = [&](const char* name, const auto& scheduler) {
     for (const double load : loads) {
-      std::vector<interlock::model::sl_result> m(sls);
-      for (std::size_t seed = 1; seed <= seeds; ++seed) {
-        using S = std::decay_t<decltype(scheduler)>;
-        interlock::model::switch_network<S> net(interlock::model::single_switch(48), shape, levels,
-                                                offered, scheduler);
-        net.run(interlock::model::switch_pattern::uniform, load, 5000, cycles, seed);
-        const auto r = net.results();
-        for (std::size_t i = 0; i < sls; ++i) {
-          m[i].throughput += r[i].throughput / double(seeds);
-          m[i].normalized_throughput += r[i].normalized_throughput / double(seeds);
-          m[i].latency_mean += r[i].latency_mean / double(seeds);
-        }
-      }
+      using S = std::decay_t<decltype(scheduler)>;
+      const std::vector<interlock::model::sl_result> m =
+          interlock::model::mean_over_seeds(seeds, [&](std::uint64_t seed) {
+            interlock::model::switch_network<S> net(interlock::model::single_switch(48), shape,
+                                                    levels, offered, scheduler);
+            net.run(interlock::model::switch_pattern::uniform, load, 5000, cycles, seed);
+            return net.results();
+          });
       std::printf("%s, load %.2f:\n  %-6s %6s %9s %9s\n", name, load, "SL", "share", "delivered",
                   "latency");
       bool ordered = true;

@@ -125,34 +125,19 @@ struct options {
   std::string csv;
 };
 
-struct point {
-  std::vector<interlock::model::sl_result> mean;
-};
-
 template <class S>
-point run_point(const S& scheduler, const options& o, const interlock::model::switch_shape& shape,
-                const interlock::model::service_levels& levels,
-                const interlock::model::sl_traffic& traffic, interlock::model::switch_pattern p,
-                double load) {
-  point out;
-  out.mean.resize(levels.sls());
-  for (std::size_t seed = 1; seed <= o.seeds; ++seed) {
+std::vector<interlock::model::sl_result> run_point(const S& scheduler, const options& o,
+                                                   const interlock::model::switch_shape& shape,
+                                                   const interlock::model::service_levels& levels,
+                                                   const interlock::model::sl_traffic& traffic,
+                                                   interlock::model::switch_pattern p,
+                                                   double load) {
+  return interlock::model::mean_over_seeds(o.seeds, [&](std::uint64_t seed) {
     interlock::model::switch_network<S> net(interlock::model::single_switch(o.ports), shape, levels,
                                             traffic, scheduler);
     net.run(p, load, 5000, o.cycles, seed);
-    const auto r = net.results();
-    for (std::size_t sl = 0; sl < r.size(); ++sl) {
-      auto& m = out.mean[sl];
-      const double n = static_cast<double>(o.seeds);
-      m.offered += r[sl].offered / n;
-      m.throughput += r[sl].throughput / n;
-      m.normalized_throughput += r[sl].normalized_throughput / n;
-      m.latency_mean += r[sl].latency_mean / n;
-      m.network_latency_mean += r[sl].network_latency_mean / n;
-      m.packets += r[sl].packets;
-    }
-  }
-  return out;
+    return net.results();
+  });
 }
 
 int run(int argc, char** argv) {
@@ -160,9 +145,7 @@ int run(int argc, char** argv) {
   bool full = false, sweep = false, seeds_given = false;
   cli::flags flags(
       argc, argv, [](const std::string& f) { return f == "--full" || f == "--sweep"; }, named);
-  std::string config = "A";
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--config") config = argv[i + 1];
+  const std::string config = flags.config().empty() ? "A" : flags.config();
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--sl2sc") {
       o.sl2sc = key_values(flag, value(), 31, 0, 31);
@@ -175,16 +158,9 @@ int run(int argc, char** argv) {
     } else if (flag == "--table") {
       o.table = key_values(flag, value(), 31, 0, 100);
     } else if (flag == "--scheduler") {
-      o.schedulers = cli::split(value());
-      for (const std::string& s : o.schedulers)
-        if (s != "round_robin" && s != "sbt" && s != "dtable" && s != "ib")
-          throw cli::bad_input{flag + ": '" + s.substr(0, 40) +
-                               "'; allowed: round_robin, sbt, dtable, ib"};
+      o.schedulers = cli::names(flag, value(), {"round_robin", "sbt", "dtable", "ib"});
     } else if (flag == "--traffic") {
-      o.traffic = cli::split(value());
-      for (const std::string& s : o.traffic)
-        if (s != "uniform" && s != "shift")
-          throw cli::bad_input{flag + ": '" + s.substr(0, 40) + "'; allowed: uniform, shift"};
+      o.traffic = cli::names(flag, value(), {"uniform", "shift"});
     } else if (flag == "--load") {
       o.loads = {cli::real(flag, value(), 0.01, 4)};
     } else if (flag == "--sweep") {
@@ -342,10 +318,10 @@ int run(int argc, char** argv) {
         for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" | SL%zu thr  norm  latency net", sl);
         std::printf("\n");
         for (const double load : o.loads) {
-          const point p = run_point(scheduler, o, shape, levels, traffic, pattern, load);
+          const auto mean = run_point(scheduler, o, shape, levels, traffic, pattern, load);
           std::printf("  %5.2f", load);
           for (std::size_t sl = 0; sl < sls; ++sl) {
-            const auto& m = p.mean[sl];
+            const auto& m = mean[sl];
             std::printf(" | %7.3f %5.3f %7.0f %4.0f", m.throughput, m.normalized_throughput,
                         m.latency_mean, m.network_latency_mean);
             csv.line(cli::format("%s,%s,%s,%.2f,%zu,%.5f,%.5f,%.5f,%.1f,%.1f", config.c_str(),

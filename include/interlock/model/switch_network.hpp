@@ -47,9 +47,10 @@
 //   - run(pattern, load, warmup, measure, seed): NICs inject `load` flits
 //     per cycle each, split among SLs by the traffic's shares (run_rates:
 //     each SL's rate given), each SL's packets created by its source
-//     (switch_config.hpp: Bernoulli, constant bit rate on a connection or to
-//     the pattern, bursts), to uniform random other NICs, to (src + 1) mod
-//     NICs or to fixed destinations; one run per network; results() after
+//     (switch_sources.hpp: Bernoulli, constant bit rate on a connection or
+//     to the pattern, bursts), to uniform random other NICs, to (src + 1)
+//     mod NICs or to fixed destinations; one run per network; results()
+//     (switch_measurement.hpp) after
 //     it gives per SL over the measured window: offered and delivered flits
 //     per cycle per NIC, the share of delivered flits, mean end-to-end
 //     latency (creation to tail delivered) and network latency (head leaving
@@ -91,26 +92,14 @@
 #include "interlock/core/span.hpp"
 #include "interlock/model/switch_config.hpp"
 #include "interlock/model/switch_layout.hpp"
+#include "interlock/model/switch_measurement.hpp"
 #include "interlock/model/switch_schedulers.hpp"
+#include "interlock/model/switch_sources.hpp"
 #include "interlock/model/vl_buffer.hpp"
 #include "interlock/qos/queue_requests.hpp"
 
 namespace interlock {
 namespace model {
-
-/// Where NICs send: uniform random over the other NICs; (src + 1) mod NICs;
-/// or a fixed destination per source (switch_network::set_destinations).
-enum class switch_pattern : std::uint8_t { uniform, shift, fixed };
-
-/// One SL's figures over a run's measured window.
-struct sl_result {
-  double offered = 0;                // flits created per cycle per NIC
-  double throughput = 0;             // flits delivered per cycle per NIC
-  double normalized_throughput = 0;  // share of all delivered flits
-  double latency_mean = 0;           // creation to delivery, cycles
-  double network_latency_mean = 0;   // leaving the NIC to delivery, cycles
-  std::uint64_t packets = 0;         // delivered in the window
-};
 
 template <class Scheduler>
 class switch_network {
@@ -120,7 +109,12 @@ class switch_network {
  public:
   switch_network(switch_layout layout, const switch_shape& shape, const service_levels& levels,
                  const sl_traffic& traffic, const Scheduler& scheduler)
-      : layout_(std::move(layout)), shape_(shape), levels_(levels), traffic_(traffic) {
+      : layout_(std::move(layout)),
+        shape_(shape),
+        levels_(levels),
+        traffic_(traffic),
+        generators_(layout_.nics(), traffic),
+        measure_(levels.sls()) {
     shape_.check();
     layout_.check();
     if (layout_.ports() != shape_.ports) {
@@ -175,71 +169,27 @@ class switch_network {
       }
     }
     ran_ = true;
-    if (pattern == switch_pattern::fixed && destination_.empty()) {
+    if (pattern == switch_pattern::fixed && !generators_.has_destinations()) {
       throw config_error("switch_network", "pattern", "fixed",
                          "a pattern whose destinations set_destinations() gave");
     }
     interlock::detail::require_in_range("switch_network", "measured cycles", measure, 1,
                                         std::uint64_t{1} << 40);
-    pattern_ = pattern;
-    reset_measurement();
-    window_start_ = now_ + warmup;
-    window_end_ = window_start_ + measure;
-    rng_.clear();
-    const std::size_t N = layout_.nics(), L = levels_.sls();
-    for (std::size_t n = 0; n < N; ++n) rng_.emplace_back(seed * 0x9E3779B97F4A7C15ull + n + 1);
+    measure_.reset(now_);
+    measure_.window(now_ + warmup, now_ + warmup + measure);
     switch_rng_.clear();
     for (std::size_t sw = 0; sw < layout_.switches(); ++sw)
       switch_rng_.emplace_back(~seed * 0xD1B54A32D192ED03ull + sw + 1);
-    rate_.assign(L, 0);
-    period_.assign(L, 0);
-    next_cbr_.assign(N * L, 0);
-    connection_.assign(N * L, 0);
-    generating_ = false;
-    for (std::size_t sl = 0; sl < L; ++sl) {
-      const double flits = traffic_.packet_flits[sl];
-      const sl_source kind = traffic_.source_of(sl);
-      if (rates[sl] <= 0) continue;
-      generating_ = true;
-      // Bernoulli and bursts: a packet (a burst) per cycle with this probability.
-      const double per = kind == sl_source::bursts ? flits * traffic_.burst : flits;
-      rate_[sl] = std::min(1.0, rates[sl] / per);
-      period_[sl] = flits / rates[sl];
-      if (kind == sl_source::cbr_connection) {
-        // A random permutation without fixed points: each NIC opens one
-        // connection and is the end of one, so no NIC's link is offered
-        // more than one connection's rate of the SL.
-        splitmix64 g(seed * 0xA24BAED4963EE407ull + sl + 1);
-        const std::vector<std::uint32_t> to = derangement(N, g);
-        for (std::size_t n = 0; n < N; ++n) connection_[n * L + sl] = to[n];
-      }
-      for (std::size_t n = 0; n < N; ++n) {
-        if (kind == sl_source::cbr || kind == sl_source::cbr_connection) {
-          next_cbr_[n * L + sl] = static_cast<double>(now_) + uniform_unit(rng_[n]) * period_[sl];
-          push(static_cast<std::uint64_t>(std::ceil(next_cbr_[n * L + sl])), ev::generate,
-               static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(sl));
-        } else {
-          schedule_generation(n, sl, now_);
-        }
-      }
-    }
-    advance(window_end_);
+    generating_ = generators_.start(pattern, rates, seed, now_,
+                                    [&](std::uint64_t at, std::uint32_t n, std::uint32_t sl) {
+                                      push(at, ev::generate, n, sl);
+                                    });
+    advance(measure_.end());
   }
 
   /// The destination of each NIC's packets under switch_pattern::fixed.
   void set_destinations(const std::vector<std::uint32_t>& destination) {
-    if (destination.size() != layout_.nics()) {
-      throw config_error("switch_network", "destinations", std::to_string(destination.size()),
-                         "one per NIC (" + std::to_string(layout_.nics()) + ")");
-    }
-    for (std::size_t n = 0; n < destination.size(); ++n) {
-      if (destination[n] >= layout_.nics() || destination[n] == n) {
-        throw config_error("switch_network", "destination of NIC " + std::to_string(n),
-                           std::to_string(destination[n]),
-                           "another NIC 0.." + std::to_string(layout_.nics() - 1));
-      }
-    }
-    destination_ = destination;
+    generators_.set_destinations(destination);
   }
 
   /// Creates one packet of `sl` from `src` to `dst` now (a probe; run() need not be called).
@@ -248,7 +198,7 @@ class switch_network {
     interlock::detail::require_in_range("switch_network", "destination NIC", dst, 0,
                                         layout_.nics() - 1);
     interlock::detail::require_in_range("switch_network", "SL", sl, 0, levels_.sls() - 1);
-    if (created_.empty()) reset_measurement();
+    if (!measure_.started()) measure_.reset(now_);
     create(static_cast<std::uint32_t>(src), static_cast<std::uint32_t>(dst),
            static_cast<std::uint32_t>(sl));
     allocate();
@@ -261,27 +211,7 @@ class switch_network {
     advance(~std::uint64_t{0});
   }
 
-  std::vector<sl_result> results() const {
-    std::vector<sl_result> r(levels_.sls());
-    if (created_.empty()) return r;
-    const std::uint64_t last = std::min(window_end_, std::max(now_, window_start_ + 1));
-    const double cycles = static_cast<double>(last - window_start_);
-    const double nics = static_cast<double>(layout_.nics());
-    double total = 0;
-    for (std::size_t sl = 0; sl < r.size(); ++sl) total += static_cast<double>(delivered_[sl]);
-    for (std::size_t sl = 0; sl < r.size(); ++sl) {
-      r[sl].offered = static_cast<double>(created_[sl]) / cycles / nics;
-      r[sl].throughput = static_cast<double>(delivered_[sl]) / cycles / nics;
-      r[sl].normalized_throughput = total > 0 ? static_cast<double>(delivered_[sl]) / total : 0;
-      r[sl].packets = delivered_packets_[sl];
-      if (delivered_packets_[sl] > 0) {
-        r[sl].latency_mean = latency_[sl] / static_cast<double>(delivered_packets_[sl]);
-        r[sl].network_latency_mean =
-            network_latency_[sl] / static_cast<double>(delivered_packets_[sl]);
-      }
-    }
-    return r;
-  }
+  std::vector<sl_result> results() const { return measure_.results(layout_.nics(), now_); }
 
   std::uint64_t packets_created() const noexcept { return total_created_; }
   std::uint64_t packets_delivered() const noexcept { return total_delivered_; }
@@ -356,6 +286,7 @@ class switch_network {
   struct buffer {
     vl_space space;
     std::array<packet_fifo, vl_space::max_vls> queue{};
+    std::uint32_t occupied = 0;  // bit v: queue[v] holds a packet
     std::array<std::uint32_t, vl_space::max_vls> leaving{};
     std::uint64_t read_busy_until = 0;        // as a source: its crossbar input
     std::uint64_t write_busy_until = 0;       // as a destination: its write port
@@ -377,7 +308,15 @@ class switch_network {
     Scheduler scheduler;
   };
 
-  enum class ev : std::uint8_t { wake_source, wake_link, release, credit, generate, deliver };
+  enum class ev : std::uint8_t {
+    wake_source,
+    wake_link,
+    release,
+    port_free,
+    credit,
+    generate,
+    deliver
+  };
   struct event {
     std::uint64_t at;
     std::uint64_t order;
@@ -472,15 +411,14 @@ class switch_network {
     w.clear();
   }
 
-  void schedule_generation(std::size_t n, std::size_t sl, std::uint64_t from) {
-    // Bernoulli trials per cycle: the first success is geometric.
-    const double p = rate_[sl];
-    std::uint64_t gap = 0;
-    if (p < 1) {
-      const double u = uniform_unit(rng_[n]);
-      gap = static_cast<std::uint64_t>(std::floor(std::log1p(-u) / std::log1p(-p)));
-    }
-    push(from + gap, ev::generate, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(sl));
+  void enqueue(buffer& B, std::size_t v, std::uint32_t id) noexcept {
+    B.queue[v].push(packets_, id);
+    B.occupied |= std::uint32_t{1} << v;
+  }
+  std::uint32_t dequeue(buffer& B, std::size_t v) noexcept {
+    const std::uint32_t id = B.queue[v].pop(packets_);
+    if (B.queue[v].empty()) B.occupied &= ~(std::uint32_t{1} << v);
+    return id;
   }
 
   std::uint32_t acquire() {
@@ -494,61 +432,13 @@ class switch_network {
     return static_cast<std::uint32_t>(packets_.size() - 1);
   }
 
-  void reset_measurement() {
-    created_.assign(levels_.sls(), 0);
-    delivered_.assign(levels_.sls(), 0);
-    latency_.assign(levels_.sls(), 0);
-    network_latency_.assign(levels_.sls(), 0);
-    delivered_packets_.assign(levels_.sls(), 0);
-    window_start_ = now_;
-    window_end_ = ~std::uint64_t{0};
-  }
-
-  // A uniformly random permutation of 0..n-1 with no fixed point (n >= 2),
-  // by rejection: about e tries.
-  static std::vector<std::uint32_t> derangement(std::size_t n, splitmix64& g) {
-    std::vector<std::uint32_t> p(n);
-    for (;;) {
-      for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint32_t>(i);
-      for (std::size_t i = n - 1; i > 0; --i) std::swap(p[i], p[uniform_below(g, i + 1)]);
-      bool fixed = false;
-      for (std::size_t i = 0; i < n && !fixed; ++i) fixed = p[i] == i;
-      if (!fixed) return p;
-    }
-  }
-
-  std::uint32_t pattern_destination(std::uint32_t n) {
-    const std::size_t N = layout_.nics();
-    if (pattern_ == switch_pattern::shift) return static_cast<std::uint32_t>((n + 1) % N);
-    if (pattern_ == switch_pattern::fixed) return destination_[n];
-    const auto d = static_cast<std::uint32_t>(uniform_below(rng_[n], N - 1));
-    return d >= n ? d + 1 : d;
-  }
-
   void generate(std::uint32_t n, std::uint32_t sl) {
     if (!generating_) return;
-    const std::size_t L = levels_.sls();
-    switch (traffic_.source_of(sl)) {
-      case sl_source::bernoulli:
-        create(n, pattern_destination(n), sl);
-        schedule_generation(n, sl, now_ + 1);
-        break;
-      case sl_source::bursts: {
-        const std::uint32_t dst = pattern_destination(n);
-        for (std::uint32_t i = 0; i < traffic_.burst; ++i) create(n, dst, sl);
-        schedule_generation(n, sl, now_ + 1);
-        break;
-      }
-      case sl_source::cbr:
-      case sl_source::cbr_connection: {
-        const bool connection = traffic_.source_of(sl) == sl_source::cbr_connection;
-        create(n, connection ? connection_[n * L + sl] : pattern_destination(n), sl);
-        double& next = next_cbr_[n * L + sl];
-        next += period_[sl];
-        push(std::max(now_ + 1, static_cast<std::uint64_t>(std::ceil(next))), ev::generate, n, sl);
-        break;
-      }
-    }
+    generators_.fire(
+        n, sl, now_, [&](std::uint32_t dst) { create(n, dst, sl); },
+        [&](std::uint64_t at, std::uint32_t nic, std::uint32_t s) {
+          push(at, ev::generate, nic, s);
+        });
   }
 
   void create(std::uint32_t n, std::uint32_t dst, std::uint32_t sl) {
@@ -564,24 +454,17 @@ class switch_network {
     pk.head_ready = now_;
     pk.tail_at = now_;
     ++total_created_;
-    if (in_window(now_)) created_[sl] += pk.flits;
+    measure_.created(sl, pk.flits, now_);
     buffer& B = buffers_[nic_base_ + n];
     B.space.reserve(pk.vl, pk.flits);
-    B.queue[pk.vl].push(packets_, id);
+    enqueue(B, pk.vl, id);
     wake_link(static_cast<std::uint32_t>(nic_link_ + n));
   }
-
-  bool in_window(std::uint64_t t) const noexcept { return t >= window_start_ && t < window_end_; }
 
   void deliver(std::uint32_t id) {
     const packet_record& pk = packets_[id];
     ++total_delivered_;
-    if (in_window(now_)) {
-      delivered_[pk.sl] += pk.flits;
-      latency_[pk.sl] += static_cast<double>(now_ - pk.created);
-      network_latency_[pk.sl] += static_cast<double>(now_ - pk.injected);
-      ++delivered_packets_[pk.sl];
-    }
+    measure_.delivered(pk.sl, pk.flits, now_ - pk.created, now_ - pk.injected, now_);
     free_.push_back(id);
   }
 
@@ -617,12 +500,19 @@ class switch_network {
           link& L = links_[B.link_in];
           L.credits_in_flight[e.b] += e.c;
           push(now_ + L.latency, ev::credit, B.link_in, e.b, e.c);
-        } else if (e.a >= outputs_ && e.a < centrals_) {
+        }
+        break;
+      }
+      case ev::port_free:  // a buffer's write port: its waiters try again
+        wake_waiters(e.a);
+        // An output buffer's link is looked at as a packet lands in it. This
+        // fixes the order links act in within a cycle, and so the order in
+        // which a switch draws the route choices of the packets they send it.
+        if (e.a >= outputs_ && e.a < centrals_) {
           const std::uint32_t l = link_of_output_[e.a - outputs_];
           if (l != no_buffer) wake_link(l);
         }
         break;
-      }
       case ev::credit: {
         link& L = links_[e.a];
         L.credit_view.release(e.b, e.c);
@@ -690,11 +580,12 @@ class switch_network {
       buffer& B = buffers_[b];
       if (B.read_busy_until > now_) continue;  // woken when its transfer ends
       std::uint64_t eligible = 0;
-      for (std::size_t v = 0; v < levels_.vls(); ++v) {
-        if (B.queue[v].empty()) continue;
+      for (std::uint32_t m = B.occupied; m != 0; m &= m - 1) {
+        const std::size_t v = bits::lowest_index(m);
         const packet_record& pk = packets_[B.queue[v].head];
         if (pk.head_ready > now_) continue;  // woken when it is ready
         const std::uint32_t d = destination(b, pk);
+        head_destination_[v] = d;
         if (d >= central_stage()) {
           const std::uint32_t group = d - static_cast<std::uint32_t>(central_stage());
           bool any = false;
@@ -716,7 +607,7 @@ class switch_network {
       const grant g = B.vl_arbiter.arbitrate(eligible);
       const std::size_t v = g.index();
       chosen_vl_[b] = static_cast<std::uint8_t>(v);
-      const std::uint32_t d = destination(b, packets_[B.queue[v].head]);
+      const std::uint32_t d = head_destination_[v];
       const std::size_t di = d >= central_stage()
                                  ? outputs_ + (d - central_stage())  // central groups after outputs
                                  : d - outputs_;
@@ -765,7 +656,7 @@ class switch_network {
     buffer& B = buffers_[src];
     const std::size_t v = chosen_vl_[src];
     B.vl_arbiter.commit(grant(v));
-    const std::uint32_t id = B.queue[v].pop(packets_);
+    const std::uint32_t id = dequeue(B, v);
     packet_record& pk = packets_[id];
     const bool from_input = src < outputs_;
     const std::uint32_t speed = from_input ? shape_.mport_speedup : shape_.central_speedup;
@@ -787,15 +678,14 @@ class switch_network {
         shape_.latency.at + shape_.latency.x + (to_output ? shape_.latency.sb : 0);
     pk.head_ready = now_ + delay;
     pk.tail_at = end + delay;
-    D.queue[pk.vl].push(packets_, id);
+    enqueue(D, pk.vl, id);
     if (to_output) {
       const std::uint32_t l = link_of_output_[dst - outputs_];
       push(pk.head_ready, ev::wake_link, l);
     } else {
       push(pk.head_ready, ev::wake_source, dst);
     }
-    // Waiters for the destination's write port try again when it frees.
-    push(end, ev::release, dst, 0, 0);
+    push(end, ev::port_free, dst);
   }
 
   void schedule_links() {
@@ -809,8 +699,8 @@ class switch_network {
     buffer& B = buffers_[L.from];
     qos::queue_requests r;
     std::uint64_t mask = 0;
-    for (std::size_t v = 0; v < levels_.vls(); ++v) {
-      if (B.queue[v].empty()) continue;
+    for (std::uint32_t m = B.occupied; m != 0; m &= m - 1) {
+      const std::size_t v = bits::lowest_index(m);
       const packet_record& pk = packets_[B.queue[v].head];
       if (pk.head_ready > now_) continue;
       if (L.to_input != no_buffer && !L.credit_view.fits(v, pk.flits)) continue;
@@ -826,7 +716,7 @@ class switch_network {
     if (!g) return;
     L.scheduler.commit(g, r);
     const std::size_t v = queue_vl_[g.index()];
-    const std::uint32_t id = B.queue[v].pop(packets_);
+    const std::uint32_t id = dequeue(B, v);
     packet_record& pk = packets_[id];
     const std::uint64_t end = std::max(now_ + pk.flits, pk.tail_at);
     L.busy_until = end;
@@ -853,7 +743,7 @@ class switch_network {
     pk.head_ready = now_ + L.latency + shape_.latency.sb + shape_.latency.rt;
     pk.tail_at = end + L.latency + shape_.latency.sb;
     if (shape_.whole_packet_crossing) pk.head_ready = std::max(pk.head_ready, pk.tail_at);
-    D.queue[v].push(packets_, id);
+    enqueue(D, v, id);
     push(pk.head_ready, ev::wake_source, L.to_input);
   }
 
@@ -887,16 +777,12 @@ class switch_network {
   std::vector<std::uint8_t> chosen_vl_;
   std::array<std::uint32_t, max_queues> head_size_{};
   std::array<std::uint8_t, max_queues> queue_vl_{};
+  std::array<std::uint32_t, vl_space::max_vls> head_destination_{};  // allocate()'s, per VL
 
-  switch_pattern pattern_ = switch_pattern::uniform;
   bool generating_ = false, ran_ = false;
-  std::vector<splitmix64> rng_, switch_rng_;
-  std::vector<double> rate_, period_, next_cbr_;
-  std::vector<std::uint32_t> connection_;
-  std::vector<std::uint32_t> destination_;
-  std::uint64_t window_start_ = 0, window_end_ = 1;
-  std::vector<std::uint64_t> created_, delivered_, delivered_packets_;
-  std::vector<double> latency_, network_latency_;
+  std::vector<splitmix64> switch_rng_;
+  switch_sources generators_;  // the NICs' packet sources
+  switch_measurement measure_;
   std::uint64_t total_created_ = 0, total_delivered_ = 0;
   std::vector<std::uint64_t> link_flits_, input_flits_;
   std::uint32_t peak_link_ = 0;
