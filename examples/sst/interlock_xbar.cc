@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: BSL-1.0
+// examples/sst/interlock_xbar.cc: interlock's arbiters as SST Merlin crossbar arbitration
+// (SST::Merlin::XbarArbitration) for hr_router, in the element library "interlock".
+//
+// hr_router loads its crossbar arbitration as an anonymous subcomponent with
+// no parameters (xbar_arb = "interlock.xbar_..."), so each configuration is a
+// registered name of its own:
+//
+//   interlock.xbar_rr_merlin  Merlin's xbar_arb_rr schedule with interlock's
+//                             ascending round robin (rr_pointer<64>) making
+//                             every pick: the input ports take turns in an
+//                             order that rotates by one each cycle, and each
+//                             port picks the first VC at or after its own
+//                             pointer whose head can go (its output port
+//                             free, credits for the whole packet); that
+//                             pointer moves by one every cycle the port is
+//                             not busy, granted or not. Merlin's statistics
+//                             for xbar_arb_rr come out identical (the check
+//                             in docs/integrations.md).
+//   interlock.xbar_rr         separable input-first allocation of interlock's
+//                             round robin (Anton 2's thermometer order): each
+//                             free input port offers one VC whose head can go
+//                             (its VC arbiter), each output port grants one of
+//                             the inputs offering it (its port arbiter), and
+//                             both arbiters move only on a grant that is used.
+//                             Work-conserving in the sense of
+//                             allocators/separable.hpp; a different algorithm
+//                             from Merlin's time-driven rotation.
+//
+// Contract
+//   - Up to 64 ports and 64 VCs per port (the round-robin state is one 64-bit
+//     word); setPorts stops the simulation with an error naming the count
+//     otherwise.
+//   - A head can go when its output port is not being written
+//     (out_port_busy), its input port is not being read (in_port_busy), and
+//     the output port has credits for the packet's flits (Merlin moves whole
+//     packets across its crossbar, counting credits in flits).
+//   - arbitrate allocates nothing. reportSkippedCycles advances the rotating
+//     port order by the skipped cycles (xbar_rr_merlin), as Merlin's does;
+//     xbar_rr's state moves only on grants, so skipped cycles change nothing.
+//   - The state serializes as plain integers, so checkpoints restore it.
+#include <sst/core/sst_config.h>
+
+#include <sst/core/output.h>
+#include <sst/core/subcomponent.h>
+#include <sst/elements/merlin/router.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <interlock/arbiters/round_robin.hpp>
+#include <interlock/arbiters/rr_pointer.hpp>
+
+namespace interlock_sst {
+
+using SST::ComponentId_t;
+using SST::Params;
+using SST::Merlin::internal_router_event;
+using SST::Merlin::PortInterface;
+using SST::Merlin::XbarArbitration;
+
+namespace {
+
+constexpr int max_ports = 64;
+
+void check_shape(const char* name, int ports, int vcs) {
+  if (ports < 1 || ports > max_ports || vcs < 1 || vcs > max_ports) {
+    SST::Output out("", 0, 0, SST::Output::STDERR);
+    out.fatal(CALL_INFO, -1,
+              "%s: %d ports and %d VCs per port; allowed 1..64 of each (one 64-bit word of "
+              "round-robin state)\n",
+              name, ports, vcs);
+  }
+}
+
+// Whether input port `port`'s VC `vc` head can cross now.
+inline bool can_go(PortInterface** ports, internal_router_event* head, const int* out_port_busy) {
+  if (head == nullptr) return false;
+  const int next = head->getNextPort();
+  return out_port_busy[next] <= 0 && ports[next]->spaceToSend(head->getVC(), head->getFlitCount());
+}
+
+}  // namespace
+
+/// Merlin's round-robin schedule, each pick made by interlock's ascending round robin.
+class xbar_rr_merlin : public XbarArbitration {
+ public:
+  SST_ELI_REGISTER_SUBCOMPONENT(xbar_rr_merlin, "interlock", "xbar_rr_merlin",
+                                SST_ELI_ELEMENT_VERSION(0, 1, 0),
+                                "Merlin's xbar_arb_rr schedule (input ports in an order rotating "
+                                "each cycle, a VC pointer per port moving each free cycle) with "
+                                "interlock's ascending round robin making every pick",
+                                SST::Merlin::XbarArbitration)
+  SST_ELI_IS_CHECKPOINTABLE()
+
+  xbar_rr_merlin() = default;
+  xbar_rr_merlin(ComponentId_t id, Params&) : XbarArbitration(id) {}
+
+  void setPorts(int num_ports, int num_vcs) override {
+    check_shape("interlock.xbar_rr_merlin", num_ports, num_vcs);
+    ports_ = num_ports;
+    vcs_ = num_vcs;
+    vc_pointer_.assign(static_cast<std::size_t>(num_ports), 0);
+    port_pointer_ = 0;
+  }
+
+  void arbitrate(PortInterface** ports, int* in_port_busy, int* out_port_busy,
+                 int* progress_vc) override {
+    for (int n = 0, port = port_pointer_; n < ports_;
+         ++n, port = port + 1 == ports_ ? 0 : port + 1) {
+      progress_vc[port] = -1;
+      if (in_port_busy[port] > 0) continue;
+      internal_router_event** heads = ports[port]->getVCHeads();
+      // The VCs whose head can go, as this port's turn finds the outputs.
+      std::uint64_t ready = 0;
+      for (int vc = 0; vc < vcs_; ++vc)
+        if (can_go(ports, heads[vc], out_port_busy)) ready |= std::uint64_t{1} << vc;
+      int& pointer = vc_pointer_[static_cast<std::size_t>(port)];
+      const interlock::grant g =
+          interlock::rr_pointer<64>::with_highest_priority(static_cast<std::size_t>(pointer))
+              .pick(ready);
+      if (g) {
+        internal_router_event* head = heads[g.index()];
+        progress_vc[port] = static_cast<int>(g.index());
+        in_port_busy[port] = head->getFlitCount();
+        out_port_busy[head->getNextPort()] = head->getFlitCount();
+      }
+      pointer = pointer + 1 == vcs_ ? 0 : pointer + 1;
+    }
+    port_pointer_ = port_pointer_ + 1 == ports_ ? 0 : port_pointer_ + 1;
+  }
+
+  void reportSkippedCycles(SST::Cycle_t cycles) override {
+    port_pointer_ = static_cast<int>((static_cast<SST::Cycle_t>(port_pointer_) + cycles) %
+                                     static_cast<SST::Cycle_t>(ports_));
+  }
+
+  void dumpState(std::ostream& stream) override {
+    stream << "interlock.xbar_rr_merlin: first port " << port_pointer_ << ", VC pointers";
+    for (int p : vc_pointer_) stream << ' ' << p;
+    stream << std::endl;
+  }
+
+  void serialize_order(SST::Core::Serialization::serializer& ser) override {
+    XbarArbitration::serialize_order(ser);
+    SST_SER(ports_);
+    SST_SER(vcs_);
+    SST_SER(port_pointer_);
+    SST_SER(vc_pointer_);
+  }
+  ImplementSerializable(interlock_sst::xbar_rr_merlin)
+
+      private : int ports_ = 0,
+                    vcs_ = 0, port_pointer_ = 0;
+  std::vector<int> vc_pointer_;
+};
+
+/// Separable input-first allocation of interlock's thermometer round robin.
+class xbar_rr : public XbarArbitration {
+ public:
+  SST_ELI_REGISTER_SUBCOMPONENT(xbar_rr, "interlock", "xbar_rr", SST_ELI_ELEMENT_VERSION(0, 1, 0),
+                                "Separable input-first allocation with interlock's round robin "
+                                "(Anton 2's thermometer order): a VC arbiter per input port, a "
+                                "port arbiter per output port, each moving only on a used grant",
+                                SST::Merlin::XbarArbitration)
+  SST_ELI_IS_CHECKPOINTABLE()
+
+  xbar_rr() = default;
+  xbar_rr(ComponentId_t id, Params&) : XbarArbitration(id) {}
+
+  void setPorts(int num_ports, int num_vcs) override {
+    check_shape("interlock.xbar_rr", num_ports, num_vcs);
+    ports_ = num_ports;
+    vcs_ = num_vcs;
+    vc_arb_.assign(static_cast<std::size_t>(num_ports), interlock::round_robin_arbiter<64>());
+    port_arb_.assign(static_cast<std::size_t>(num_ports), interlock::round_robin_arbiter<64>());
+    offer_.assign(static_cast<std::size_t>(num_ports), -1);
+    offered_to_.assign(static_cast<std::size_t>(num_ports), 0);
+  }
+
+  void arbitrate(PortInterface** ports, int* in_port_busy, int* out_port_busy,
+                 int* progress_vc) override {
+    // Input stage: each free input port offers one VC whose head can go.
+    for (int port = 0; port < ports_; ++port) {
+      const std::size_t p = static_cast<std::size_t>(port);
+      progress_vc[port] = -1;
+      offer_[p] = -1;
+      offered_to_[p] = 0;
+    }
+    for (int port = 0; port < ports_; ++port) {
+      const std::size_t p = static_cast<std::size_t>(port);
+      if (in_port_busy[port] > 0) continue;
+      internal_router_event** heads = ports[port]->getVCHeads();
+      std::uint64_t ready = 0;
+      for (int vc = 0; vc < vcs_; ++vc)
+        if (can_go(ports, heads[vc], out_port_busy)) ready |= std::uint64_t{1} << vc;
+      const interlock::grant g = vc_arb_[p].arbitrate(ready);
+      if (!g) continue;
+      offer_[p] = static_cast<int>(g.index());
+      offered_to_[static_cast<std::size_t>(heads[g.index()]->getNextPort())] |= std::uint64_t{1}
+                                                                                << port;
+    }
+    // Output stage: each output port grants one of the inputs offering it.
+    for (int out = 0; out < ports_; ++out) {
+      const std::uint64_t inputs = offered_to_[static_cast<std::size_t>(out)];
+      if (inputs == 0) continue;
+      const interlock::grant g = port_arb_[static_cast<std::size_t>(out)].grant(inputs);
+      const std::size_t in = g.index();
+      const std::uint64_t offered = std::uint64_t{1} << offer_[in];
+      vc_arb_[in].commit(interlock::grant(static_cast<std::size_t>(offer_[in])), offered);
+      internal_router_event* head = ports[in]->getVCHeads()[offer_[in]];
+      progress_vc[in] = offer_[in];
+      in_port_busy[in] = head->getFlitCount();
+      out_port_busy[out] = head->getFlitCount();
+    }
+  }
+
+  void dumpState(std::ostream& stream) override {
+    stream << "interlock.xbar_rr: separable input-first, " << ports_ << " ports, " << vcs_ << " VCs"
+           << std::endl;
+  }
+
+  void serialize_order(SST::Core::Serialization::serializer& ser) override {
+    XbarArbitration::serialize_order(ser);
+    SST_SER(ports_);
+    SST_SER(vcs_);
+    // The thermometer states, one 64-bit word per arbiter.
+    std::vector<std::uint64_t> vc_state, port_state;
+    if (ser.mode() != SST::Core::Serialization::serializer::UNPACK) {
+      for (const auto& a : vc_arb_) vc_state.push_back(a.thermometer().mask());
+      for (const auto& a : port_arb_) port_state.push_back(a.thermometer().mask());
+    }
+    SST_SER(vc_state);
+    SST_SER(port_state);
+    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) {
+      setPorts(ports_, vcs_);
+      for (std::size_t i = 0; i < vc_state.size(); ++i)
+        vc_arb_[i] = interlock::round_robin_arbiter<64>(vc_state[i]);
+      for (std::size_t i = 0; i < port_state.size(); ++i)
+        port_arb_[i] = interlock::round_robin_arbiter<64>(port_state[i]);
+    }
+  }
+  ImplementSerializable(interlock_sst::xbar_rr)
+
+      private : int ports_ = 0,
+                    vcs_ = 0;
+  std::vector<interlock::round_robin_arbiter<64>> vc_arb_, port_arb_;
+  std::vector<int> offer_;                 // per input port: the VC it offers, or -1
+  std::vector<std::uint64_t> offered_to_;  // per output port: the inputs offering it
+};
+
+}  // namespace interlock_sst
