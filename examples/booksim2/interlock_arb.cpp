@@ -145,7 +145,7 @@ void AgeDepart(const Module* router, Flit* f) {
 
 template <interlock::rr_order Order>
 RoundRobinArbiter<Order>::RoundRobinArbiter(Module* parent, const std::string& name, int size)
-    : Arbiter(parent, name, size) {}
+    : AdapterArbiter(parent, name, size) {}
 
 template <interlock::rr_order Order>
 void RoundRobinArbiter<Order>::PrintState() const {
@@ -162,14 +162,12 @@ void RoundRobinArbiter<Order>::AddRequest(int input, int id, int pri) {
 
 template <interlock::rr_order Order>
 int RoundRobinArbiter<Order>::Arbitrate(int* id, int* pri) {
-  const interlock::grant g = arb_.arbitrate(requests_);
-  _selected = g ? static_cast<int>(g.index()) : -1;
-  return Arbiter::Arbitrate(id, pri);
+  return Decided(arb_.arbitrate(requests_), id, pri);
 }
 
 template <interlock::rr_order Order>
 void RoundRobinArbiter<Order>::UpdateState() {
-  if (_selected >= 0) arb_.commit(interlock::grant(static_cast<std::size_t>(_selected)), requests_);
+  if (Winner()) arb_.commit(Winner(), requests_);
 }
 
 template <interlock::rr_order Order>
@@ -184,7 +182,7 @@ template class RoundRobinArbiter<interlock::rr_order::descending>;
 // ---- age ---------------------------------------------------------------------------------------
 
 AgeArbiter::AgeArbiter(Module* parent, const std::string& name, int size, std::uint64_t select)
-    : Arbiter(parent, name, size), arb_(select) {}
+    : AdapterArbiter(parent, name, size), arb_(select) {}
 
 void AgeArbiter::PrintState() const {
   std::cout << "interlock age-epoch arbiter: AGE_RR_SELECT 0x" << std::hex << arb_.age_rr_select()
@@ -223,13 +221,11 @@ int AgeArbiter::Arbitrate(int* id, int* pri) {
          "interlock_booksim2::AgeArrive: call it before a flit is buffered");
   }
   last_ = heads_.requests(firm_ != 0 ? firm_ : requests_, router_->clock);
-  const interlock::grant g = arb_.arbitrate(last_);
-  _selected = g ? static_cast<int>(g.index()) : -1;
-  return Arbiter::Arbitrate(id, pri);
+  return Decided(arb_.arbitrate(last_), id, pri);
 }
 
 void AgeArbiter::UpdateState() {
-  if (_selected >= 0) arb_.commit(interlock::grant(static_cast<std::size_t>(_selected)), last_);
+  if (Winner()) arb_.commit(Winner(), last_);
 }
 
 void AgeArbiter::Clear() {
@@ -241,7 +237,7 @@ void AgeArbiter::Clear() {
 
 InverseWeightedArbiter::InverseWeightedArbiter(Module* parent, const std::string& name, int size,
                                                std::shared_ptr<const policy::table_type> weights)
-    : Arbiter(parent, name, size), arb_(std::move(weights)) {}
+    : AdapterArbiter(parent, name, size), arb_(std::move(weights)) {}
 
 void InverseWeightedArbiter::PrintState() const {
   std::cout << "interlock inverse-weighted arbiter: accumulators";
@@ -258,13 +254,11 @@ int InverseWeightedArbiter::Arbitrate(int* id, int* pri) {
   using by_priority = interlock::integer_priority_arbiter<64, interlock::rr_order::ascending, int>;
   last_ = interlock::pattern_requests{by_priority::highest(requests_),
                                       interlock::span<const std::uint8_t>(labels_)};
-  const interlock::grant g = arb_.arbitrate(last_);
-  _selected = g ? static_cast<int>(g.index()) : -1;
-  return Arbiter::Arbitrate(id, pri);
+  return Decided(arb_.arbitrate(last_), id, pri);
 }
 
 void InverseWeightedArbiter::UpdateState() {
-  if (_selected >= 0) arb_.commit(interlock::grant(static_cast<std::size_t>(_selected)), last_);
+  if (Winner()) arb_.commit(Winner(), last_);
 }
 
 void InverseWeightedArbiter::Clear() {

@@ -113,9 +113,28 @@ void AgeTick(const Module* router);
 void AgeArrive(const Module* router, int input, Flit* f);
 void AgeDepart(const Module* router, Flit* f);
 
+/// What the three adapters share: BookSim2's request bookkeeping (the base
+/// Arbiter keeps each input's id and pri) and the report of a decision.
+class AdapterArbiter : public Arbiter {
+ public:
+  AdapterArbiter(Module* parent, const std::string& name, int size) : Arbiter(parent, name, size) {}
+
+ protected:
+  /// Records g as the winner and reports it as BookSim2 does (-1: none).
+  int Decided(interlock::grant g, int* id, int* pri) {
+    _selected = g ? static_cast<int>(g.index()) : -1;
+    return Arbiter::Arbitrate(id, pri);
+  }
+  /// The last winner as interlock's grant.
+  interlock::grant Winner() const {
+    return _selected >= 0 ? interlock::grant(static_cast<std::size_t>(_selected))
+                          : interlock::grant::none();
+  }
+};
+
 /// BookSim2's round_robin (or Anton 2's order) on integer_priority_arbiter.
 template <interlock::rr_order Order>
-class RoundRobinArbiter : public Arbiter {
+class RoundRobinArbiter : public AdapterArbiter {
  public:
   RoundRobinArbiter(Module* parent, const std::string& name, int size);
   void PrintState() const override;
@@ -137,7 +156,7 @@ struct AgeParameters {
 };
 
 /// The SeaStar's output arbiter over the ages the hooks keep in pri.
-class AgeArbiter : public Arbiter {
+class AgeArbiter : public AdapterArbiter {
  public:
   AgeArbiter(Module* parent, const std::string& name, int size, std::uint64_t select);
   void PrintState() const override;
@@ -155,7 +174,7 @@ class AgeArbiter : public Arbiter {
 };
 
 /// Anton 2's inverse-weighted arbiter, M = 8, one traffic pattern.
-class InverseWeightedArbiter : public Arbiter {
+class InverseWeightedArbiter : public AdapterArbiter {
  public:
   using policy = interlock::inverse_weighted_arbiter<64, 1, 8>;
   InverseWeightedArbiter(Module* parent, const std::string& name, int size,

@@ -26,6 +26,15 @@
 //                             Work-conserving in the sense of
 //                             allocators/separable.hpp; a different algorithm
 //                             from Merlin's time-driven rotation.
+//   interlock.xbar_islip      iSLIP (allocators/islip.hpp, McKeown's three
+//   interlock.xbar_islip4     steps, pointers moved by first-iteration
+//                             accepts) between input and output ports, 1 or
+//                             4 iterations; a matched input then picks, by
+//                             its own round robin, one of its VCs whose head
+//                             goes to the matched output. The allocator is
+//                             islip_allocator<64, 64>, which decides for
+//                             fewer ports exactly as a narrower one (its
+//                             pointers are round_robin_arbiter<64>).
 //
 // Contract
 //   - Up to 64 ports and 64 VCs per port (the round-robin state is one 64-bit
@@ -38,7 +47,8 @@
 //   - arbitrate allocates nothing. reportSkippedCycles advances the rotating
 //     port order by the skipped cycles (xbar_rr_merlin), as Merlin's does;
 //     xbar_rr's state moves only on grants, so skipped cycles change nothing.
-//   - The state serializes as plain integers, so checkpoints restore it.
+//   - xbar_rr_merlin's and xbar_rr's state serializes, so checkpoints restore
+//     it; the iSLIP names do not declare themselves checkpointable.
 #include <sst/core/sst_config.h>
 
 #include <sst/core/output.h>
@@ -49,6 +59,8 @@
 #include <string>
 #include <vector>
 
+#include <interlock/allocators/islip.hpp>
+#include <interlock/allocators/request_matrix.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/arbiters/rr_pointer.hpp>
 
@@ -248,6 +260,90 @@ class xbar_rr : public XbarArbitration {
   std::vector<interlock::round_robin_arbiter<64>> vc_arb_, port_arb_;
   std::vector<int> offer_;                 // per input port: the VC it offers, or -1
   std::vector<std::uint64_t> offered_to_;  // per output port: the inputs offering it
+};
+
+/// iSLIP between ports, then a VC round robin at each matched input.
+class xbar_islip_base : public XbarArbitration {
+ public:
+  xbar_islip_base() = default;
+  xbar_islip_base(ComponentId_t id, std::size_t iterations, const char* name)
+      : XbarArbitration(id), alloc_(iterations), name_(name) {}
+
+  void setPorts(int num_ports, int num_vcs) override {
+    check_shape(name_, num_ports, num_vcs);
+    ports_ = num_ports;
+    vcs_ = num_vcs;
+    vc_arb_.assign(static_cast<std::size_t>(num_ports), interlock::round_robin_arbiter<64>());
+    ready_.assign(static_cast<std::size_t>(num_ports), 0);
+  }
+
+  void arbitrate(PortInterface** ports, int* in_port_busy, int* out_port_busy,
+                 int* progress_vc) override {
+    interlock::request_matrix<64, 64> requests;
+    for (int port = 0; port < ports_; ++port) {
+      const std::size_t p = static_cast<std::size_t>(port);
+      progress_vc[port] = -1;
+      ready_[p] = 0;
+      if (in_port_busy[port] > 0) continue;
+      internal_router_event** heads = ports[port]->getVCHeads();
+      for (int vc = 0; vc < vcs_; ++vc) {
+        if (!can_go(ports, heads[vc], out_port_busy)) continue;
+        ready_[p] |= std::uint64_t{1} << vc;
+        requests.set(p, static_cast<std::size_t>(heads[vc]->getNextPort()));
+      }
+    }
+    const interlock::matching<64, 64> m = alloc_.allocate(requests);
+    m.for_each([&](std::size_t in, std::size_t out) {
+      internal_router_event** heads = ports[in]->getVCHeads();
+      std::uint64_t to_out = 0;
+      for (std::uint64_t x = ready_[in]; x != 0; x &= x - 1) {
+        const std::size_t vc = interlock::bits::lowest_index(x);
+        if (static_cast<std::size_t>(heads[vc]->getNextPort()) == out)
+          to_out |= std::uint64_t{1} << vc;
+      }
+      const interlock::grant g = vc_arb_[in].grant(to_out);
+      internal_router_event* head = heads[g.index()];
+      progress_vc[in] = static_cast<int>(g.index());
+      in_port_busy[in] = head->getFlitCount();
+      out_port_busy[out] = head->getFlitCount();
+    });
+  }
+
+  void dumpState(std::ostream& stream) override {
+    stream << name_ << ": " << alloc_.iterations() << " iteration(s), " << ports_ << " ports, "
+           << vcs_ << " VCs" << std::endl;
+  }
+
+ private:
+  interlock::islip_allocator<64, 64> alloc_;
+  const char* name_ = "interlock.xbar_islip";
+  int ports_ = 0, vcs_ = 0;
+  std::vector<interlock::round_robin_arbiter<64>> vc_arb_;
+  std::vector<std::uint64_t> ready_;  // per input port: its VCs whose head can go
+};
+
+class xbar_islip : public xbar_islip_base {
+ public:
+  SST_ELI_REGISTER_SUBCOMPONENT(xbar_islip, "interlock", "xbar_islip",
+                                SST_ELI_ELEMENT_VERSION(0, 1, 0),
+                                "iSLIP between ports (1 iteration), then a VC round robin at each "
+                                "matched input",
+                                SST::Merlin::XbarArbitration)
+  xbar_islip() = default;
+  xbar_islip(ComponentId_t id, Params&) : xbar_islip_base(id, 1, "interlock.xbar_islip") {}
+  ImplementSerializable(interlock_sst::xbar_islip)
+};
+
+class xbar_islip4 : public xbar_islip_base {
+ public:
+  SST_ELI_REGISTER_SUBCOMPONENT(xbar_islip4, "interlock", "xbar_islip4",
+                                SST_ELI_ELEMENT_VERSION(0, 1, 0),
+                                "iSLIP between ports (4 iterations), then a VC round robin at each "
+                                "matched input",
+                                SST::Merlin::XbarArbitration)
+  xbar_islip4() = default;
+  xbar_islip4(ComponentId_t id, Params&) : xbar_islip_base(id, 4, "interlock.xbar_islip4") {}
+  ImplementSerializable(interlock_sst::xbar_islip4)
 };
 
 }  // namespace interlock_sst
