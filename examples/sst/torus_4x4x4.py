@@ -1,15 +1,22 @@
 # SPDX-License-Identifier: BSL-1.0
-# A 4x4x4 torus of Merlin hr_routers with one endpoint per router, crossbar
-# arbitration by interlock's element (or Merlin's, to compare), uniform or
-# all-to-one traffic. Copy it and change what your study needs.
+# A 4x4x4 torus of Merlin hr_routers with one endpoint per router: crossbar
+# arbitration and routing by interlock's element (or Merlin's, to compare),
+# uniform or all-to-one traffic. Copy it and change what your study needs.
 #
-#   sst examples/sst/torus_4x4x4.py --model-options="ARB TRAFFIC LOAD STATS.csv"
-#     ARB      interlock.xbar_rr_merlin (default), interlock.xbar_rr, or any
-#              Merlin crossbar arbitration (merlin.xbar_arb_rr, merlin.xbar_arb_lru, ...)
-#     TRAFFIC  uniform (default: offered load, merlin.offered_load) or
-#              all_to_one (every endpoint sends 20 packets to endpoint 0)
-#     LOAD     the offered load of uniform traffic, 0..1 of the link rate (default 0.5)
-#     STATS    where the routers' and endpoints' statistics go (default stats.csv)
+#   sst examples/sst/torus_4x4x4.py --model-options="KEY=VALUE ..."
+#     arb=NAME        interlock.xbar_rr_merlin (default), interlock.xbar_rr,
+#                     interlock.xbar_islip, interlock.xbar_islip4, or any Merlin
+#                     crossbar arbitration (merlin.xbar_arb_rr, merlin.xbar_arb_lru, ...)
+#     topology=NAME   merlin (merlin.torus, the default) or interlock (interlock.torus:
+#                     interlock's dimension-order routing, deadlock-checked)
+#     routing=NAME    interlock.torus only: dimension_order (default) or vc_promotion
+#     dateline=RULE   interlock.torus only: seastar (default), booksim2 or none
+#     orders=SET      interlock.torus only: xyz (default) or all
+#     shape=SHAPE     the torus (default 4x4x4)
+#     traffic=NAME    uniform (default: offered load, merlin.offered_load) or
+#                     all_to_one (every endpoint sends 20 packets to endpoint 0)
+#     load=X          the offered load of uniform traffic, 0 < X <= 1 (default 0.5)
+#     stats=FILE      where the routers' and endpoints' statistics go (default stats.csv)
 import sys
 
 import sst
@@ -19,19 +26,51 @@ from sst.merlin.interface import *
 from sst.merlin.targetgen import *
 from sst.merlin.topology import *
 
-args = sys.argv[1:]
-arb = args[0] if len(args) > 0 else "interlock.xbar_rr_merlin"
-traffic = args[1] if len(args) > 1 else "uniform"
-load = float(args[2]) if len(args) > 2 else 0.5
-stats = args[3] if len(args) > 3 else "stats.csv"
+options = {"arb": "interlock.xbar_rr_merlin", "topology": "merlin", "routing": "dimension_order",
+           "dateline": "seastar",
+           "orders": "xyz", "shape": "4x4x4", "traffic": "uniform", "load": "0.5",
+           "stats": "stats.csv"}
+for arg in sys.argv[1:]:
+    key, eq, value = arg.partition("=")
+    if not eq or key not in options:
+        sys.exit("torus_4x4x4.py: option %s; allowed %s, each as KEY=VALUE"
+                 % (arg, ", ".join(sorted(options))))
+    options[key] = value
+arb = options["arb"]
+traffic = options["traffic"]
+stats = options["stats"]
+try:
+    load = float(options["load"])
+except ValueError:
+    load = -1
 if traffic not in ("uniform", "all_to_one"):
-    sys.exit("torus_4x4x4.py: TRAFFIC is %s, allowed uniform or all_to_one" % traffic)
+    sys.exit("torus_4x4x4.py: traffic=%s; allowed uniform or all_to_one" % traffic)
 if not 0 < load <= 1:
-    sys.exit("torus_4x4x4.py: LOAD is %s, allowed 0 < LOAD <= 1" % load)
+    sys.exit("torus_4x4x4.py: load=%s; allowed 0 < load <= 1" % options["load"])
+if options["topology"] not in ("merlin", "interlock"):
+    sys.exit("torus_4x4x4.py: topology=%s; allowed merlin or interlock" % options["topology"])
 
-topo = topoTorus()
-topo.shape = "4x4x4"
-topo.width = "1x1x1"
+
+class InterlockTorus(topoTorus):
+    """Merlin's torus wiring (the same port numbering) routed by interlock.torus."""
+
+    def __init__(self):
+        topoTorus.__init__(self)
+        self._declareParams("main", ["routing", "dateline", "orders"])
+
+    def _getTopologyName(self):
+        return "interlock.torus"
+
+
+if options["topology"] == "interlock":
+    topo = InterlockTorus()
+    topo.routing = options["routing"]
+    topo.dateline = options["dateline"]
+    topo.orders = options["orders"]
+else:
+    topo = topoTorus()
+topo.shape = options["shape"]
+topo.width = "x".join("1" for _ in options["shape"].split("x"))
 topo.local_ports = 1
 topo.link_latency = "20ns"
 topo.host_link_latency = "10ns"

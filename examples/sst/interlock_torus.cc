@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: BSL-1.0
+// examples/sst/interlock_torus.cc: interlock's torus routing as an SST Merlin topology
+// (SST::Merlin::Topology, "interlock.torus"), deadlock-checked when the network is built.
+//
+// Routes are interlock's dimension_order_routing on a torus_topology: one
+// dimension at a time, minimally (a tie at exactly k/2 by the topology's
+// rule: + from an even ordinate), with the SeaStar's dateline (the second VC
+// from the wrap link on) or BookSim2's; `orders = all` draws each packet's
+// dimension order from every permutation, as Anton 2 does, from a generator
+// of the injecting router's own (seeded by `seed` and the router id), so
+// results do not depend on how routers are spread over ranks or threads.
+//
+// Parameters (documented to sst-info through the ELI):
+//   shape        the torus, "4x4x4" (any number of dimensions, each 2..65535)
+//   local_ports  endpoints per router: 1 (the only value supported)
+//   width        links per dimension: "1x1x1" or absent (the only value supported)
+//   dateline     seastar (default), booksim2, or none (one VC per class:
+//                refused, with the cycle, on any ring of five or more routers)
+//   orders       xyz (default: dimension 0 first) or all
+//   seed         the routers' generators (default 1)
+//
+// Where things live. A packet enters at its router's host port
+// (process_input): the route starts there, and the routing state rides in
+// the packet's internal_router_event (topo_event below), which Merlin moves
+// from router to router and serializes across ranks. route_packet runs once
+// at each buffer head, takes the scheme's next hop and sets the next port and
+// the VC the packet takes on the next link: VN v uses VCs v * 2 .. v * 2 + 1
+// (Merlin's VNs are not interlock's traffic classes: every VN routes as the
+// request class on VCs of its own). Ports are interlock's numbering, which for
+// width 1 is Merlin's: +d on port 2d, -d on port 2d + 1, the endpoint on 2n.
+//
+// Deadlock check. The first router of each process builds the channel
+// dependency graph of the configured scheme (verify/channel_dependency_graph.hpp)
+// and stops the simulation, printing the witness cycle, when it has one.
+//
+// Contract
+//   - Bad parameters stop the simulation with a message naming the
+//     parameter, its value and what is allowed.
+//   - route_packet allocates nothing and is idempotent at a router (called
+//     again, it gives the same hop).
+#include <sst/core/sst_config.h>
+
+#include <sst/core/output.h>
+#include <sst/core/subcomponent.h>
+#include <sst/elements/merlin/router.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include <interlock/core/random.hpp>
+#include <interlock/routing/dimension_order.hpp>
+#include <interlock/routing/vc_promotion.hpp>
+#include <interlock/topology/torus.hpp>
+#include <interlock/verify/cdg_report.hpp>
+#include <interlock/verify/channel_dependency_graph.hpp>
+
+namespace interlock_sst {
+
+using SST::ComponentId_t;
+using SST::Params;
+using SST::Merlin::internal_router_event;
+using SST::Merlin::RtrEvent;
+using SST::Merlin::Topology;
+
+using dor_scheme = interlock::dimension_order_routing;
+using promotion_scheme = interlock::vc_promotion_routing;
+static_assert(std::is_trivially_copyable<dor_scheme::state>::value &&
+                  std::is_trivially_copyable<promotion_scheme::state>::value,
+              "route states are copied as bytes");
+/// A route state of either scheme, as bytes.
+using route_state =
+    std::array<unsigned char, std::max(sizeof(dor_scheme::state), sizeof(promotion_scheme::state))>;
+
+/// A packet inside the network: Merlin's internal event and interlock's route state.
+class topo_event : public internal_router_event {
+ public:
+  topo_event() = default;
+  explicit topo_event(RtrEvent* ev) : internal_router_event(ev) {}
+
+  internal_router_event* clone() override { return new topo_event(*this); }
+
+  route_state state{};  // at arrival, before this router's hop
+  route_state after{};  // after the hop chosen at router `at`
+  int at = -1;          // the router that chose `after`, or -1
+  int origin = -1;      // an untimed broadcast's first router
+
+  void serialize_order(SST::Core::Serialization::serializer& ser) override {
+    internal_router_event::serialize_order(ser);
+    std::vector<std::uint8_t> bytes(2 * sizeof(route_state));
+    if (ser.mode() != SST::Core::Serialization::serializer::UNPACK) {
+      std::memcpy(bytes.data(), &state, sizeof(route_state));
+      std::memcpy(bytes.data() + sizeof(route_state), &after, sizeof(route_state));
+    }
+    SST_SER(bytes);
+    SST_SER(at);
+    SST_SER(origin);
+    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) {
+      std::memcpy(&state, bytes.data(), sizeof(route_state));
+      std::memcpy(&after, bytes.data() + sizeof(route_state), sizeof(route_state));
+    }
+  }
+  ImplementSerializable(interlock_sst::topo_event)
+};
+
+class torus : public Topology {
+ public:
+  SST_ELI_REGISTER_SUBCOMPONENT(torus, "interlock", "torus", SST_ELI_ELEMENT_VERSION(0, 1, 0),
+                                "A torus routed by interlock's dimension-order routing with "
+                                "datelines, deadlock-checked when the network is built",
+                                SST::Merlin::Topology)
+  SST_ELI_DOCUMENT_PARAMS(
+      {"shape", "Routers per dimension, as 4x4x4", ""},
+      {"local_ports", "Endpoints per router (only 1 is supported)", "1"},
+      {"width", "Links per dimension (only 1x1x... is supported)", ""},
+      {"dateline",
+       "seastar (the second VC from the wrap link on), booksim2, or none "
+       "(refused: a cycle on rings of five or more)",
+       "seastar"},
+      {"routing",
+       "dimension_order (two VCs per VN, datelines by `dateline`) or vc_promotion "
+       "(Anton 2: n + 1 VCs, any orders)",
+       "dimension_order"},
+      {"orders", "xyz (dimension 0 first) or all (each packet draws one of every order)", "xyz"},
+      {"seed", "Seed of the routers' generators (each router draws from its own)", "1"})
+
+  torus(ComponentId_t cid, Params& params, int num_ports, int rtr_id, int num_vns)
+      : Topology(cid), router_(rtr_id), vns_(num_vns) {
+    const std::string shape = params.find<std::string>("shape", "");
+    std::vector<std::size_t> radix;
+    {
+      std::stringstream in(shape);
+      for (std::string part; std::getline(in, part, 'x');) {
+        char* end = nullptr;
+        const unsigned long k = std::strtoul(part.c_str(), &end, 10);
+        if (part.empty() || *end != '\0' || k < 2 || k > 65535)
+          bad("shape", shape, "as 4x4x4, each 2..65535");
+        radix.push_back(k);
+      }
+    }
+    if (radix.empty() || radix.size() > 8) bad("shape", shape, "1 to 8 dimensions, as 4x4x4");
+    const int local = params.find<int>("local_ports", 1);
+    if (local != 1) bad("local_ports", std::to_string(local), "1");
+    const std::string width = params.find<std::string>("width", "");
+    if (!width.empty() && width.find_first_not_of("1x") != std::string::npos)
+      bad("width", width, "1 in every dimension");
+    const std::string dateline = params.find<std::string>("dateline", "seastar");
+    interlock::dimension_order_options options;
+    if (dateline == "booksim2") {
+      options.rule = interlock::dateline_rule::booksim2;
+    } else if (dateline == "none") {
+      options.datelines = false;
+    } else if (dateline != "seastar") {
+      bad("dateline", dateline, "seastar, booksim2 or none");
+    }
+    const std::string orders = params.find<std::string>("orders", "xyz");
+    if (orders != "xyz" && orders != "all") bad("orders", orders, "xyz or all");
+    const std::uint64_t seed = params.find<std::uint64_t>("seed", 1);
+
+    const std::string routing = params.find<std::string>("routing", "dimension_order");
+    topology_ = std::make_unique<interlock::torus_topology>(radix);
+    std::vector<interlock::dimension_sequence> sequences;
+    if (orders == "all") sequences = interlock::all_dimension_orders(radix.size());
+    if (routing == "dimension_order") {
+      scheme_ = std::make_unique<std::variant<dor_scheme, promotion_scheme>>(
+          std::in_place_type<dor_scheme>, *topology_, sequences, options);
+    } else if (routing == "vc_promotion") {
+      scheme_ = std::make_unique<std::variant<dor_scheme, promotion_scheme>>(
+          std::in_place_type<promotion_scheme>, *topology_, sequences);
+    } else {
+      bad("routing", routing, "dimension_order or vc_promotion");
+    }
+    if (num_ports < static_cast<int>(topology_->ports()))
+      bad("num_ports", std::to_string(num_ports),
+          "at least " + std::to_string(topology_->ports()) + " for shape " + shape);
+    if (rtr_id < 0 || static_cast<interlock::node_id>(rtr_id) >= topology_->node_count())
+      bad("id", std::to_string(rtr_id), "0.." + std::to_string(topology_->node_count() - 1));
+    ports_ = num_ports;
+    rng_ = interlock::splitmix64(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(rtr_id));
+    check_once(shape + "/" + routing + "/" + dateline + "/" + orders);
+  }
+  torus() = default;
+
+  // The state is rebuilt from the parameters; no checkpoint support is claimed.
+  void serialize_order(SST::Core::Serialization::serializer& ser) override {
+    Topology::serialize_order(ser);
+  }
+  ImplementSerializable(interlock_sst::torus)
+
+      void route_packet(int, int, internal_router_event* ev) override {
+    route(static_cast<topo_event*>(ev));
+  }
+
+  internal_router_event* process_input(RtrEvent* ev) override {
+    topo_event* e = new topo_event(ev);
+    start(e);
+    e->setVC(e->getVN() * vcs_per_vn());
+    return e;
+  }
+
+  void routeUntimedData(int port, internal_router_event* ev, std::vector<int>& out) override {
+    if (ev->getDest() != SST::Interfaces::SimpleNetwork::INIT_BROADCAST_ADDR) {
+      route(static_cast<topo_event*>(ev));
+      out.push_back(ev->getNextPort());
+      return;
+    }
+    // A broadcast spreads in + directions from its origin: along every dimension from the one it
+    // arrived in, stopping before it would come back to the origin's ordinate.
+    topo_event* e = static_cast<topo_event*>(ev);
+    const interlock::node_id me = static_cast<interlock::node_id>(router_);
+    std::size_t from = 0;
+    for (std::size_t d = 0; d < topology_->dimensions(); ++d)
+      if (port == static_cast<int>(topology_->port_of(d, -1))) from = d;
+    for (std::size_t d = from; d < topology_->dimensions(); ++d) {
+      const std::size_t next = (topology_->ordinate(me, d) + 1) % topology_->radix(d);
+      if (next != topology_->ordinate(static_cast<interlock::node_id>(e->origin), d))
+        out.push_back(static_cast<int>(topology_->port_of(d, +1)));
+    }
+    const int host = static_cast<int>(topology_->local_port());
+    if (port != host) out.push_back(host);
+  }
+
+  internal_router_event* process_UntimedData_input(RtrEvent* ev) override {
+    topo_event* e = new topo_event(ev);
+    if (e->getDest() == SST::Interfaces::SimpleNetwork::INIT_BROADCAST_ADDR) {
+      e->origin = router_;
+    } else {
+      start(e);
+    }
+    return e;
+  }
+
+  PortState getPortState(int port) const override {
+    const int host = static_cast<int>(topology_->local_port());
+    return port < host ? R2R : port == host ? R2N : UNCONNECTED;
+  }
+
+  void getVCsPerVN(std::vector<int>& vcs) override {
+    for (int& v : vcs) v = vcs_per_vn();
+  }
+
+  int getEndpointID(int port) override { return isHostPort(port) ? router_ : -1; }
+
+  std::pair<int, int> getDeliveryPortForEndpointID(int ep_id) override {
+    return ep_id == router_ ? std::make_pair(static_cast<int>(topology_->local_port()), 0)
+                            : std::make_pair(-1, -1);
+  }
+
+ private:
+  [[noreturn]] void bad(const std::string& name, const std::string& value,
+                        const std::string& allowed) {
+    output.fatal(CALL_INFO, -1, "interlock.torus: parameter %s is \"%s\", allowed %s\n",
+                 name.c_str(), value.c_str(), allowed.c_str());
+    std::abort();
+  }
+
+  int vcs_per_vn() const {
+    return std::visit([](const auto& s) { return static_cast<int>(s.vcs_per_class()); }, *scheme_);
+  }
+
+  void start(topo_event* e) {
+    std::visit([&](const auto& scheme) { start(scheme, e); }, *scheme_);
+  }
+  void route(topo_event* e) {
+    std::visit([&](const auto& scheme) { route(scheme, e); }, *scheme_);
+  }
+
+  template <class Scheme>
+  void start(const Scheme& scheme, topo_event* e) {
+    const interlock::node_id me = static_cast<interlock::node_id>(router_);
+    const interlock::node_id dest = static_cast<interlock::node_id>(e->getDest());
+    const typename Scheme::state s =
+        scheme.start(me, dest, interlock::traffic_class::request, rng_);
+    std::memcpy(e->state.data(), &s, sizeof s);
+    e->at = -1;
+  }
+
+  template <class Scheme>
+  void route(const Scheme& scheme, topo_event* e) {
+    const interlock::node_id me = static_cast<interlock::node_id>(router_);
+    if (e->at != -1 && e->at != router_) e->state = e->after;  // the hop the last router chose
+    typename Scheme::state s;
+    std::memcpy(&s, e->state.data(), sizeof s);
+    if (scheme.arrived(me, s)) {
+      e->setNextPort(static_cast<int>(topology_->local_port()));
+      return;
+    }
+    const interlock::hop h = scheme.next(me, s);
+    std::memcpy(e->after.data(), &s, sizeof s);
+    e->at = router_;
+    e->setNextPort(static_cast<int>(topology_->port_of(h)));
+    e->setVC(e->getVN() * vcs_per_vn() + static_cast<int>(h.vc));
+  }
+
+  // The channel dependency graph, once per process and configuration.
+  void check_once(const std::string& key) {
+    static std::mutex mutex;
+    static std::vector<std::string> checked;
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const std::string& k : checked)
+      if (k == key) return;
+    const auto report = std::visit(
+        [](const auto& s) { return interlock::verify::check_deadlock_freedom(s); }, *scheme_);
+    if (!report.deadlock_free()) {
+      output.fatal(CALL_INFO, -1,
+                   "interlock.torus: the routes of %s can deadlock; a cycle of channel "
+                   "dependencies:\n%s",
+                   key.c_str(), interlock::verify::format_cycle(*topology_, report).c_str());
+    }
+    checked.push_back(key);
+  }
+
+  int router_ = -1, vns_ = 0, ports_ = 0;
+  std::unique_ptr<interlock::torus_topology> topology_;
+  std::unique_ptr<std::variant<dor_scheme, promotion_scheme>> scheme_;
+  interlock::splitmix64 rng_{1};
+};
+
+}  // namespace interlock_sst
