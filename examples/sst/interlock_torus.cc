@@ -44,6 +44,8 @@
 #include <sst/core/subcomponent.h>
 #include <sst/elements/merlin/router.h>
 
+#include "interlock_sst.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -71,46 +73,6 @@ using SST::Merlin::internal_router_event;
 using SST::Merlin::RtrEvent;
 using SST::Merlin::Topology;
 
-using dor_scheme = interlock::dimension_order_routing;
-using promotion_scheme = interlock::vc_promotion_routing;
-static_assert(std::is_trivially_copyable<dor_scheme::state>::value &&
-                  std::is_trivially_copyable<promotion_scheme::state>::value,
-              "route states are copied as bytes");
-/// A route state of either scheme, as bytes.
-using route_state =
-    std::array<unsigned char, std::max(sizeof(dor_scheme::state), sizeof(promotion_scheme::state))>;
-
-/// A packet inside the network: Merlin's internal event and interlock's route state.
-class topo_event : public internal_router_event {
- public:
-  topo_event() = default;
-  explicit topo_event(RtrEvent* ev) : internal_router_event(ev) {}
-
-  internal_router_event* clone() override { return new topo_event(*this); }
-
-  route_state state{};  // at arrival, before this router's hop
-  route_state after{};  // after the hop chosen at router `at`
-  int at = -1;          // the router that chose `after`, or -1
-  int origin = -1;      // an untimed broadcast's first router
-
-  void serialize_order(SST::Core::Serialization::serializer& ser) override {
-    internal_router_event::serialize_order(ser);
-    std::vector<std::uint8_t> bytes(2 * sizeof(route_state));
-    if (ser.mode() != SST::Core::Serialization::serializer::UNPACK) {
-      std::memcpy(bytes.data(), &state, sizeof(route_state));
-      std::memcpy(bytes.data() + sizeof(route_state), &after, sizeof(route_state));
-    }
-    SST_SER(bytes);
-    SST_SER(at);
-    SST_SER(origin);
-    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) {
-      std::memcpy(&state, bytes.data(), sizeof(route_state));
-      std::memcpy(&after, bytes.data() + sizeof(route_state), sizeof(route_state));
-    }
-  }
-  ImplementSerializable(interlock_sst::topo_event)
-};
-
 class torus : public Topology {
  public:
   SST_ELI_REGISTER_SUBCOMPONENT(torus, "interlock", "torus", SST_ELI_ELEMENT_VERSION(0, 1, 0),
@@ -130,7 +92,13 @@ class torus : public Topology {
        "(Anton 2: n + 1 VCs, any orders)",
        "dimension_order"},
       {"orders", "xyz (dimension 0 first) or all (each packet draws one of every order)", "xyz"},
-      {"seed", "Seed of the routers' generators (each router draws from its own)", "1"})
+      {"seed", "Seed of the routers' generators (each router draws from its own)", "1"},
+      {"age_period",
+       "AGE_CLK_PERIOD of every router's age clock, for interlock.xbar_age "
+       "(absent: no age clock)",
+       ""},
+      {"age_bias", "The age bias of every input port, 0..7, or one per port as 1,1,2,...", "1"},
+      {"age_rr_select", "AGE_RR_SELECT: age, rr, half or a hex mask 0x...", "age"})
 
   torus(ComponentId_t cid, Params& params, int num_ports, int rtr_id, int num_vns)
       : Topology(cid), router_(rtr_id), vns_(num_vns) {
@@ -186,6 +154,7 @@ class torus : public Topology {
     ports_ = num_ports;
     rng_ = interlock::splitmix64(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(rtr_id));
     check_once(shape + "/" + routing + "/" + dateline + "/" + orders);
+    if (params.contains("age_period")) configure_age(params);
   }
   torus() = default;
 
@@ -193,15 +162,30 @@ class torus : public Topology {
   void serialize_order(SST::Core::Serialization::serializer& ser) override {
     Topology::serialize_order(ser);
   }
-  ImplementSerializable(interlock_sst::torus)
-
-      void route_packet(int, int, internal_router_event* ev) override {
-    route(static_cast<topo_event*>(ev));
+  void route_packet(int port, int, internal_router_event* ev) override {
+    topo_event* e = static_cast<topo_event*>(ev);
+    if (age_ && e->age_at != router_) {
+      if (!age_->claimed) {
+        output.fatal(CALL_INFO, -1,
+                     "interlock.torus: age_period is set but the router's xbar_arb is not "
+                     "interlock.xbar_age (nothing would release the age clock's packets)\n");
+      }
+      // Shown to this router only now, at the head of its input VC: Procedure 1
+      // as on arrival (interlock_sst.h).
+      e->age = age_->arrive(port, e->age, e->getDeliveryTime(), getCurrentSimCycle());
+      e->age_at = router_;
+    }
+    route(e);
   }
 
   internal_router_event* process_input(RtrEvent* ev) override {
     topo_event* e = new topo_event(ev);
     start(e);
+    if (age_) {  // entering the network: age 0, Procedure 1 now
+      e->age = age_->arrive(static_cast<int>(topology_->local_port()), 0, getCurrentSimCycle(),
+                            getCurrentSimCycle());
+      e->age_at = router_;
+    }
     e->setVC(e->getVN() * vcs_per_vn());
     return e;
   }
@@ -260,6 +244,39 @@ class torus : public Topology {
     output.fatal(CALL_INFO, -1, "interlock.torus: parameter %s is \"%s\", allowed %s\n",
                  name.c_str(), value.c_str(), allowed.c_str());
     std::abort();
+  }
+
+  void configure_age(Params& params) {
+    const std::uint64_t period = params.find<std::uint64_t>("age_period", 0);
+    if (period < 1 || period > 0xFFFFFFFFull)
+      bad("age_period", params.find<std::string>("age_period", ""), "1..4294967295");
+    auto age = std::make_shared<router_age>(static_cast<std::uint32_t>(period));
+    const std::string bias = params.find<std::string>("age_bias", "1");
+    std::stringstream in(bias);
+    for (std::string b; std::getline(in, b, ',');) {
+      char* end = nullptr;
+      const unsigned long v = std::strtoul(b.c_str(), &end, 10);
+      if (b.empty() || *end != '\0' || v > 7) bad("age_bias", bias, "0..7, or one per port");
+      age->bias.push_back(interlock::age_bias{static_cast<unsigned>(v), static_cast<unsigned>(v)});
+    }
+    if (age->bias.size() != 1 && age->bias.size() != topology_->ports())
+      bad("age_bias", bias,
+          "one value or " + std::to_string(topology_->ports()) + " (one per port)");
+    const std::string select = params.find<std::string>("age_rr_select", "age");
+    if (select == "age") {
+      age->select = ~std::uint64_t{0};
+    } else if (select == "rr") {
+      age->select = 0;
+    } else if (select == "half") {
+      age->select = 0x5555555555555555ull;
+    } else {
+      char* end = nullptr;
+      age->select = std::strtoull(select.c_str(), &end, 16);
+      if (select.compare(0, 2, "0x") != 0 || select.size() < 3 || *end != '\0')
+        bad("age_rr_select", select, "age, rr, half or a hex mask 0x...");
+    }
+    age_ = age;
+    register_age(SST::COMPONENT_ID_MASK(getId()), age);
   }
 
   int vcs_per_vn() const {
@@ -322,6 +339,10 @@ class torus : public Topology {
   std::unique_ptr<interlock::torus_topology> topology_;
   std::unique_ptr<std::variant<dor_scheme, promotion_scheme>> scheme_;
   interlock::splitmix64 rng_{1};
+  std::shared_ptr<router_age> age_;  // with age_period only
+
+ public:
+  ImplementSerializable(interlock_sst::torus)
 };
 
 }  // namespace interlock_sst

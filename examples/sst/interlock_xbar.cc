@@ -47,13 +47,30 @@
 //   - arbitrate allocates nothing. reportSkippedCycles advances the rotating
 //     port order by the skipped cycles (xbar_rr_merlin), as Merlin's does;
 //     xbar_rr's state moves only on grants, so skipped cycles change nothing.
+//   interlock.xbar_age        the SeaStar's output arbitration ([Abts07]
+//                             Section 2): an age_epoch_arbiter<64> per output
+//                             port over every (input port, VC) head bound for
+//                             it, oldest first by Procedure 2 against the
+//                             router's age clock, AGE_RR_SELECT mixing in its
+//                             round robin; outputs take turns in an order
+//                             rotating each cycle, an input port sends one
+//                             packet at a time. Needs interlock.torus with
+//                             age_period as the router's topology, which keeps
+//                             the ages in the packets and the clock
+//                             (interlock_sst.h). A granted packet leaves with
+//                             Procedure 2's age in its header. The clock ticks
+//                             at every router cycle; an idle router (no
+//                             packet in either epoch) may stop its clock and
+//                             the skipped cycles are caught up from the time.
 //   - xbar_rr_merlin's and xbar_rr's state serializes, so checkpoints restore
-//     it; the iSLIP names do not declare themselves checkpointable.
+//     it; the iSLIP and age names do not declare themselves checkpointable.
 #include <sst/core/sst_config.h>
 
 #include <sst/core/output.h>
 #include <sst/core/subcomponent.h>
 #include <sst/elements/merlin/router.h>
+
+#include "interlock_sst.h"
 
 #include <cstdint>
 #include <string>
@@ -61,6 +78,7 @@
 
 #include <interlock/allocators/islip.hpp>
 #include <interlock/allocators/request_matrix.hpp>
+#include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/arbiters/rr_pointer.hpp>
 
@@ -344,6 +362,132 @@ class xbar_islip4 : public xbar_islip_base {
   xbar_islip4() = default;
   xbar_islip4(ComponentId_t id, Params&) : xbar_islip_base(id, 4, "interlock.xbar_islip4") {}
   ImplementSerializable(interlock_sst::xbar_islip4)
+};
+
+/// The SeaStar's output arbitration: oldest first, per output port.
+class xbar_age : public XbarArbitration {
+ public:
+  SST_ELI_REGISTER_SUBCOMPONENT(xbar_age, "interlock", "xbar_age", SST_ELI_ELEMENT_VERSION(0, 1, 0),
+                                "The SeaStar's age-epoch output arbitration (an age_epoch_arbiter "
+                                "per output port over every input VC head); needs interlock.torus "
+                                "with age_period",
+                                SST::Merlin::XbarArbitration)
+
+  SST_ELI_DOCUMENT_STATISTICS(
+      {"epoch_switches", "Epoch switches of the router's age clock", "switches", 1},
+      {"inhibited_ticks", "Clock ticks an epoch switch waited for the old epoch to drain", "cycles",
+       1},
+      {"late_admissions",
+       "Packets shown to the router more than 255 age ticks after they arrived (stored as age "
+       "255)",
+       "packets", 1},
+      {"packets_left", "Packets still counted in an epoch when the simulation ended", "packets", 1})
+
+  xbar_age() = default;
+  xbar_age(ComponentId_t id, Params&) : XbarArbitration(id) {
+    epoch_switches_ = registerStatistic<std::uint64_t>("epoch_switches");
+    inhibited_ticks_ = registerStatistic<std::uint64_t>("inhibited_ticks");
+    late_admissions_ = registerStatistic<std::uint64_t>("late_admissions");
+  }
+
+  void setPorts(int num_ports, int num_vcs) override {
+    check_shape("interlock.xbar_age", num_ports, num_vcs);
+    if (num_ports * num_vcs > 64) {
+      SST::Output out("", 0, 0, SST::Output::STDERR);
+      out.fatal(CALL_INFO, -1,
+                "interlock.xbar_age: %d ports x %d VCs = %d heads per output; allowed up to 64\n",
+                num_ports, num_vcs, num_ports * num_vcs);
+    }
+    age_ = find_age(SST::COMPONENT_ID_MASK(getId()));
+    if (!age_) {
+      SST::Output out("", 0, 0, SST::Output::STDERR);
+      out.fatal(CALL_INFO, -1,
+                "interlock.xbar_age needs interlock.torus with age_period as the router's "
+                "topology (it keeps the packets' ages and the age clock)\n");
+    }
+    age_->claimed = true;
+    ports_ = num_ports;
+    vcs_ = num_vcs;
+    arb_.assign(static_cast<std::size_t>(num_ports),
+                interlock::age_epoch_arbiter<64>(age_->select));
+  }
+
+  // The age clock ticks at every edge of the router's clock: in arbitrate
+  // when the router has packets, here when it has none and asks whether it
+  // may stop its clock (only with no packet in either epoch). Edges it sleeps
+  // through are caught up from the time (router_age::catch_up), so
+  // reportSkippedCycles has nothing to do.
+  bool isOkayToPauseClock() override {
+    tick();
+    return age_->may_pause();
+  }
+
+  void arbitrate(PortInterface** ports, int* in_port_busy, int* out_port_busy,
+                 int* progress_vc) override {
+    tick();
+    for (int port = 0; port < ports_; ++port) progress_vc[port] = -1;
+    for (int n = 0, out = first_; n < ports_; ++n, out = out + 1 == ports_ ? 0 : out + 1) {
+      if (out_port_busy[out] > 0) continue;
+      std::uint64_t candidates = 0;
+      for (int port = 0; port < ports_; ++port) {
+        if (in_port_busy[port] > 0) continue;
+        internal_router_event** heads = ports[port]->getVCHeads();
+        for (int vc = 0; vc < vcs_; ++vc) {
+          internal_router_event* h = heads[vc];
+          if (h == nullptr || h->getNextPort() != out || !can_go(ports, h, out_port_busy)) continue;
+          const std::size_t i = static_cast<std::size_t>(port * vcs_ + vc);
+          candidates |= std::uint64_t{1} << i;
+          heads_.set(i, interlock::age_field::from_bits(static_cast<topo_event*>(h)->age));
+        }
+      }
+      if (candidates == 0) continue;
+      const interlock::age_requests r = heads_.requests(candidates, age_->clock);
+      const interlock::grant g = arb_[static_cast<std::size_t>(out)].grant(r);
+      const int port = static_cast<int>(g.index()) / vcs_, vc = static_cast<int>(g.index()) % vcs_;
+      topo_event* e = static_cast<topo_event*>(ports[port]->getVCHeads()[vc]);
+      // Procedure 2 lines 13-14: the age leaves in the header; the epoch lets it go.
+      e->age = interlock::send_packet(interlock::age_field::from_bits(e->age), age_->clock).bits();
+      e->age_at = -1;
+      progress_vc[port] = vc;
+      in_port_busy[port] = e->getFlitCount();
+      out_port_busy[out] = e->getFlitCount();
+    }
+    first_ = first_ + 1 == ports_ ? 0 : first_ + 1;
+  }
+
+  // One router cycle of the age clock, and the statistics it moves.
+  void tick() {
+    age_->cycle(getCurrentSimCycle());
+    if (age_->clock.inhibit()) inhibited_ticks_->addData(1);
+    if (age_->clock.epoch_switches() != switches_seen_) {
+      switches_seen_ = age_->clock.epoch_switches();
+      epoch_switches_->addData(1);
+    }
+    if (age_->late_admissions != late_seen_) {
+      late_admissions_->addData(age_->late_admissions - late_seen_);
+      late_seen_ = age_->late_admissions;
+    }
+  }
+
+  void dumpState(std::ostream& stream) override {
+    stream << "interlock.xbar_age: timestamp " << unsigned{age_->clock.timestamp()} << ", epoch "
+           << age_->clock.epoch() << ", packets " << age_->clock.packet_count(0) << " + "
+           << age_->clock.packet_count(1) << ", late admissions " << age_->late_admissions
+           << std::endl;
+  }
+
+ private:
+  std::shared_ptr<router_age> age_;
+  SST::Statistics::Statistic<std::uint64_t>* epoch_switches_ = nullptr;
+  SST::Statistics::Statistic<std::uint64_t>* inhibited_ticks_ = nullptr;
+  SST::Statistics::Statistic<std::uint64_t>* late_admissions_ = nullptr;
+  std::uint64_t switches_seen_ = 0, late_seen_ = 0;
+  int ports_ = 0, vcs_ = 0, first_ = 0;
+  std::vector<interlock::age_epoch_arbiter<64>> arb_;
+  interlock::age_heads<64> heads_;
+
+ public:
+  ImplementSerializable(interlock_sst::xbar_age)
 };
 
 }  // namespace interlock_sst

@@ -12,6 +12,8 @@
 #     routing=NAME    interlock.torus only: dimension_order (default) or vc_promotion
 #     dateline=RULE   interlock.torus only: seastar (default), booksim2 or none
 #     orders=SET      interlock.torus only: xyz (default) or all
+#     age_period=N    interlock.torus only: AGE_CLK_PERIOD of the routers' age clocks, for
+#                     arb=interlock.xbar_age (with age_bias=B, age_rr_select=age|rr|half)
 #     shape=SHAPE     the torus (default 4x4x4)
 #     traffic=NAME    uniform (default: offered load, merlin.offered_load) or
 #                     all_to_one (every endpoint sends 20 packets to endpoint 0)
@@ -28,7 +30,8 @@ from sst.merlin.topology import *
 
 options = {"arb": "interlock.xbar_rr_merlin", "topology": "merlin", "routing": "dimension_order",
            "dateline": "seastar",
-           "orders": "xyz", "shape": "4x4x4", "traffic": "uniform", "load": "0.5",
+           "orders": "xyz", "age_period": "", "age_bias": "1", "age_rr_select": "age",
+           "shape": "4x4x4", "traffic": "uniform", "load": "0.5",
            "stats": "stats.csv"}
 for arg in sys.argv[1:]:
     key, eq, value = arg.partition("=")
@@ -56,7 +59,8 @@ class InterlockTorus(topoTorus):
 
     def __init__(self):
         topoTorus.__init__(self)
-        self._declareParams("main", ["routing", "dateline", "orders"])
+        self._declareParams("main", ["routing", "dateline", "orders", "age_period", "age_bias",
+                                     "age_rr_select"])
 
     def _getTopologyName(self):
         return "interlock.torus"
@@ -67,6 +71,10 @@ if options["topology"] == "interlock":
     topo.routing = options["routing"]
     topo.dateline = options["dateline"]
     topo.orders = options["orders"]
+    if options["age_period"]:
+        topo.age_period = options["age_period"]
+        topo.age_bias = options["age_bias"]
+        topo.age_rr_select = options["age_rr_select"]
 else:
     topo = topoTorus()
 topo.shape = options["shape"]

@@ -320,3 +320,67 @@ TEST_CASE("the clock counts its epoch switches and inhibited ticks", "[age_clock
   CHECK(clock.epoch() == 0);
   CHECK(clock.inhibited_ticks() == 11);
 }
+
+TEST_CASE(
+    "reading(k) is the timestamp and epoch of k age ticks back, through rollovers and "
+    "inhibits",
+    "[age_clock][property]") {
+  rc::prop("reading(age ticks since t) == the reading at t, for the last 255 age ticks", [] {
+    age_clock clock(*rc::gen::inRange<std::uint32_t>(1, 3));
+    interlock_test::splitmix rng(*rc::gen::arbitrary<std::uint64_t>());
+    // An outstanding packet in an old epoch now and then, so that some
+    // rollovers are inhibited (inhibited ticks move neither field).
+    std::vector<interlock::age_reading> at;  // at[n]: the reading after the n-th age tick
+    at.push_back(clock.reading());
+    std::vector<unsigned> epochs;
+    bool saw_inhibit = false;
+    for (int s = 0; s < 3000; ++s) {
+      const std::uint64_t roll = rng.below(100);
+      if (roll < 3) {
+        epochs.push_back(clock.admit());
+      } else if (roll < 6 && !epochs.empty()) {
+        clock.release(epochs.back());
+        epochs.pop_back();
+      } else {
+        clock.tick();
+        saw_inhibit = saw_inhibit || clock.inhibit();
+      }
+      while (at.size() <= clock.age_ticks()) at.push_back(clock.reading());
+      const std::uint64_t now = clock.age_ticks();
+      for (std::uint64_t k = 0; k < 256 && k <= now; ++k) {
+        const interlock::age_reading then = at[static_cast<std::size_t>(now - k)];
+        RC_ASSERT(clock.reading(k).timestamp == then.timestamp);
+        RC_ASSERT(clock.reading(k).epoch == then.epoch);
+      }
+    }
+    RC_CLASSIFY(saw_inhibit, "inhibited rollover");
+  });
+}
+
+TEST_CASE("Procedure 1 run late with reading(k) stores what it would have stored on arrival",
+          "[age_clock]") {
+  // Two clocks in step; one learns of each arrival some age ticks late. A
+  // packet leaves before the next arrives.
+  for (const std::uint32_t period : {1u, 3u}) {
+    age_clock on_time(period), late(period);
+    const age_bias bias{2, 5};
+    for (int arrival = 0; arrival < 40; ++arrival) {
+      const std::uint64_t ticks_at_arrival = on_time.age_ticks();
+      const age_field header = age_field::with_age(static_cast<std::uint8_t>(arrival * 29 % 256));
+      const age_field stored = receive_packet(header, 1, bias, on_time);
+      // Up to 254 age ticks: Procedure 1 run late is exact while the packet
+      // has not lived through two rollovers (the second would have checked
+      // its epoch; see age_clock::reading).
+      const int wait = arrival * 37 % static_cast<int>(255 * period);
+      ticks(on_time, wait);
+      ticks(late, wait);
+      const interlock::age_reading then = late.reading(late.age_ticks() - ticks_at_arrival);
+      const age_field learnt = interlock::stored_age_field(header, 1, bias, then);
+      late.admit(then.epoch);
+      CHECK(learnt.bits() == stored.bits());
+      CHECK(output_age(learnt, late).new_age == output_age(stored, on_time).new_age);
+      CHECK(send_packet(learnt, late).bits() == send_packet(stored, on_time).bits());
+      CHECK(late == on_time);
+    }
+  }
+}

@@ -19,6 +19,10 @@
 //                  PORT_CONFIG[63:61] and [60:58]; default 1).
 //   receive_packet Procedure 1; output_age Procedure 2 lines 1-11;
 //                  send_packet Procedure 2 lines 13-14.
+//   age_reading    the timestamp and epoch an arrival reads; reading(k)
+//                  gives the one k age ticks back, so a model that learns
+//                  of an arrival late runs Procedure 1 as it would have
+//                  then (stored_age_field, admit(epoch)).
 //
 // Contract
 //   - Ages are 0..255 and saturate. The timestamp advances one age tick per
@@ -150,6 +154,13 @@ class age_bias {
   std::uint8_t response_;
 };
 
+/// What a packet arriving at one moment reads from the age clock: the
+/// 8-bit timestamp and the epoch bit.
+struct age_reading {
+  std::uint8_t timestamp = 0;
+  unsigned epoch = 0;
+};
+
 /// Procedure 3: the chip-wide age clock, epochs and packet counters.
 class age_clock {
  public:
@@ -237,10 +248,32 @@ class age_clock {
   std::uint64_t inhibited_ticks() const noexcept { return inhibited_ticks_; }
 
   /// Procedure 1 line 10: one more packet in the current epoch; returns it.
-  unsigned admit() {
-    INTERLOCK_ASSERT(count_[epoch_] < max_packet_count, "packet_count would exceed 2047");
-    if (count_[epoch_] < max_packet_count) ++count_[epoch_];
-    return epoch_;
+  unsigned admit() { return admit(epoch_); }
+  /// Procedure 1 line 10 for an arrival a model learns of late (see
+  /// reading()): one more packet in epoch `e`, the epoch of the arrival.
+  unsigned admit(unsigned e) {
+    std::uint16_t& c = count_[e & 1u];
+    INTERLOCK_ASSERT(c < max_packet_count, "packet_count would exceed 2047");
+    if (c < max_packet_count) ++c;
+    return e & 1u;
+  }
+
+  /// The timestamp and epoch as they were `ticks_ago` age ticks back (0:
+  /// now). Every age tick increments the timestamp or, from 255, restarts it
+  /// at 0 in the other epoch; inhibited ticks move neither. For a model that
+  /// learns of an arrival after the clock has moved on (a simulator that
+  /// shows a router a packet only at the head of its queue): with the age
+  /// ticks since the arrival, Procedure 1 can run as it would have then
+  /// (stored_age_field, admit(e)). The reading is exact for ticks_ago < 256
+  /// (older ones repeat every 512 age ticks). Running Procedure 1 late gives
+  /// the clock the state it would have had unless a rollover in between
+  /// checked the packet's epoch (the second rollover after the arrival), which
+  /// the late admission could not inhibit.
+  age_reading reading(std::uint64_t ticks_ago = 0) const noexcept {
+    const std::uint64_t wraps =
+        ticks_ago <= timestamp_ ? 0 : 1 + (ticks_ago - timestamp_ - 1) / 256;
+    return age_reading{static_cast<std::uint8_t>((timestamp_ + 256 - ticks_ago % 256) % 256),
+                       epoch_ ^ static_cast<unsigned>(wraps & 1u)};
   }
   /// Procedure 2 line 14: a packet of epoch `in_epoch` has left.
   void release(unsigned in_epoch) {
@@ -269,18 +302,26 @@ class age_clock {
   std::uint64_t inhibited_ticks_ = 0;
 };
 
+/// Procedure 1 lines 1-9, 11-12 for a packet that arrived while the clock
+/// read `at`: the field stored with it (the epoch in bit 9, age -
+/// timestamp in bits [8:0], bit 10 as it came). receive_packet is this with
+/// the clock's current reading, after admit().
+inline age_field stored_age_field(age_field header, unsigned vc, age_bias bias, age_reading at) {
+  INTERLOCK_ASSERT(vc < 4, "SeaStar has VC0..VC3");
+  unsigned age = header.age() + bias.for_vc(vc);              // lines 1-6
+  if (age > 255) age = 255;                                   // lines 7-9
+  const unsigned difference = (age - at.timestamp) & 0x1FFu;  // line 12, 9 bits
+  return age_field::from_bits(static_cast<std::uint16_t>(
+      (header.bits() & 0x400u) | (at.epoch & 1u) << 9 | difference));  // line 11
+}
+
 /// Procedure 1: a packet arrives at an input port on `vc` (0..3). Adds the
 /// port's bias for the VC class, saturates at 255, counts the packet in the
 /// current epoch, and returns the header field with the epoch in bit 9 and
 /// age - timestamp in bits [8:0]. Bit 10 is left as it came.
 inline age_field receive_packet(age_field header, unsigned vc, age_bias bias, age_clock& clock) {
-  INTERLOCK_ASSERT(vc < 4, "SeaStar has VC0..VC3");
-  unsigned age = header.age() + bias.for_vc(vc);                   // lines 1-6
-  if (age > 255) age = 255;                                        // lines 7-9
-  const unsigned epoch = clock.admit();                            // line 10
-  const unsigned difference = (age - clock.timestamp()) & 0x1FFu;  // line 12, 9 bits
-  return age_field::from_bits(
-      static_cast<std::uint16_t>((header.bits() & 0x400u) | epoch << 9 | difference));  // line 11
+  const unsigned epoch = clock.admit();  // line 10
+  return stored_age_field(header, vc, bias, age_reading{clock.timestamp(), epoch});
 }
 
 /// How Procedure 2 line 8 decides saturation (see the header comment).
