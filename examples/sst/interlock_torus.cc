@@ -2,32 +2,42 @@
 // examples/sst/interlock_torus.cc: interlock's torus routing as an SST Merlin topology
 // (SST::Merlin::Topology, "interlock.torus"), deadlock-checked when the network is built.
 //
-// Routes are interlock's dimension_order_routing on a torus_topology: one
-// dimension at a time, minimally (a tie at exactly k/2 by the topology's
-// rule: + from an even ordinate), with the SeaStar's dateline (the second VC
-// from the wrap link on) or BookSim2's; `orders = all` draws each packet's
-// dimension order from every permutation, as Anton 2 does, from a generator
-// of the injecting router's own (seeded by `seed` and the router id), so
-// results do not depend on how routers are spread over ranks or threads.
+// Routes are interlock's: dimension_order_routing (one dimension at a time,
+// minimally, a tie at exactly k/2 by the topology's rule: + from an even
+// ordinate; the SeaStar's dateline, the second VC from the wrap link on, or
+// BookSim2's) or vc_promotion_routing (Anton 2: n + 1 VCs, any dimension
+// orders). `orders = all` draws each packet's dimension order from every
+// permutation, from a generator of the injecting router's own (seeded by
+// `seed` and the router id), so results do not depend on how routers are
+// spread over ranks or threads.
 //
 // Parameters (documented to sst-info through the ELI):
-//   shape        the torus, "4x4x4" (any number of dimensions, each 2..65535)
-//   local_ports  endpoints per router: 1 (the only value supported)
-//   width        links per dimension: "1x1x1" or absent (the only value supported)
-//   dateline     seastar (default), booksim2, or none (one VC per class:
-//                refused, with the cycle, on any ring of five or more routers)
-//   orders       xyz (default: dimension 0 first) or all
-//   seed         the routers' generators (default 1)
+//   shape          the torus, "4x4x4" (1 to 8 dimensions, each 2..65535)
+//   local_ports    endpoints per router: 1 (the only value supported)
+//   width          links per dimension: "1x1x1" or absent (the only value supported)
+//   routing        dimension_order (default) or vc_promotion
+//   dateline       dimension_order's: seastar (default), booksim2, or none
+//                  (one VC per VN: refused, with the cycle, on rings of five
+//                  or more routers)
+//   orders         xyz (default: dimension 0 first) or all
+//   seed           the routers' generators (default 1)
+//   age_period     AGE_CLK_PERIOD: gives every router an age clock for
+//                  interlock.xbar_age (interlock_sst.h); with age_bias (one
+//                  value 0..7 or one per port) and age_rr_select (age, rr,
+//                  half or 0x...)
 //
 // Where things live. A packet enters at its router's host port
 // (process_input): the route starts there, and the routing state rides in
-// the packet's internal_router_event (topo_event below), which Merlin moves
-// from router to router and serializes across ranks. route_packet runs once
-// at each buffer head, takes the scheme's next hop and sets the next port and
-// the VC the packet takes on the next link: VN v uses VCs v * 2 .. v * 2 + 1
-// (Merlin's VNs are not interlock's traffic classes: every VN routes as the
-// request class on VCs of its own). Ports are interlock's numbering, which for
-// width 1 is Merlin's: +d on port 2d, -d on port 2d + 1, the endpoint on 2n.
+// the packet's internal_router_event (topo_event, interlock_sst.h), which
+// Merlin moves from router to router and serializes across ranks.
+// route_packet runs once at each buffer head, takes the scheme's next hop
+// and sets the next port and the VC the packet takes on the next link: VN v
+// uses VCs v * V .. v * V + V - 1, V the scheme's VCs per class (Merlin's VNs
+// are not interlock's traffic classes: every VN routes as the request class
+// on VCs of its own). With an age clock it first runs Procedure 1 for a
+// packet this router has not seen. Ports are interlock's numbering, which
+// for width 1 is Merlin's: +d on port 2d, -d on port 2d + 1, the endpoint on
+// 2n.
 //
 // Deadlock check. The first router of each process builds the channel
 // dependency graph of the configured scheme (verify/channel_dependency_graph.hpp)
@@ -76,8 +86,8 @@ using SST::Merlin::Topology;
 class torus : public Topology {
  public:
   SST_ELI_REGISTER_SUBCOMPONENT(torus, "interlock", "torus", SST_ELI_ELEMENT_VERSION(0, 1, 0),
-                                "A torus routed by interlock's dimension-order routing with "
-                                "datelines, deadlock-checked when the network is built",
+                                "A torus routed by interlock's dimension-order or VC-promotion "
+                                "routing, deadlock-checked when the network is built",
                                 SST::Merlin::Topology)
   SST_ELI_DOCUMENT_PARAMS(
       {"shape", "Routers per dimension, as 4x4x4", ""},

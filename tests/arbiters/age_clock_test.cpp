@@ -346,6 +346,7 @@ TEST_CASE(
         saw_inhibit = saw_inhibit || clock.inhibit();
       }
       while (at.size() <= clock.age_ticks()) at.push_back(clock.reading());
+      if (s % 8 != 0) continue;  // every eighth step looks back over the last 255 age ticks
       const std::uint64_t now = clock.age_ticks();
       for (std::uint64_t k = 0; k < 256 && k <= now; ++k) {
         const interlock::age_reading then = at[static_cast<std::size_t>(now - k)];
