@@ -72,6 +72,7 @@
 
 #include "interlock_sst.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -410,6 +411,7 @@ class xbar_age : public XbarArbitration {
     vcs_ = num_vcs;
     arb_.assign(static_cast<std::size_t>(num_ports),
                 interlock::age_epoch_arbiter<64>(age_->select));
+    bound_.assign(static_cast<std::size_t>(num_ports), 0);
   }
 
   // The age clock ticks at every edge of the router's clock: in arbitrate
@@ -425,21 +427,26 @@ class xbar_age : public XbarArbitration {
   void arbitrate(PortInterface** ports, int* in_port_busy, int* out_port_busy,
                  int* progress_vc) override {
     tick();
-    for (int port = 0; port < ports_; ++port) progress_vc[port] = -1;
-    for (int n = 0, out = first_; n < ports_; ++n, out = out + 1 == ports_ ? 0 : out + 1) {
-      if (out_port_busy[out] > 0) continue;
-      std::uint64_t candidates = 0;
-      for (int port = 0; port < ports_; ++port) {
-        if (in_port_busy[port] > 0) continue;
-        internal_router_event** heads = ports[port]->getVCHeads();
-        for (int vc = 0; vc < vcs_; ++vc) {
-          internal_router_event* h = heads[vc];
-          if (h == nullptr || h->getNextPort() != out || !can_go(ports, h, out_port_busy)) continue;
-          const std::size_t i = static_cast<std::size_t>(port * vcs_ + vc);
-          candidates |= std::uint64_t{1} << i;
-          heads_.set(i, interlock::age_field::from_bits(static_cast<topo_event*>(h)->age));
-        }
+    // One pass over the heads: each that can go joins its output's candidates
+    // (an output becomes busy only at its own turn below, and credits do not
+    // change within the decision).
+    std::fill(bound_.begin(), bound_.end(), 0);
+    for (int port = 0; port < ports_; ++port) {
+      progress_vc[port] = -1;
+      if (in_port_busy[port] > 0) continue;
+      internal_router_event** heads = ports[port]->getVCHeads();
+      for (int vc = 0; vc < vcs_; ++vc) {
+        internal_router_event* h = heads[vc];
+        if (!can_go(ports, h, out_port_busy)) continue;
+        const std::size_t i = static_cast<std::size_t>(port * vcs_ + vc);
+        bound_[static_cast<std::size_t>(h->getNextPort())] |= std::uint64_t{1} << i;
+        heads_.set(i, interlock::age_field::from_bits(static_cast<topo_event*>(h)->age));
       }
+    }
+    const std::uint64_t port_vcs = interlock::bits::low_mask(static_cast<std::size_t>(vcs_));
+    std::uint64_t taken = 0;  // the VCs of input ports granted this cycle
+    for (int n = 0, out = first_; n < ports_; ++n, out = out + 1 == ports_ ? 0 : out + 1) {
+      const std::uint64_t candidates = bound_[static_cast<std::size_t>(out)] & ~taken;
       if (candidates == 0) continue;
       const interlock::age_requests r = heads_.requests(candidates, age_->clock);
       const interlock::grant g = arb_[static_cast<std::size_t>(out)].grant(r);
@@ -451,6 +458,7 @@ class xbar_age : public XbarArbitration {
       progress_vc[port] = vc;
       in_port_busy[port] = e->getFlitCount();
       out_port_busy[out] = e->getFlitCount();
+      taken |= port_vcs << (port * vcs_);
     }
     first_ = first_ + 1 == ports_ ? 0 : first_ + 1;
   }
@@ -485,6 +493,7 @@ class xbar_age : public XbarArbitration {
   int ports_ = 0, vcs_ = 0, first_ = 0;
   std::vector<interlock::age_epoch_arbiter<64>> arb_;
   interlock::age_heads<64> heads_;
+  std::vector<std::uint64_t> bound_;  // per output port: the heads bound for it that can go
 
  public:
   ImplementSerializable(interlock_sst::xbar_age)
