@@ -14,9 +14,13 @@
 //                either epoch, and the edges it did not run are caught up
 //                from the simulation time at the next edge or arrival, so
 //                idle routers cost nothing and results do not depend on when
-//                SST wakes them. interlock.torus creates it when given age_period
-//                and registers it under the router's component id; interlock.xbar_age finds it
-//                there (hr_router gives crossbar arbitration no parameters, so the topology is the
+//                SST wakes them.
+//   router_context  what interlock.torus keeps for a router's crossbar
+//                arbitration: its router_age (given age_period) and
+//                xbar_separable's configuration (separable_config). The
+//                topology registers it under the router's component id;
+//                the arbitration finds it there (hr_router gives crossbar
+//                arbitration no parameters, so the topology is the
 //                parameterized parent).
 //
 // Procedure 1 on arrival. Merlin shows a router a packet that came from
@@ -42,11 +46,17 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <type_traits>
 #include <vector>
 
+#include <sst/core/output.h>
+#include <sst/core/statapi/statbase.h>
+
 #include <interlock/arbiters/age_clock.hpp>
+#include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/routing/dimension_order.hpp>
+#include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_promotion.hpp>
 
 namespace interlock_sst {
@@ -56,12 +66,15 @@ using SST::Merlin::RtrEvent;
 
 using dor_scheme = interlock::dimension_order_routing;
 using promotion_scheme = interlock::vc_promotion_routing;
+using t3e_scheme = interlock::direction_order_routing;
 static_assert(std::is_trivially_copyable<dor_scheme::state>::value &&
-                  std::is_trivially_copyable<promotion_scheme::state>::value,
+                  std::is_trivially_copyable<promotion_scheme::state>::value &&
+                  std::is_trivially_copyable<t3e_scheme::state>::value,
               "route states are copied as bytes");
-/// A route state of either scheme, as bytes.
+/// A route state of any of the schemes, as bytes.
 using route_state =
-    std::array<unsigned char, std::max(sizeof(dor_scheme::state), sizeof(promotion_scheme::state))>;
+    std::array<unsigned char, std::max({sizeof(dor_scheme::state), sizeof(promotion_scheme::state),
+                                        sizeof(t3e_scheme::state)})>;
 
 /// A packet inside the network: Merlin's internal event and interlock's route state.
 class topo_event : public internal_router_event {
@@ -187,24 +200,105 @@ struct router_age {
   }
 };
 
-/// The routers' age state, by router component id.
+/// How interlock.xbar_separable allocates at one router: chosen by
+/// interlock.torus's xbar_input / xbar_output parameters (hr_router gives
+/// crossbar arbitration no parameters of its own).
+struct separable_config {
+  enum class stage { round_robin, priority, inverse_weighted, age };
+  using weight_table = interlock::inverse_weighted_arbiter<64, 1, 8>::table_type;
+
+  stage input = stage::round_robin;                          // a VC arbiter per input port
+  stage output = stage::round_robin;                         // a port arbiter per output port
+  std::vector<std::int64_t> vc_priority;                     // priority: per VC of an input port
+  std::vector<std::int64_t> port_priority;                   // priority: per input port
+  std::vector<std::shared_ptr<const weight_table>> weights;  // inverse_weighted: per output port
+};
+
+/// What interlock.torus keeps for a router's crossbar arbitration.
+struct router_context {
+  std::shared_ptr<router_age> age;  // with age_period only
+  separable_config xbar;
+};
+
+/// Stops the simulation with `message` (a configuration the element cannot run).
+[[noreturn]] inline void refuse(const std::string& message) {
+  SST::Output out("", 0, 0, SST::Output::STDERR);
+  out.fatal(CALL_INFO, -1, "%s\n", message.c_str());
+  std::abort();
+}
+
+/// A crossbar arbitration's shape: up to 64 ports and 64 VCs per port (one
+/// 64-bit word of round-robin state).
+inline void check_shape(const std::string& name, int ports, int vcs) {
+  if (ports < 1 || ports > 64 || vcs < 1 || vcs > 64)
+    refuse(name + ": " + std::to_string(ports) + " ports and " + std::to_string(vcs) +
+           " VCs per port; allowed 1..64 of each (one 64-bit word of round-robin state)");
+}
+
+/// Whether a VC head can cross now: its output port is free and has credits
+/// for the whole packet (Merlin moves whole packets, counting credits in flits).
+inline bool can_go(SST::Merlin::PortInterface** ports, internal_router_event* head,
+                   const int* out_port_busy) {
+  if (head == nullptr) return false;
+  const int next = head->getNextPort();
+  return out_port_busy[next] <= 0 && ports[next]->spaceToSend(head->getVC(), head->getFlitCount());
+}
+
+/// The routers' contexts, by router component id (the topology is built
+/// before the crossbar arbitration, and registers first).
 inline std::mutex& registry_mutex() {
   static std::mutex m;
   return m;
 }
-inline std::map<SST::ComponentId_t, std::shared_ptr<router_age>>& age_registry() {
-  static std::map<SST::ComponentId_t, std::shared_ptr<router_age>> r;
+inline std::map<SST::ComponentId_t, std::shared_ptr<router_context>>& registry() {
+  static std::map<SST::ComponentId_t, std::shared_ptr<router_context>> r;
   return r;
 }
-inline void register_age(SST::ComponentId_t router, std::shared_ptr<router_age> age) {
+inline void register_router(SST::ComponentId_t router, std::shared_ptr<router_context> context) {
   std::lock_guard<std::mutex> lock(registry_mutex());
-  age_registry()[router] = std::move(age);
+  registry()[router] = std::move(context);
 }
-inline std::shared_ptr<router_age> find_age(SST::ComponentId_t router) {
+inline std::shared_ptr<router_context> find_router(SST::ComponentId_t router) {
   std::lock_guard<std::mutex> lock(registry_mutex());
-  const auto it = age_registry().find(router);
-  return it == age_registry().end() ? nullptr : it->second;
+  const auto it = registry().find(router);
+  return it == registry().end() ? nullptr : it->second;
 }
+
+/// The age clock's statistics, moved once per router cycle by the crossbar
+/// arbitration that ticks the clock (interlock.xbar_age, or xbar_separable
+/// with an age output stage).
+struct age_statistics {
+  SST::Statistics::Statistic<std::uint64_t>* epoch_switches = nullptr;
+  SST::Statistics::Statistic<std::uint64_t>* inhibited_ticks = nullptr;
+  SST::Statistics::Statistic<std::uint64_t>* late_admissions = nullptr;
+  std::uint64_t switches_seen = 0, late_seen = 0;
+
+  /// One router cycle at simulation cycle `now`: the clock's edge, then the statistics.
+  void tick(router_age& age, SST::SimTime_t now) {
+    age.cycle(now);
+    if (age.clock.inhibit()) inhibited_ticks->addData(1);
+    if (age.clock.epoch_switches() != switches_seen) {
+      switches_seen = age.clock.epoch_switches();
+      epoch_switches->addData(1);
+    }
+    if (age.late_admissions != late_seen) {
+      late_admissions->addData(age.late_admissions - late_seen);
+      late_seen = age.late_admissions;
+    }
+  }
+};
+
+// The ELI entries of age_statistics, for each arbitration that registers them.
+#define INTERLOCK_SST_AGE_STATISTICS                                                             \
+  {"epoch_switches", "Epoch switches of the router's age clock", "switches", 1},                 \
+      {"inhibited_ticks", "Clock ticks an epoch switch waited for the old epoch to drain",       \
+       "cycles", 1},                                                                             \
+  {                                                                                              \
+    "late_admissions",                                                                           \
+        "Packets shown to the router more than 255 age ticks after they arrived (stored as age " \
+        "255)",                                                                                  \
+        "packets", 1                                                                             \
+  }
 
 }  // namespace interlock_sst
 

@@ -5,26 +5,41 @@
 // Routes are interlock's: dimension_order_routing (one dimension at a time,
 // minimally, a tie at exactly k/2 by the topology's rule: + from an even
 // ordinate; the SeaStar's dateline, the second VC from the wrap link on, or
-// BookSim2's) or vc_promotion_routing (Anton 2: n + 1 VCs, any dimension
-// orders). `orders = all` draws each packet's dimension order from every
-// permutation, from a generator of the injecting router's own (seeded by
+// BookSim2's), vc_promotion_routing (Anton 2: n + 1 VCs, any dimension
+// orders) or direction_order_routing (the Cray T3E: +X +Y +Z -X -Y -Z with
+// VC tables, time-of-crossing or optimized, and optionally its initial and
+// final hops and long-way routes). `orders = all` draws each packet's
+// dimension order from every permutation, and T3E routes with choices draw
+// their route tag, from a generator of the injecting router's own (seeded by
 // `seed` and the router id), so results do not depend on how routers are
-// spread over ranks or threads.
+// spread over ranks or threads. A dimension may be a line (wrap 0: Merlin's
+// mesh wiring, merlin's topoMesh in Python).
 //
 // Parameters (documented to sst-info through the ELI):
 //   shape          the torus, "4x4x4" (1 to 8 dimensions, each 2..65535)
+//   wrap           per dimension 1 (a ring, default) or 0 (a line), as 1x0x1 or one value
 //   local_ports    endpoints per router: 1 (the only value supported)
 //   width          links per dimension: "1x1x1" or absent (the only value supported)
-//   routing        dimension_order (default) or vc_promotion
+//   routing        dimension_order (default), vc_promotion or direction_order
 //   dateline       dimension_order's: seastar (default), booksim2, or none
 //                  (one VC per VN: refused, with the cycle, on rings of five
 //                  or more routers)
 //   orders         xyz (default: dimension 0 first) or all
+//   vc_tables      direction_order's: toc (time of crossing, default) or optimized
+//   t3e_routes     direction_order's: minimal (default) or a comma list of
+//                  other_way, initial_hops, final_hop
 //   seed           the routers' generators (default 1)
 //   age_period     AGE_CLK_PERIOD: gives every router an age clock for
-//                  interlock.xbar_age (interlock_sst.h); with age_bias (one
-//                  value 0..7 or one per port) and age_rr_select (age, rr,
-//                  half or 0x...)
+//                  interlock.xbar_age or an age output stage (interlock_sst.h);
+//                  with age_bias (one value 0..7 or one per port) and
+//                  age_rr_select (age, rr, half or 0x...). age_period=auto
+//                  takes [Abts07] Section 3.2's period and per-dimension
+//                  biases (age_tuning.hpp) for this network and the router's
+//                  buffers, age_buffers=INPUT,STAGING,PACKET in flits
+//   xbar_input, xbar_output, vc_priority, port_priority, iw_pattern
+//                  interlock.xbar_separable's stages (interlock_separable.cc);
+//                  iw_pattern (uniform, tornado or all_to_one:N) is the
+//                  traffic whose loads give the inverse weights
 //
 // Where things live. A packet enters at its router's host port
 // (process_input): the route starts there, and the routing state rides in
@@ -37,11 +52,13 @@
 // on VCs of its own). With an age clock it first runs Procedure 1 for a
 // packet this router has not seen. Ports are interlock's numbering, which
 // for width 1 is Merlin's: +d on port 2d, -d on port 2d + 1, the endpoint on
-// 2n.
+// 2n; a line's end has its outward port unconnected.
 //
-// Deadlock check. The first router of each process builds the channel
-// dependency graph of the configured scheme (verify/channel_dependency_graph.hpp)
-// and stops the simulation, printing the witness cycle, when it has one.
+// Shared per process. The routers of one configuration share one topology
+// and routing scheme (and the loads behind inverse weights), built by the
+// first router of each process; its channel dependency graph
+// (verify/channel_dependency_graph.hpp) is checked then, and a cycle stops
+// the simulation, printing the witness.
 //
 // Contract
 //   - Bad parameters stop the simulation with a message naming the
@@ -58,8 +75,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cinttypes>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -68,10 +87,16 @@
 #include <variant>
 #include <vector>
 
+#include <interlock/arbiters/age_tuning.hpp>
+#include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/core/random.hpp>
 #include <interlock/routing/dimension_order.hpp>
+#include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_promotion.hpp>
+#include <interlock/routing/vc_table.hpp>
 #include <interlock/topology/torus.hpp>
+#include <interlock/traffic/loads.hpp>
+#include <interlock/traffic/patterns.hpp>
 #include <interlock/verify/cdg_report.hpp>
 #include <interlock/verify/channel_dependency_graph.hpp>
 
@@ -83,79 +108,180 @@ using SST::Merlin::internal_router_event;
 using SST::Merlin::RtrEvent;
 using SST::Merlin::Topology;
 
+using scheme_variant = std::variant<dor_scheme, promotion_scheme, t3e_scheme>;
+
+namespace {
+
+// One configuration's network, shared by the routers of a process.
+struct network {
+  std::unique_ptr<interlock::torus_topology> topology;
+  std::unique_ptr<scheme_variant> scheme;
+  std::mutex mutex;                                       // guards what follows
+  std::map<std::string, interlock::arbiter_loads> loads;  // by iw_pattern
+  interlock::inverse_weight_tables<64, 1, 8> tables;
+};
+
+}  // namespace
+
 class torus : public Topology {
  public:
-  SST_ELI_REGISTER_SUBCOMPONENT(torus, "interlock", "torus", SST_ELI_ELEMENT_VERSION(0, 1, 0),
-                                "A torus routed by interlock's dimension-order or VC-promotion "
-                                "routing, deadlock-checked when the network is built",
+  SST_ELI_REGISTER_SUBCOMPONENT(torus, "interlock", "torus", SST_ELI_ELEMENT_VERSION(0, 2, 0),
+                                "A torus (or mesh) routed by interlock's dimension-order, "
+                                "VC-promotion or T3E direction-order routing, deadlock-checked "
+                                "when the network is built",
                                 SST::Merlin::Topology)
   SST_ELI_DOCUMENT_PARAMS(
       {"shape", "Routers per dimension, as 4x4x4", ""},
+      {"wrap",
+       "Per dimension 1 (a ring) or 0 (a line, Merlin's mesh wiring), as 1x0x1 or one value", "1"},
       {"local_ports", "Endpoints per router (only 1 is supported)", "1"},
       {"width", "Links per dimension (only 1x1x... is supported)", ""},
+      {"routing",
+       "dimension_order (two VCs per VN, datelines by `dateline`), vc_promotion "
+       "(Anton 2: n + 1 VCs, any orders) or direction_order (the Cray T3E: two VCs per VN from "
+       "its VC tables)",
+       "dimension_order"},
       {"dateline",
-       "seastar (the second VC from the wrap link on), booksim2, or none "
+       "dimension_order's: seastar (the second VC from the wrap link on), booksim2, or none "
        "(refused: a cycle on rings of five or more)",
        "seastar"},
-      {"routing",
-       "dimension_order (two VCs per VN, datelines by `dateline`) or vc_promotion "
-       "(Anton 2: n + 1 VCs, any orders)",
-       "dimension_order"},
       {"orders", "xyz (dimension 0 first) or all (each packet draws one of every order)", "xyz"},
+      {"vc_tables", "direction_order's VC tables: toc (time of crossing) or optimized", "toc"},
+      {"t3e_routes",
+       "direction_order's routes: minimal, or a comma list of other_way, initial_hops, final_hop "
+       "(each packet draws its route tag)",
+       "minimal"},
       {"seed", "Seed of the routers' generators (each router draws from its own)", "1"},
       {"age_period",
-       "AGE_CLK_PERIOD of every router's age clock, for interlock.xbar_age "
-       "(absent: no age clock)",
+       "AGE_CLK_PERIOD of every router's age clock, for interlock.xbar_age or an age output "
+       "stage, or auto ([Abts07] Section 3.2's methodology, with age_buffers; absent: no age "
+       "clock)",
        ""},
-      {"age_bias", "The age bias of every input port, 0..7, or one per port as 1,1,2,...", "1"},
-      {"age_rr_select", "AGE_RR_SELECT: age, rr, half or a hex mask 0x...", "age"})
+      {"age_bias",
+       "The age bias of every input port, 0..7, or one per port as 1,1,2,... (default 1, or with "
+       "age_period=auto Section 3.2's bias of each port's dimension)",
+       ""},
+      {"age_buffers",
+       "age_period=auto's router: per-VC input buffer, staging buffer and largest packet, in "
+       "flits, as 128,128,8",
+       ""},
+      {"age_rr_select", "AGE_RR_SELECT: age, rr, half or a hex mask 0x...", "age"},
+      {"xbar_input", "interlock.xbar_separable's VC arbiters: round_robin or priority",
+       "round_robin"},
+      {"xbar_output",
+       "interlock.xbar_separable's port arbiters: round_robin, priority, inverse_weighted or age",
+       "round_robin"},
+      {"vc_priority", "xbar_input=priority: one integer, or one per VC of a port, as 0,1", "0"},
+      {"port_priority", "xbar_output=priority: one integer, or one per port, as 0,0,0,0,0,0,1",
+       "0"},
+      {"iw_pattern",
+       "xbar_output=inverse_weighted: the traffic whose loads give the weights: uniform, "
+       "tornado or all_to_one:N",
+       "uniform"})
 
   torus(ComponentId_t cid, Params& params, int num_ports, int rtr_id, int num_vns)
       : Topology(cid), router_(rtr_id), vns_(num_vns) {
     const std::string shape = params.find<std::string>("shape", "");
     std::vector<std::size_t> radix;
-    {
-      std::stringstream in(shape);
-      for (std::string part; std::getline(in, part, 'x');) {
-        char* end = nullptr;
-        const unsigned long k = std::strtoul(part.c_str(), &end, 10);
-        if (part.empty() || *end != '\0' || k < 2 || k > 65535)
-          bad("shape", shape, "as 4x4x4, each 2..65535");
-        radix.push_back(k);
-      }
+    for (const std::string& part : split(shape, 'x')) {
+      char* end = nullptr;
+      const unsigned long k = std::strtoul(part.c_str(), &end, 10);
+      if (part.empty() || *end != '\0' || k < 2 || k > 65535)
+        bad("shape", shape, "as 4x4x4, each 2..65535");
+      radix.push_back(k);
     }
     if (radix.empty() || radix.size() > 8) bad("shape", shape, "1 to 8 dimensions, as 4x4x4");
+    const std::string wrap_text = params.find<std::string>("wrap", "1");
+    std::vector<bool> wrap;
+    for (const std::string& w : split(wrap_text, 'x')) {
+      if (w != "0" && w != "1") bad("wrap", wrap_text, "0 or 1 per dimension, as 1x0x1");
+      wrap.push_back(w == "1");
+    }
+    if (wrap.size() == 1) wrap.assign(radix.size(), wrap[0]);
+    if (wrap.size() != radix.size())
+      bad("wrap", wrap_text,
+          "one value or " + std::to_string(radix.size()) + " (one per dimension)");
     const int local = params.find<int>("local_ports", 1);
     if (local != 1) bad("local_ports", std::to_string(local), "1");
     const std::string width = params.find<std::string>("width", "");
     if (!width.empty() && width.find_first_not_of("1x") != std::string::npos)
       bad("width", width, "1 in every dimension");
+    const std::string routing = params.find<std::string>("routing", "dimension_order");
+    if (routing != "dimension_order" && routing != "vc_promotion" && routing != "direction_order")
+      bad("routing", routing, "dimension_order, vc_promotion or direction_order");
     const std::string dateline = params.find<std::string>("dateline", "seastar");
-    interlock::dimension_order_options options;
-    if (dateline == "booksim2") {
-      options.rule = interlock::dateline_rule::booksim2;
-    } else if (dateline == "none") {
-      options.datelines = false;
-    } else if (dateline != "seastar") {
+    if (dateline != "seastar" && dateline != "booksim2" && dateline != "none")
       bad("dateline", dateline, "seastar, booksim2 or none");
-    }
     const std::string orders = params.find<std::string>("orders", "xyz");
     if (orders != "xyz" && orders != "all") bad("orders", orders, "xyz or all");
+    const std::string tables = params.find<std::string>("vc_tables", "toc");
+    if (tables != "toc" && tables != "optimized") bad("vc_tables", tables, "toc or optimized");
+    const std::string t3e_routes = params.find<std::string>("t3e_routes", "minimal");
+    interlock::allowed_routes allowed;
+    if (t3e_routes != "minimal") {
+      for (const std::string& r : split(t3e_routes, ',')) {
+        if (r == "other_way") {
+          allowed.other_way = true;
+        } else if (r == "initial_hops") {
+          allowed.initial_hops = true;
+        } else if (r == "final_hop") {
+          allowed.final_hop = true;
+        } else {
+          bad("t3e_routes", t3e_routes,
+              "minimal, or a comma list of other_way, initial_hops, "
+              "final_hop");
+        }
+      }
+    }
     const std::uint64_t seed = params.find<std::uint64_t>("seed", 1);
 
-    const std::string routing = params.find<std::string>("routing", "dimension_order");
-    topology_ = std::make_unique<interlock::torus_topology>(radix);
-    std::vector<interlock::dimension_sequence> sequences;
-    if (orders == "all") sequences = interlock::all_dimension_orders(radix.size());
-    if (routing == "dimension_order") {
-      scheme_ = std::make_unique<std::variant<dor_scheme, promotion_scheme>>(
-          std::in_place_type<dor_scheme>, *topology_, sequences, options);
-    } else if (routing == "vc_promotion") {
-      scheme_ = std::make_unique<std::variant<dor_scheme, promotion_scheme>>(
-          std::in_place_type<promotion_scheme>, *topology_, sequences);
-    } else {
-      bad("routing", routing, "dimension_order or vc_promotion");
-    }
+    // The routers of a process share one network per configuration.
+    const std::string key = shape + "/" + wrap_text + "/" + routing + "/" +
+                            (routing == "dimension_order" ? dateline + "/" + orders
+                             : routing == "vc_promotion"  ? orders
+                                                          : tables + "/" + t3e_routes);
+    net_ = network_for(key, [&](network& n) {
+      n.topology = std::make_unique<interlock::torus_topology>(radix, wrap);
+      std::vector<interlock::dimension_sequence> sequences;
+      if (orders == "all") sequences = interlock::all_dimension_orders(radix.size());
+      if (routing == "dimension_order") {
+        interlock::dimension_order_options options;
+        if (dateline == "booksim2") options.rule = interlock::dateline_rule::booksim2;
+        if (dateline == "none") options.datelines = false;
+        n.scheme = std::make_unique<scheme_variant>(std::in_place_type<dor_scheme>, *n.topology,
+                                                    sequences, options);
+      } else if (routing == "vc_promotion") {
+        n.scheme = std::make_unique<scheme_variant>(std::in_place_type<promotion_scheme>,
+                                                    *n.topology, sequences);
+      } else {
+        std::vector<interlock::ring_vc_assignment> vc_tables;
+        if (tables == "optimized") {
+          interlock::vc_optimizer_options o;
+          o.routes = allowed.other_way || allowed.final_hop ? interlock::vc_routes::every_route
+                                                            : interlock::vc_routes::minimal;
+          for (const std::size_t k : radix)
+            vc_tables.push_back(k <= 64 ? interlock::optimize_vc_assignment(k, 8, o)
+                                        : interlock::ring_vc_assignment(64));
+        }
+        try {
+          n.scheme = std::make_unique<scheme_variant>(std::in_place_type<t3e_scheme>, *n.topology,
+                                                      std::vector<interlock::direction>{},
+                                                      vc_tables, allowed);
+        } catch (const interlock::config_error& e) {
+          bad("vc_tables", tables, std::string("tables the T3E's routes accept: ") + e.what());
+        }
+      }
+      const auto report = std::visit(
+          [](const auto& s) { return interlock::verify::check_deadlock_freedom(s); }, *n.scheme);
+      if (!report.deadlock_free()) {
+        output.fatal(CALL_INFO, -1,
+                     "interlock.torus: the routes of %s can deadlock; a cycle of channel "
+                     "dependencies:\n%s",
+                     key.c_str(), interlock::verify::format_cycle(*n.topology, report).c_str());
+      }
+    });
+    topology_ = net_->topology.get();
+    scheme_ = net_->scheme.get();
     if (num_ports < static_cast<int>(topology_->ports()))
       bad("num_ports", std::to_string(num_ports),
           "at least " + std::to_string(topology_->ports()) + " for shape " + shape);
@@ -163,8 +289,10 @@ class torus : public Topology {
       bad("id", std::to_string(rtr_id), "0.." + std::to_string(topology_->node_count() - 1));
     ports_ = num_ports;
     rng_ = interlock::splitmix64(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(rtr_id));
-    check_once(shape + "/" + routing + "/" + dateline + "/" + orders);
+    context_ = std::make_shared<router_context>();
     if (params.contains("age_period")) configure_age(params);
+    configure_xbar(params);
+    register_router(SST::COMPONENT_ID_MASK(getId()), context_);
   }
   torus() = default;
 
@@ -177,8 +305,9 @@ class torus : public Topology {
     if (age_ && e->age_at != router_) {
       if (!age_->claimed) {
         output.fatal(CALL_INFO, -1,
-                     "interlock.torus: age_period is set but the router's xbar_arb is not "
-                     "interlock.xbar_age (nothing would release the age clock's packets)\n");
+                     "interlock.torus: age_period is set but the router's xbar_arb is neither "
+                     "interlock.xbar_age nor interlock.xbar_separable with xbar_output=age "
+                     "(nothing would release the age clock's packets)\n");
       }
       // Shown to this router only now, at the head of its input VC: Procedure 1
       // as on arrival (interlock_sst.h).
@@ -206,17 +335,28 @@ class torus : public Topology {
       out.push_back(ev->getNextPort());
       return;
     }
-    // A broadcast spreads in + directions from its origin: along every dimension from the one it
-    // arrived in, stopping before it would come back to the origin's ordinate.
+    // A broadcast spreads from its origin along a spanning tree: it goes on
+    // in the dimension and direction it travels, and branches into every
+    // later dimension (+ on a ring, stopping before the origin's ordinate;
+    // both ways on a line, stopping at the ends).
     topo_event* e = static_cast<topo_event*>(ev);
     const interlock::node_id me = static_cast<interlock::node_id>(router_);
+    const interlock::node_id origin = static_cast<interlock::node_id>(e->origin);
     std::size_t from = 0;
-    for (std::size_t d = 0; d < topology_->dimensions(); ++d)
-      if (port == static_cast<int>(topology_->port_of(d, -1))) from = d;
+    int travel = 0;  // 0: from the endpoint
+    for (std::size_t d = 0; d < topology_->dimensions(); ++d) {
+      if (port == static_cast<int>(topology_->port_of(d, -1))) from = d, travel = +1;
+      if (port == static_cast<int>(topology_->port_of(d, +1))) from = d, travel = -1;
+    }
     for (std::size_t d = from; d < topology_->dimensions(); ++d) {
-      const std::size_t next = (topology_->ordinate(me, d) + 1) % topology_->radix(d);
-      if (next != topology_->ordinate(static_cast<interlock::node_id>(e->origin), d))
-        out.push_back(static_cast<int>(topology_->port_of(d, +1)));
+      const std::size_t x = topology_->ordinate(me, d), k = topology_->radix(d);
+      for (int sign : {+1, -1}) {
+        if (travel != 0 && d == from && sign != travel) continue;
+        if (topology_->wraps(d) ? sign < 0 || (x + 1) % k == topology_->ordinate(origin, d)
+                                : (sign > 0 ? x + 1 == k : x == 0))
+          continue;
+        out.push_back(static_cast<int>(topology_->port_of(d, sign)));
+      }
     }
     const int host = static_cast<int>(topology_->local_port());
     if (port != host) out.push_back(host);
@@ -234,7 +374,13 @@ class torus : public Topology {
 
   PortState getPortState(int port) const override {
     const int host = static_cast<int>(topology_->local_port());
-    return port < host ? R2R : port == host ? R2N : UNCONNECTED;
+    if (port == host) return R2N;
+    if (port > host || port < 0) return UNCONNECTED;
+    const interlock::port_ref p = topology_->port_info(static_cast<std::size_t>(port));
+    const bool line_end =
+        !topology_->wraps(p.dimension) &&
+        topology_->is_wrap_hop(static_cast<interlock::node_id>(router_), p.dimension, p.sign);
+    return line_end ? UNCONNECTED : R2R;
   }
 
   void getVCsPerVN(std::vector<int>& vcs) override {
@@ -249,6 +395,14 @@ class torus : public Topology {
   }
 
  private:
+  static std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
+    if (text.empty() || text.back() == separator) parts.emplace_back();  // an empty last part
+    return parts;
+  }
+
   [[noreturn]] void bad(const std::string& name, const std::string& value,
                         const std::string& allowed) {
     output.fatal(CALL_INFO, -1, "interlock.torus: parameter %s is \"%s\", allowed %s\n",
@@ -256,18 +410,72 @@ class torus : public Topology {
     std::abort();
   }
 
-  void configure_age(Params& params) {
-    const std::uint64_t period = params.find<std::uint64_t>("age_period", 0);
-    if (period < 1 || period > 0xFFFFFFFFull)
-      bad("age_period", params.find<std::string>("age_period", ""), "1..4294967295");
-    auto age = std::make_shared<router_age>(static_cast<std::uint32_t>(period));
-    const std::string bias = params.find<std::string>("age_bias", "1");
-    std::stringstream in(bias);
-    for (std::string b; std::getline(in, b, ',');) {
+  // The process's network for `key`, built by `build` the first time.
+  template <class Build>
+  static std::shared_ptr<network> network_for(const std::string& key, Build&& build) {
+    static std::mutex mutex;
+    static std::map<std::string, std::shared_ptr<network>> networks;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::shared_ptr<network>& n = networks[key];
+    if (!n) {
+      auto made = std::make_shared<network>();
+      build(*made);
+      n = made;
+    }
+    return n;
+  }
+
+  std::vector<std::int64_t> integers(Params& params, const std::string& name,
+                                     const std::string& allowed) {
+    const std::string text = params.find<std::string>(name, "0");
+    std::vector<std::int64_t> values;
+    for (const std::string& v : split(text, ',')) {
       char* end = nullptr;
-      const unsigned long v = std::strtoul(b.c_str(), &end, 10);
-      if (b.empty() || *end != '\0' || v > 7) bad("age_bias", bias, "0..7, or one per port");
-      age->bias.push_back(interlock::age_bias{static_cast<unsigned>(v), static_cast<unsigned>(v)});
+      const long long x = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0') bad(name, text, allowed);
+      values.push_back(x);
+    }
+    return values;
+  }
+
+  void configure_age(Params& params) {
+    const std::string period_text = params.find<std::string>("age_period", "");
+    std::uint64_t period = 0;
+    std::vector<unsigned> dimension_bias;  // age_period=auto: Section 3.2's biases
+    if (period_text == "auto") {
+      const auto r = recommended_age(params.find<std::string>("age_buffers", ""));
+      period = r.age_clk_period;
+      dimension_bias.assign(r.biases.begin(), r.biases.end());
+      if (router_ == 0)
+        output.output("interlock.torus: age_period=auto: AGE_CLK_PERIOD %" PRIu32
+                      " ([Abts07] Section 3.2: %u hops, %u age ticks and %u cycles of "
+                      "queueing per hop)\n",
+                      r.age_clk_period, r.hops, r.whole_age_ticks_per_hop,
+                      r.queueing_cycles_per_hop);
+    } else {
+      char* end = nullptr;
+      period = std::strtoull(period_text.c_str(), &end, 10);
+      if (period_text.empty() || *end != '\0' || period < 1 || period > 0xFFFFFFFFull)
+        bad("age_period", period_text, "1..4294967295 or auto");
+    }
+    auto age = std::make_shared<router_age>(static_cast<std::uint32_t>(period));
+    const std::string bias = params.find<std::string>("age_bias", "");
+    if (bias.empty() && !dimension_bias.empty()) {
+      // By the dimension each port is in; the endpoint's port 1 (as the reference model's
+      // biases_by_dimension).
+      for (std::size_t p = 0; p < topology_->ports(); ++p) {
+        const unsigned b =
+            p == topology_->local_port() ? 1u : dimension_bias[topology_->port_info(p).dimension];
+        age->bias.push_back(interlock::age_bias{b, b});
+      }
+    } else {
+      for (const std::string& b : split(bias.empty() ? "1" : bias, ',')) {
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(b.c_str(), &end, 10);
+        if (b.empty() || *end != '\0' || v > 7) bad("age_bias", bias, "0..7, or one per port");
+        age->bias.push_back(
+            interlock::age_bias{static_cast<unsigned>(v), static_cast<unsigned>(v)});
+      }
     }
     if (age->bias.size() != 1 && age->bias.size() != topology_->ports())
       bad("age_bias", bias,
@@ -286,7 +494,114 @@ class torus : public Topology {
         bad("age_rr_select", select, "age, rr, half or a hex mask 0x...");
     }
     age_ = age;
-    register_age(SST::COMPONENT_ID_MASK(getId()), age);
+    context_->age = age;
+  }
+
+  // [Abts07] Section 3.2's AGE_CLK_PERIOD for this network, from the router's
+  // buffers as "INPUT,STAGING,PACKET" flits (per-VC input buffer, output
+  // staging buffer, largest packet) and the scheme's VCs per link.
+  interlock::age_tuning::age_clock_recommendation recommended_age(const std::string& buffers) {
+    const char* allowed = "INPUT,STAGING,PACKET in flits, as 128,128,8 (needed by age_period=auto)";
+    std::vector<unsigned> flits;
+    for (const std::string& f : split(buffers, ',')) {
+      char* end = nullptr;
+      const unsigned long v = std::strtoul(f.c_str(), &end, 10);
+      if (f.empty() || *end != '\0' || v > 0xFFFFFFu) bad("age_buffers", buffers, allowed);
+      flits.push_back(static_cast<unsigned>(v));
+    }
+    if (flits.size() != 3) bad("age_buffers", buffers, allowed);
+    interlock::age_tuning::age_clock_inputs in;
+    for (std::size_t d = 0; d < topology_->dimensions(); ++d)
+      in.dimensions.push_back({topology_->radix(d), topology_->wraps(d)
+                                                        ? interlock::age_tuning::wrap::torus
+                                                        : interlock::age_tuning::wrap::mesh});
+    in.input_buffer_flits = flits[0];
+    in.staging_buffer_flits = flits[1];
+    in.max_packet_flits = flits[2];
+    in.vcs_per_link = static_cast<unsigned>(vcs_per_vn());
+    try {
+      return interlock::age_tuning::recommend_age_clock(in);
+    } catch (const interlock::config_error& e) {
+      bad("age_buffers", buffers, std::string("buffers Section 3.2 accepts: ") + e.what());
+    }
+  }
+
+  // interlock.xbar_separable's stages (interlock_separable.cc).
+  void configure_xbar(Params& params) {
+    using stage = separable_config::stage;
+    separable_config& x = context_->xbar;
+    const std::string input = params.find<std::string>("xbar_input", "round_robin");
+    if (input == "priority") {
+      x.input = stage::priority;
+      x.vc_priority = integers(params, "vc_priority", "integers, one or one per VC, as 0,1");
+    } else if (input != "round_robin") {
+      bad("xbar_input", input, "round_robin or priority");
+    }
+    const std::string output_stage = params.find<std::string>("xbar_output", "round_robin");
+    if (output_stage == "priority") {
+      x.output = stage::priority;
+      x.port_priority = integers(params, "port_priority", "integers, one or one per port");
+      if (x.port_priority.size() != 1 && x.port_priority.size() != static_cast<std::size_t>(ports_))
+        bad("port_priority", params.find<std::string>("port_priority", ""),
+            "one value or " + std::to_string(ports_) + " (one per port)");
+    } else if (output_stage == "inverse_weighted") {
+      x.output = stage::inverse_weighted;
+      x.weights = inverse_weights(params.find<std::string>("iw_pattern", "uniform"));
+    } else if (output_stage == "age") {
+      if (!age_) bad("xbar_output", output_stage, "age only with age_period (the age clock)");
+      x.output = stage::age;
+    } else if (output_stage != "round_robin") {
+      bad("xbar_output", output_stage, "round_robin, priority, inverse_weighted or age");
+    }
+  }
+
+  // [Towles14] Section 3.1: each output port's inputs weighted by their loads
+  // under `pattern` and this network's routes, one table per distinct set.
+  std::vector<std::shared_ptr<const separable_config::weight_table>> inverse_weights(
+      const std::string& pattern) {
+    const interlock::node_id nodes = topology_->node_count();
+    interlock::node_id to = 0;
+    if (pattern.compare(0, 11, "all_to_one:") == 0) {
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(pattern.c_str() + 11, &end, 10);
+      if (pattern.size() == 11 || *end != '\0' || n >= nodes)
+        bad("iw_pattern", pattern, "all_to_one:N with N in 0.." + std::to_string(nodes - 1));
+      to = static_cast<interlock::node_id>(n);
+    } else if (pattern != "uniform" && pattern != "tornado") {
+      bad("iw_pattern", pattern, "uniform, tornado or all_to_one:N");
+    }
+    std::lock_guard<std::mutex> lock(net_->mutex);
+    auto it = net_->loads.find(pattern);
+    if (it == net_->loads.end()) {
+      const auto c = interlock::traffic_class::request;
+      interlock::arbiter_loads loads = std::visit(
+          [&](const auto& s) {
+            if (pattern == "uniform")
+              return interlock::router_arbiter_loads(s, c, interlock::traffic::uniform_random{});
+            if (pattern == "tornado")
+              return interlock::router_arbiter_loads(s, c, interlock::traffic::tornado{});
+            return interlock::router_arbiter_loads(s, c, interlock::traffic::all_to_one{to});
+          },
+          *scheme_);
+      it = net_->loads.emplace(pattern, std::move(loads)).first;
+    }
+    const interlock::node_id me = static_cast<interlock::node_id>(router_);
+    std::vector<std::shared_ptr<const separable_config::weight_table>> tables;
+    for (std::size_t out = 0; out < static_cast<std::size_t>(ports_); ++out) {
+      if (out >= topology_->ports()) {  // a port Merlin has beyond the topology's: never used
+        tables.push_back(net_->tables.from_loads(0, [](std::size_t, std::size_t) { return 0.0; }));
+        continue;
+      }
+      // interlock numbers an input by the direction the packet travels (the
+      // upstream router's output port); Merlin by the link's port here, the
+      // opposite direction: interlock's input q is Merlin's port q ^ 1.
+      const auto& arbiter = it->second[interlock::router_arbiter(*topology_, me, out)];
+      const std::size_t local = topology_->local_port();
+      tables.push_back(net_->tables.from_loads(arbiter.size(), [&](std::size_t i, std::size_t) {
+        return arbiter[i < local ? i ^ 1 : i][0];
+      }));
+    }
+    return tables;
   }
 
   int vcs_per_vn() const {
@@ -327,28 +642,12 @@ class torus : public Topology {
     e->setVC(e->getVN() * vcs_per_vn() + static_cast<int>(h.vc));
   }
 
-  // The channel dependency graph, once per process and configuration.
-  void check_once(const std::string& key) {
-    static std::mutex mutex;
-    static std::vector<std::string> checked;
-    std::lock_guard<std::mutex> lock(mutex);
-    for (const std::string& k : checked)
-      if (k == key) return;
-    const auto report = std::visit(
-        [](const auto& s) { return interlock::verify::check_deadlock_freedom(s); }, *scheme_);
-    if (!report.deadlock_free()) {
-      output.fatal(CALL_INFO, -1,
-                   "interlock.torus: the routes of %s can deadlock; a cycle of channel "
-                   "dependencies:\n%s",
-                   key.c_str(), interlock::verify::format_cycle(*topology_, report).c_str());
-    }
-    checked.push_back(key);
-  }
-
   int router_ = -1, vns_ = 0, ports_ = 0;
-  std::unique_ptr<interlock::torus_topology> topology_;
-  std::unique_ptr<std::variant<dor_scheme, promotion_scheme>> scheme_;
+  std::shared_ptr<network> net_;
+  const interlock::torus_topology* topology_ = nullptr;
+  const scheme_variant* scheme_ = nullptr;
   interlock::splitmix64 rng_{1};
+  std::shared_ptr<router_context> context_;
   std::shared_ptr<router_age> age_;  // with age_period only
 
  public:

@@ -91,29 +91,6 @@ using SST::Merlin::internal_router_event;
 using SST::Merlin::PortInterface;
 using SST::Merlin::XbarArbitration;
 
-namespace {
-
-constexpr int max_ports = 64;
-
-void check_shape(const char* name, int ports, int vcs) {
-  if (ports < 1 || ports > max_ports || vcs < 1 || vcs > max_ports) {
-    SST::Output out("", 0, 0, SST::Output::STDERR);
-    out.fatal(CALL_INFO, -1,
-              "%s: %d ports and %d VCs per port; allowed 1..64 of each (one 64-bit word of "
-              "round-robin state)\n",
-              name, ports, vcs);
-  }
-}
-
-// Whether input port `port`'s VC `vc` head can cross now.
-inline bool can_go(PortInterface** ports, internal_router_event* head, const int* out_port_busy) {
-  if (head == nullptr) return false;
-  const int next = head->getNextPort();
-  return out_port_busy[next] <= 0 && ports[next]->spaceToSend(head->getVC(), head->getFlitCount());
-}
-
-}  // namespace
-
 /// Merlin's round-robin schedule, each pick made by interlock's ascending round robin.
 class xbar_rr_merlin : public XbarArbitration {
  public:
@@ -374,21 +351,13 @@ class xbar_age : public XbarArbitration {
                                 "with age_period",
                                 SST::Merlin::XbarArbitration)
 
-  SST_ELI_DOCUMENT_STATISTICS(
-      {"epoch_switches", "Epoch switches of the router's age clock", "switches", 1},
-      {"inhibited_ticks", "Clock ticks an epoch switch waited for the old epoch to drain", "cycles",
-       1},
-      {"late_admissions",
-       "Packets shown to the router more than 255 age ticks after they arrived (stored as age "
-       "255)",
-       "packets", 1},
-      {"packets_left", "Packets still counted in an epoch when the simulation ended", "packets", 1})
+  SST_ELI_DOCUMENT_STATISTICS(INTERLOCK_SST_AGE_STATISTICS)
 
   xbar_age() = default;
   xbar_age(ComponentId_t id, Params&) : XbarArbitration(id) {
-    epoch_switches_ = registerStatistic<std::uint64_t>("epoch_switches");
-    inhibited_ticks_ = registerStatistic<std::uint64_t>("inhibited_ticks");
-    late_admissions_ = registerStatistic<std::uint64_t>("late_admissions");
+    stats_.epoch_switches = registerStatistic<std::uint64_t>("epoch_switches");
+    stats_.inhibited_ticks = registerStatistic<std::uint64_t>("inhibited_ticks");
+    stats_.late_admissions = registerStatistic<std::uint64_t>("late_admissions");
   }
 
   void setPorts(int num_ports, int num_vcs) override {
@@ -399,7 +368,8 @@ class xbar_age : public XbarArbitration {
                 "interlock.xbar_age: %d ports x %d VCs = %d heads per output; allowed up to 64\n",
                 num_ports, num_vcs, num_ports * num_vcs);
     }
-    age_ = find_age(SST::COMPONENT_ID_MASK(getId()));
+    const std::shared_ptr<router_context> context = find_router(SST::COMPONENT_ID_MASK(getId()));
+    age_ = context ? context->age : nullptr;
     if (!age_) {
       SST::Output out("", 0, 0, SST::Output::STDERR);
       out.fatal(CALL_INFO, -1,
@@ -464,18 +434,7 @@ class xbar_age : public XbarArbitration {
   }
 
   // One router cycle of the age clock, and the statistics it moves.
-  void tick() {
-    age_->cycle(getCurrentSimCycle());
-    if (age_->clock.inhibit()) inhibited_ticks_->addData(1);
-    if (age_->clock.epoch_switches() != switches_seen_) {
-      switches_seen_ = age_->clock.epoch_switches();
-      epoch_switches_->addData(1);
-    }
-    if (age_->late_admissions != late_seen_) {
-      late_admissions_->addData(age_->late_admissions - late_seen_);
-      late_seen_ = age_->late_admissions;
-    }
-  }
+  void tick() { stats_.tick(*age_, getCurrentSimCycle()); }
 
   void dumpState(std::ostream& stream) override {
     stream << "interlock.xbar_age: timestamp " << unsigned{age_->clock.timestamp()} << ", epoch "
@@ -486,10 +445,7 @@ class xbar_age : public XbarArbitration {
 
  private:
   std::shared_ptr<router_age> age_;
-  SST::Statistics::Statistic<std::uint64_t>* epoch_switches_ = nullptr;
-  SST::Statistics::Statistic<std::uint64_t>* inhibited_ticks_ = nullptr;
-  SST::Statistics::Statistic<std::uint64_t>* late_admissions_ = nullptr;
-  std::uint64_t switches_seen_ = 0, late_seen_ = 0;
+  age_statistics stats_;
   int ports_ = 0, vcs_ = 0, first_ = 0;
   std::vector<interlock::age_epoch_arbiter<64>> arb_;
   interlock::age_heads<64> heads_;

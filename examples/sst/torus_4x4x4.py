@@ -5,15 +5,22 @@
 #
 #   sst examples/sst/torus_4x4x4.py --model-options="KEY=VALUE ..."
 #     arb=NAME        interlock.xbar_rr_merlin (default), interlock.xbar_rr,
-#                     interlock.xbar_islip, interlock.xbar_islip4, or any Merlin
+#                     interlock.xbar_islip, interlock.xbar_islip4, interlock.xbar_age,
+#                     interlock.xbar_separable, or any Merlin
 #                     crossbar arbitration (merlin.xbar_arb_rr, merlin.xbar_arb_lru, ...)
 #     topology=NAME   merlin (merlin.torus, the default) or interlock (interlock.torus:
 #                     interlock's dimension-order routing, deadlock-checked)
-#     routing=NAME    interlock.torus only: dimension_order (default) or vc_promotion
+#     routing=NAME    interlock.torus only: dimension_order (default), vc_promotion or
+#                     direction_order (the Cray T3E, with vc_tables=toc|optimized and
+#                     t3e_routes=minimal or a comma list of other_way,initial_hops,final_hop)
 #     dateline=RULE   interlock.torus only: seastar (default), booksim2 or none
 #     orders=SET      interlock.torus only: xyz (default) or all
 #     age_period=N    interlock.torus only: AGE_CLK_PERIOD of the routers' age clocks, for
 #                     arb=interlock.xbar_age (with age_bias=B, age_rr_select=age|rr|half)
+#     xbar_input=A, xbar_output=A, vc_priority=L, port_priority=L, iw_pattern=P
+#                     interlock.torus only: the stages of arb=interlock.xbar_separable
+#                     (input round_robin|priority; output round_robin|priority|
+#                     inverse_weighted|age; iw_pattern uniform|tornado|all_to_one:N)
 #     shape=SHAPE     the torus (default 4x4x4)
 #     traffic=NAME    uniform (default: offered load, merlin.offered_load) or
 #                     all_to_one (every endpoint sends 20 packets to endpoint 0)
@@ -31,6 +38,8 @@ from sst.merlin.topology import *
 options = {"arb": "interlock.xbar_rr_merlin", "topology": "merlin", "routing": "dimension_order",
            "dateline": "seastar",
            "orders": "xyz", "age_period": "", "age_bias": "1", "age_rr_select": "age",
+           "vc_tables": "", "t3e_routes": "", "xbar_input": "", "xbar_output": "",
+           "vc_priority": "", "port_priority": "", "iw_pattern": "",
            "shape": "4x4x4", "traffic": "uniform", "load": "0.5",
            "stats": "stats.csv"}
 for arg in sys.argv[1:]:
@@ -54,13 +63,18 @@ if options["topology"] not in ("merlin", "interlock"):
     sys.exit("torus_4x4x4.py: topology=%s; allowed merlin or interlock" % options["topology"])
 
 
+# interlock.torus's parameters that pass through as given (when not empty).
+TOPOLOGY_PARAMS = ["routing", "dateline", "orders", "age_period", "age_bias", "age_rr_select",
+                   "vc_tables", "t3e_routes", "xbar_input", "xbar_output", "vc_priority",
+                   "port_priority", "iw_pattern"]
+
+
 class InterlockTorus(topoTorus):
     """Merlin's torus wiring (the same port numbering) routed by interlock.torus."""
 
     def __init__(self):
         topoTorus.__init__(self)
-        self._declareParams("main", ["routing", "dateline", "orders", "age_period", "age_bias",
-                                     "age_rr_select"])
+        self._declareParams("main", TOPOLOGY_PARAMS)
 
     def _getTopologyName(self):
         return "interlock.torus"
@@ -68,13 +82,9 @@ class InterlockTorus(topoTorus):
 
 if options["topology"] == "interlock":
     topo = InterlockTorus()
-    topo.routing = options["routing"]
-    topo.dateline = options["dateline"]
-    topo.orders = options["orders"]
-    if options["age_period"]:
-        topo.age_period = options["age_period"]
-        topo.age_bias = options["age_bias"]
-        topo.age_rr_select = options["age_rr_select"]
+    for name in TOPOLOGY_PARAMS:
+        if options[name] and (name not in ("age_bias", "age_rr_select") or options["age_period"]):
+            setattr(topo, name, options[name])
 else:
     topo = topoTorus()
 topo.shape = options["shape"]
