@@ -35,6 +35,13 @@
 //                             islip_allocator<64, 64>, which decides for
 //                             fewer ports exactly as a narrower one (its
 //                             pointers are round_robin_arbiter<64>).
+//   interlock.xbar_wavefront  the wavefront allocator (allocators/wavefront.hpp)
+//                             between ports, then the matched input's VC
+//                             round robin as for iSLIP. A wavefront sweeps as
+//                             many diagonals as the larger side, so a router
+//                             of P ports gets wavefront_allocator<P, P>
+//                             exactly: sizes 1..24 are compiled in, and
+//                             setPorts refuses more.
 //
 // Contract
 //   - Up to 64 ports and 64 VCs per port (the round-robin state is one 64-bit
@@ -75,10 +82,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include <interlock/allocators/islip.hpp>
 #include <interlock/allocators/request_matrix.hpp>
+#include <interlock/allocators/wavefront.hpp>
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/arbiters/rr_pointer.hpp>
@@ -258,6 +269,54 @@ class xbar_rr : public XbarArbitration {
   std::vector<std::uint64_t> offered_to_;  // per output port: the inputs offering it
 };
 
+/// An allocator between ports (iSLIP, wavefront), then a VC round robin at
+/// each matched input among its VCs whose head goes to the matched output.
+struct port_allocation {
+  int ports = 0, vcs = 0;
+  std::vector<interlock::round_robin_arbiter<64>> vc_arb;
+  std::vector<std::uint64_t> ready;  // per input port: its VCs whose head can go
+
+  void set(int num_ports, int num_vcs) {
+    ports = num_ports;
+    vcs = num_vcs;
+    vc_arb.assign(static_cast<std::size_t>(num_ports), interlock::round_robin_arbiter<64>());
+    ready.assign(static_cast<std::size_t>(num_ports), 0);
+  }
+
+  template <class Allocator>
+  void run(Allocator& alloc, PortInterface** port, int* in_port_busy, int* out_port_busy,
+           int* progress_vc) {
+    typename Allocator::request_type requests;
+    for (int p = 0; p < ports; ++p) {
+      const std::size_t i = static_cast<std::size_t>(p);
+      progress_vc[p] = -1;
+      ready[i] = 0;
+      if (in_port_busy[p] > 0) continue;
+      internal_router_event** heads = port[p]->getVCHeads();
+      for (int vc = 0; vc < vcs; ++vc) {
+        if (!can_go(port, heads[vc], out_port_busy)) continue;
+        ready[i] |= std::uint64_t{1} << vc;
+        requests.set(i, static_cast<std::size_t>(heads[vc]->getNextPort()));
+      }
+    }
+    const auto m = alloc.allocate(requests);
+    m.for_each([&](std::size_t in, std::size_t out) {
+      internal_router_event** heads = port[in]->getVCHeads();
+      std::uint64_t to_out = 0;
+      for (std::uint64_t x = ready[in]; x != 0; x &= x - 1) {
+        const std::size_t vc = interlock::bits::lowest_index(x);
+        if (static_cast<std::size_t>(heads[vc]->getNextPort()) == out)
+          to_out |= std::uint64_t{1} << vc;
+      }
+      const interlock::grant g = vc_arb[in].grant(to_out);
+      internal_router_event* head = heads[g.index()];
+      progress_vc[in] = static_cast<int>(g.index());
+      in_port_busy[in] = head->getFlitCount();
+      out_port_busy[out] = head->getFlitCount();
+    });
+  }
+};
+
 /// iSLIP between ports, then a VC round robin at each matched input.
 class xbar_islip_base : public XbarArbitration {
  public:
@@ -267,55 +326,23 @@ class xbar_islip_base : public XbarArbitration {
 
   void setPorts(int num_ports, int num_vcs) override {
     check_shape(name_, num_ports, num_vcs);
-    ports_ = num_ports;
-    vcs_ = num_vcs;
-    vc_arb_.assign(static_cast<std::size_t>(num_ports), interlock::round_robin_arbiter<64>());
-    ready_.assign(static_cast<std::size_t>(num_ports), 0);
+    ports_.set(num_ports, num_vcs);
   }
 
   void arbitrate(PortInterface** ports, int* in_port_busy, int* out_port_busy,
                  int* progress_vc) override {
-    interlock::request_matrix<64, 64> requests;
-    for (int port = 0; port < ports_; ++port) {
-      const std::size_t p = static_cast<std::size_t>(port);
-      progress_vc[port] = -1;
-      ready_[p] = 0;
-      if (in_port_busy[port] > 0) continue;
-      internal_router_event** heads = ports[port]->getVCHeads();
-      for (int vc = 0; vc < vcs_; ++vc) {
-        if (!can_go(ports, heads[vc], out_port_busy)) continue;
-        ready_[p] |= std::uint64_t{1} << vc;
-        requests.set(p, static_cast<std::size_t>(heads[vc]->getNextPort()));
-      }
-    }
-    const interlock::matching<64, 64> m = alloc_.allocate(requests);
-    m.for_each([&](std::size_t in, std::size_t out) {
-      internal_router_event** heads = ports[in]->getVCHeads();
-      std::uint64_t to_out = 0;
-      for (std::uint64_t x = ready_[in]; x != 0; x &= x - 1) {
-        const std::size_t vc = interlock::bits::lowest_index(x);
-        if (static_cast<std::size_t>(heads[vc]->getNextPort()) == out)
-          to_out |= std::uint64_t{1} << vc;
-      }
-      const interlock::grant g = vc_arb_[in].grant(to_out);
-      internal_router_event* head = heads[g.index()];
-      progress_vc[in] = static_cast<int>(g.index());
-      in_port_busy[in] = head->getFlitCount();
-      out_port_busy[out] = head->getFlitCount();
-    });
+    ports_.run(alloc_, ports, in_port_busy, out_port_busy, progress_vc);
   }
 
   void dumpState(std::ostream& stream) override {
-    stream << name_ << ": " << alloc_.iterations() << " iteration(s), " << ports_ << " ports, "
-           << vcs_ << " VCs" << std::endl;
+    stream << name_ << ": " << alloc_.iterations() << " iteration(s), " << ports_.ports
+           << " ports, " << ports_.vcs << " VCs" << std::endl;
   }
 
  private:
   interlock::islip_allocator<64, 64> alloc_;
   const char* name_ = "interlock.xbar_islip";
-  int ports_ = 0, vcs_ = 0;
-  std::vector<interlock::round_robin_arbiter<64>> vc_arb_;
-  std::vector<std::uint64_t> ready_;  // per input port: its VCs whose head can go
+  port_allocation ports_;
 };
 
 class xbar_islip : public xbar_islip_base {
@@ -340,6 +367,66 @@ class xbar_islip4 : public xbar_islip_base {
   xbar_islip4() = default;
   xbar_islip4(ComponentId_t id, Params&) : xbar_islip_base(id, 4, "interlock.xbar_islip4") {}
   ImplementSerializable(interlock_sst::xbar_islip4)
+};
+
+/// Wavefront allocators of every size up to 24 ports: a wavefront sweeps
+/// max(I, O) diagonals, so a router of P ports needs wavefront_allocator<P, P>
+/// exactly (a wider one would rotate its priority through diagonals no
+/// request lies on).
+template <class Sizes>
+struct wavefront_sizes;
+template <std::size_t... K>
+struct wavefront_sizes<std::index_sequence<K...>> {
+  using type = std::variant<std::monostate, interlock::wavefront_allocator<K + 1, K + 1>...>;
+  static void emplace(type& v, std::size_t ports) {
+    static_cast<void>(((ports == K + 1 ? (v.template emplace<K + 1>(), true) : false) || ...));
+  }
+};
+constexpr std::size_t max_wavefront_ports = 24;
+using any_wavefront = wavefront_sizes<std::make_index_sequence<max_wavefront_ports>>;
+
+/// The wavefront allocator between ports, then a VC round robin at each matched input.
+class xbar_wavefront : public XbarArbitration {
+ public:
+  SST_ELI_REGISTER_SUBCOMPONENT(xbar_wavefront, "interlock", "xbar_wavefront",
+                                SST_ELI_ELEMENT_VERSION(0, 1, 0),
+                                "The wavefront allocator (a wavefront_allocator<P, P> for a router "
+                                "of P <= 24 ports) between ports, then a VC round robin at each "
+                                "matched input",
+                                SST::Merlin::XbarArbitration)
+  xbar_wavefront() = default;
+  xbar_wavefront(ComponentId_t id, Params&) : XbarArbitration(id) {}
+
+  void setPorts(int num_ports, int num_vcs) override {
+    check_shape("interlock.xbar_wavefront", num_ports, num_vcs);
+    if (num_ports > static_cast<int>(max_wavefront_ports))
+      refuse("interlock.xbar_wavefront: " + std::to_string(num_ports) +
+             " ports; allowed 1..24 (a wavefront allocator of each size is compiled in)");
+    any_wavefront::emplace(alloc_, static_cast<std::size_t>(num_ports));
+    ports_.set(num_ports, num_vcs);
+  }
+
+  void arbitrate(PortInterface** ports, int* in_port_busy, int* out_port_busy,
+                 int* progress_vc) override {
+    std::visit(
+        [&](auto& alloc) {
+          if constexpr (!std::is_same<std::decay_t<decltype(alloc)>, std::monostate>::value)
+            ports_.run(alloc, ports, in_port_busy, out_port_busy, progress_vc);
+        },
+        alloc_);
+  }
+
+  void dumpState(std::ostream& stream) override {
+    stream << "interlock.xbar_wavefront: " << ports_.ports << " ports, " << ports_.vcs << " VCs"
+           << std::endl;
+  }
+
+ private:
+  any_wavefront::type alloc_;
+  port_allocation ports_;
+
+ public:
+  ImplementSerializable(interlock_sst::xbar_wavefront)
 };
 
 /// The SeaStar's output arbitration: oldest first, per output port.

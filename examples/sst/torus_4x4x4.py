@@ -16,7 +16,9 @@
 #     dateline=RULE   interlock.torus only: seastar (default), booksim2 or none
 #     orders=SET      interlock.torus only: xyz (default) or all
 #     age_period=N    interlock.torus only: AGE_CLK_PERIOD of the routers' age clocks, for
-#                     arb=interlock.xbar_age (with age_bias=B, age_rr_select=age|rr|half)
+#                     arb=interlock.xbar_age (with age_bias=B, age_rr_select=age|rr|half),
+#                     or auto ([Abts07] Section 3.2, with age_buffers=INPUT,STAGING,PACKET
+#                     flits: 128,128,8 for this file's routers)
 #     xbar_input=A, xbar_output=A, vc_priority=L, port_priority=L, iw_pattern=P
 #                     interlock.torus only: the stages of arb=interlock.xbar_separable
 #                     (input round_robin|priority; output round_robin|priority|
@@ -38,7 +40,7 @@ from sst.merlin.topology import *
 options = {"arb": "interlock.xbar_rr_merlin", "topology": "merlin", "routing": "dimension_order",
            "dateline": "seastar",
            "orders": "xyz", "age_period": "", "age_bias": "1", "age_rr_select": "age",
-           "vc_tables": "", "t3e_routes": "", "xbar_input": "", "xbar_output": "",
+           "age_buffers": "", "vc_tables": "", "t3e_routes": "", "xbar_input": "", "xbar_output": "",
            "vc_priority": "", "port_priority": "", "iw_pattern": "",
            "shape": "4x4x4", "traffic": "uniform", "load": "0.5",
            "stats": "stats.csv"}
@@ -65,7 +67,7 @@ if options["topology"] not in ("merlin", "interlock"):
 
 # interlock.torus's parameters that pass through as given (when not empty).
 TOPOLOGY_PARAMS = ["routing", "dateline", "orders", "age_period", "age_bias", "age_rr_select",
-                   "vc_tables", "t3e_routes", "xbar_input", "xbar_output", "vc_priority",
+                   "age_buffers", "vc_tables", "t3e_routes", "xbar_input", "xbar_output", "vc_priority",
                    "port_priority", "iw_pattern"]
 
 
@@ -83,7 +85,8 @@ class InterlockTorus(topoTorus):
 if options["topology"] == "interlock":
     topo = InterlockTorus()
     for name in TOPOLOGY_PARAMS:
-        if options[name] and (name not in ("age_bias", "age_rr_select") or options["age_period"]):
+        if options[name] and (name not in ("age_bias", "age_rr_select", "age_buffers")
+                              or options["age_period"]):
             setattr(topo, name, options[name])
 else:
     topo = topoTorus()
