@@ -421,19 +421,10 @@ Arbiter* NewArbiter(Module* parent, const std::string& name, const std::string& 
       if (c.args.size() > 1)
         p.bias = static_cast<unsigned>(parse_number(parent, arb_type, "bias", c.args[1], 0, 7));
       if (c.args.size() > 2) {
-        const std::string& s = c.args[2];
-        if (s == "age") {
-          p.select = ~std::uint64_t{0};
-        } else if (s == "rr") {
-          p.select = 0;
-        } else if (s == "half") {
-          p.select = 0x5555555555555555ull;
-        } else {
-          char* end = nullptr;
-          p.select = std::strtoull(s.c_str(), &end, 16);
-          if (s.compare(0, 2, "0x") != 0 || s.size() < 3 || *end != '\0')
-            fail(parent, "arbiter type " + arb_type + ": AGE_RR_SELECT is " + s +
-                             ", allowed age, rr, half or a hex mask 0x...");
+        try {
+          p.select = interlock::parse_age_rr_select(c.args[2]);
+        } catch (const interlock::config_error& e) {
+          fail(parent, "arbiter type " + arb_type + ": " + e.what());
         }
       }
       AgeParameters& shared = age_parameters();

@@ -87,6 +87,7 @@
 #include <variant>
 #include <vector>
 
+#include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/age_tuning.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/core/random.hpp>
@@ -481,17 +482,10 @@ class torus : public Topology {
       bad("age_bias", bias,
           "one value or " + std::to_string(topology_->ports()) + " (one per port)");
     const std::string select = params.find<std::string>("age_rr_select", "age");
-    if (select == "age") {
-      age->select = ~std::uint64_t{0};
-    } else if (select == "rr") {
-      age->select = 0;
-    } else if (select == "half") {
-      age->select = 0x5555555555555555ull;
-    } else {
-      char* end = nullptr;
-      age->select = std::strtoull(select.c_str(), &end, 16);
-      if (select.compare(0, 2, "0x") != 0 || select.size() < 3 || *end != '\0')
-        bad("age_rr_select", select, "age, rr, half or a hex mask 0x...");
+    try {
+      age->select = interlock::parse_age_rr_select(select);
+    } catch (const interlock::config_error& e) {
+      bad("age_rr_select", select, e.allowed());
     }
     age_ = age;
     context_->age = age;

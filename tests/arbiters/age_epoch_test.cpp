@@ -119,6 +119,27 @@ TEST_CASE("age_epoch_arbiter: AGE_RR_SELECT picks the policy per grant", "[age_e
   CHECK(arb.grant_counter() == 0);
 }
 
+TEST_CASE("parse_age_rr_select: the names, hex masks, and what it refuses", "[age_epoch]") {
+  CHECK(interlock::parse_age_rr_select("age") == ~std::uint64_t{0});
+  CHECK(interlock::parse_age_rr_select("rr") == 0);
+  CHECK(interlock::parse_age_rr_select("half") == 0x5555555555555555ull);
+  CHECK(interlock::parse_age_rr_select("0x5") == 0x5);
+  CHECK(interlock::parse_age_rr_select("0X00fF") == 0xFF);
+  CHECK(interlock::parse_age_rr_select("0x8000000000000001") == 0x8000000000000001ull);
+  CHECK(interlock::parse_age_rr_select("0xffffffffffffffff") == ~std::uint64_t{0});
+  // "half" alternates starting with age: the counter's first grant is by age.
+  interlock::age_epoch_arbiter<4> half(interlock::parse_age_rr_select("half"));
+  CHECK(half.policy() == interlock::age_policy::age);
+  for (const char* bad :
+       {"", "often", "0x", "x5", "0x5g", "5", "0x10000000000000000", "AGE", " 0x5", "0x-1"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(interlock::parse_age_rr_select(bad), interlock::config_error);
+  }
+  CHECK_THROWS_WITH(interlock::parse_age_rr_select("0x10000000000000000"),
+                    Catch::Contains("AGE_RR_SELECT = 0x10000000000000000; allowed: age, rr, half, "
+                                    "or a hex mask 0x... of 1 to 16 digits"));
+}
+
 TEST_CASE("age_epoch_arbiter: while the clock is inhibited, round robin drains", "[age_epoch]") {
   age_epoch_arbiter<4> arb;  // all 1s
   std::array<std::uint8_t, 4> ages{0, 0, 0, 255};

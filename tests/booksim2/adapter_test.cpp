@@ -183,7 +183,8 @@ TEST_CASE("the adapter refuses what it cannot run, naming the parameter") {
   CHECK_THROWS_WITH(make(&parent, "0rb_o", "interlock_age(1,9)", 4),
                     Catch::Contains("bias is 9, allowed 0..7"));
   CHECK_THROWS_WITH(make(&parent, "0rb_o", "interlock_age(1,1,often)", 4),
-                    Catch::Contains("AGE_RR_SELECT is often"));
+                    Catch::Contains("interlock_age(1,1,often): age_epoch_arbiter: AGE_RR_SELECT = "
+                                    "often; allowed: age, rr, half"));
   CHECK(make(&parent, "0rb_o", "interlock_age(1,1)", 4) != nullptr);
   CHECK_THROWS_WITH(make(&parent, "0rb_o", "interlock_age(2,1)", 4),
                     Catch::Contains("one setting for every router"));

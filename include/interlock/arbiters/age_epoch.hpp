@@ -56,6 +56,9 @@
 //     or all requests. Request bits at or above N are ignored (also one).
 //   - request_builder<age_epoch_arbiter<N>>(clock) makes the request from a
 //     candidate_view's age fields (core/candidates.hpp).
+//   - parse_age_rr_select reads AGE_RR_SELECT from text (age, rr, half, or
+//     0x and 1 to 16 hex digits), throwing config_error for anything else,
+//     a mask wider than 64 bits included.
 //   Complexity: arbitrate is O(1); age_heads::oldest is O(N/8) vector steps.
 //
 // Example
@@ -289,6 +292,31 @@ inline bool requested(const age_requests& r, std::size_t i) noexcept {
 inline bool any_requested(const age_requests& r) noexcept { return r.requests != 0; }
 
 enum class age_policy { round_robin, age };
+
+/// An AGE_RR_SELECT value from its text, as configuration files and
+/// simulators' parameters spell it: "age" (all 1s), "rr" (all 0s), "half"
+/// (0101...0101, bit 0 age) or a hex mask "0x..." of 1 to 16 digits.
+/// Throws config_error naming the text otherwise.
+inline std::uint64_t parse_age_rr_select(const std::string& text) {
+  if (text == "age") return ~std::uint64_t{0};
+  if (text == "rr") return 0;
+  if (text == "half") return 0x5555555555555555ull;
+  const bool hex = text.size() >= 3 && text.size() <= 18 && text[0] == '0' &&
+                   (text[1] == 'x' || text[1] == 'X') &&
+                   text.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
+  if (!hex) {
+    throw config_error("age_epoch_arbiter", "AGE_RR_SELECT", text,
+                       "age, rr, half, or a hex mask 0x... of 1 to 16 digits");
+  }
+  std::uint64_t mask = 0;
+  for (std::size_t i = 2; i < text.size(); ++i) {
+    const char c = text[i];
+    const unsigned digit =
+        c <= '9' ? static_cast<unsigned>(c - '0') : static_cast<unsigned>((c | 0x20) - 'a' + 10);
+    mask = mask << 4 | digit;
+  }
+  return mask;
+}
 
 template <std::size_t N>
 class age_epoch_arbiter : public arbiter_base<age_epoch_arbiter<N>, age_requests> {
