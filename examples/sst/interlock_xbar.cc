@@ -77,6 +77,7 @@
 #include <sst/core/subcomponent.h>
 #include <sst/elements/merlin/router.h>
 
+#include "interlock_separable.h"
 #include "interlock_sst.h"
 
 #include <algorithm>
@@ -168,11 +169,13 @@ class xbar_rr_merlin : public XbarArbitration {
     SST_SER(port_pointer_);
     SST_SER(vc_pointer_);
   }
-  ImplementSerializable(interlock_sst::xbar_rr_merlin)
 
-      private : int ports_ = 0,
-                    vcs_ = 0, port_pointer_ = 0;
+ private:
+  int ports_ = 0, vcs_ = 0, port_pointer_ = 0;
   std::vector<int> vc_pointer_;
+
+ public:
+  ImplementSerializable(interlock_sst::xbar_rr_merlin)
 };
 
 /// Separable input-first allocation of interlock's thermometer round robin.
@@ -190,83 +193,49 @@ class xbar_rr : public XbarArbitration {
 
   void setPorts(int num_ports, int num_vcs) override {
     check_shape("interlock.xbar_rr", num_ports, num_vcs);
-    ports_ = num_ports;
-    vcs_ = num_vcs;
-    vc_arb_.assign(static_cast<std::size_t>(num_ports), interlock::round_robin_arbiter<64>());
-    port_arb_.assign(static_cast<std::size_t>(num_ports), interlock::round_robin_arbiter<64>());
-    offer_.assign(static_cast<std::size_t>(num_ports), -1);
-    offered_to_.assign(static_cast<std::size_t>(num_ports), 0);
+    vc_arb_ = rr_stage(static_cast<std::size_t>(num_ports));
+    port_arb_ = rr_stage(static_cast<std::size_t>(num_ports));
+    allocation_.set(num_ports, num_vcs);
   }
 
   void arbitrate(PortInterface** ports, int* in_port_busy, int* out_port_busy,
                  int* progress_vc) override {
-    // Input stage: each free input port offers one VC whose head can go.
-    for (int port = 0; port < ports_; ++port) {
-      const std::size_t p = static_cast<std::size_t>(port);
-      progress_vc[port] = -1;
-      offer_[p] = -1;
-      offered_to_[p] = 0;
-    }
-    for (int port = 0; port < ports_; ++port) {
-      const std::size_t p = static_cast<std::size_t>(port);
-      if (in_port_busy[port] > 0) continue;
-      internal_router_event** heads = ports[port]->getVCHeads();
-      std::uint64_t ready = 0;
-      for (int vc = 0; vc < vcs_; ++vc)
-        if (can_go(ports, heads[vc], out_port_busy)) ready |= std::uint64_t{1} << vc;
-      const interlock::grant g = vc_arb_[p].arbitrate(ready);
-      if (!g) continue;
-      offer_[p] = static_cast<int>(g.index());
-      offered_to_[static_cast<std::size_t>(heads[g.index()]->getNextPort())] |= std::uint64_t{1}
-                                                                                << port;
-    }
-    // Output stage: each output port grants one of the inputs offering it.
-    for (int out = 0; out < ports_; ++out) {
-      const std::uint64_t inputs = offered_to_[static_cast<std::size_t>(out)];
-      if (inputs == 0) continue;
-      const interlock::grant g = port_arb_[static_cast<std::size_t>(out)].grant(inputs);
-      const std::size_t in = g.index();
-      const std::uint64_t offered = std::uint64_t{1} << offer_[in];
-      vc_arb_[in].commit(interlock::grant(static_cast<std::size_t>(offer_[in])), offered);
-      internal_router_event* head = ports[in]->getVCHeads()[offer_[in]];
-      progress_vc[in] = offer_[in];
-      in_port_busy[in] = head->getFlitCount();
-      out_port_busy[out] = head->getFlitCount();
-    }
+    allocation_.run(vc_arb_, port_arb_, ports, in_port_busy, out_port_busy, progress_vc);
   }
 
   void dumpState(std::ostream& stream) override {
-    stream << "interlock.xbar_rr: separable input-first, " << ports_ << " ports, " << vcs_ << " VCs"
-           << std::endl;
+    stream << "interlock.xbar_rr: separable input-first, " << allocation_.ports() << " ports, "
+           << allocation_.vcs() << " VCs" << std::endl;
   }
 
   void serialize_order(SST::Core::Serialization::serializer& ser) override {
     XbarArbitration::serialize_order(ser);
-    SST_SER(ports_);
-    SST_SER(vcs_);
+    int ports = allocation_.ports(), vcs = allocation_.vcs();
+    SST_SER(ports);
+    SST_SER(vcs);
     // The thermometer states, one 64-bit word per arbiter.
     std::vector<std::uint64_t> vc_state, port_state;
     if (ser.mode() != SST::Core::Serialization::serializer::UNPACK) {
-      for (const auto& a : vc_arb_) vc_state.push_back(a.thermometer().mask());
-      for (const auto& a : port_arb_) port_state.push_back(a.thermometer().mask());
+      for (const auto& a : vc_arb_.arb) vc_state.push_back(a.thermometer().mask());
+      for (const auto& a : port_arb_.arb) port_state.push_back(a.thermometer().mask());
     }
     SST_SER(vc_state);
     SST_SER(port_state);
     if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) {
-      setPorts(ports_, vcs_);
+      setPorts(ports, vcs);
       for (std::size_t i = 0; i < vc_state.size(); ++i)
-        vc_arb_[i] = interlock::round_robin_arbiter<64>(vc_state[i]);
+        vc_arb_.arb[i] = interlock::round_robin_arbiter<64>(vc_state[i]);
       for (std::size_t i = 0; i < port_state.size(); ++i)
-        port_arb_[i] = interlock::round_robin_arbiter<64>(port_state[i]);
+        port_arb_.arb[i] = interlock::round_robin_arbiter<64>(port_state[i]);
     }
   }
-  ImplementSerializable(interlock_sst::xbar_rr)
 
-      private : int ports_ = 0,
-                    vcs_ = 0;
-  std::vector<interlock::round_robin_arbiter<64>> vc_arb_, port_arb_;
-  std::vector<int> offer_;                 // per input port: the VC it offers, or -1
-  std::vector<std::uint64_t> offered_to_;  // per output port: the inputs offering it
+ private:
+  rr_stage vc_arb_{0}, port_arb_{0};
+  separable_allocation allocation_;
+
+ public:
+  ImplementSerializable(interlock_sst::xbar_rr)
 };
 
 /// An allocator between ports (iSLIP, wavefront), then a VC round robin at
