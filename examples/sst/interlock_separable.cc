@@ -99,10 +99,8 @@ class xbar_separable : public XbarArbitration {
           "xbar_input and xbar_output parameters choose the stages)");
     const separable_config& c = context_->xbar;
     const std::size_t ports = static_cast<std::size_t>(num_ports);
+    // interlock.torus validated the configuration for this router's ports and VCs.
     if (c.input == separable_config::stage::priority) {
-      if (c.vc_priority.size() != 1 && c.vc_priority.size() != static_cast<std::size_t>(num_vcs))
-        refuse("interlock.torus: vc_priority has " + std::to_string(c.vc_priority.size()) +
-               " values; allowed 1 or " + std::to_string(num_vcs) + " (one per VC of a port)");
       input_.emplace<priority_stage>(ports, c.vc_priority);
     } else {
       input_.emplace<rr_stage>(ports);
@@ -115,9 +113,6 @@ class xbar_separable : public XbarArbitration {
         output_.emplace<priority_stage>(ports, c.port_priority);
         break;
       case separable_config::stage::inverse_weighted:
-        if (c.weights.size() != ports)
-          refuse("interlock.xbar_separable: " + std::to_string(num_ports) +
-                 " ports, inverse weights for " + std::to_string(c.weights.size()));
         output_.emplace<inverse_weighted_stage>(c.weights);
         break;
       case separable_config::stage::age:

@@ -103,11 +103,7 @@ struct age_stage {
     }
     return heads.requests(mask, age->clock);
   }
-  // Procedure 2 lines 13-14: the age leaves in the header; the epoch lets it go.
-  void granted(topo_event* e) {
-    e->age = interlock::send_packet(interlock::age_field::from_bits(e->age), age->clock).bits();
-    e->age_at = -1;
-  }
+  void granted(topo_event* e) { depart(e, *age); }
 };
 
 /// The two stages' bookkeeping, and one cycle's allocation.
@@ -123,38 +119,33 @@ class separable_allocation {
   template <class In, class Out>
   void run(In& in, Out& out, PortInterface** ports, int* in_port_busy, int* out_port_busy,
            int* progress_vc) {
+    // Input stage: each free input port offers one VC whose head can go.
+    std::uint64_t outputs = 0;  // the outputs offered to
     for (int port = 0; port < ports_; ++port) {
       const std::size_t p = static_cast<std::size_t>(port);
       progress_vc[port] = -1;
-      offer_[p] = -1;
-      offered_to_[p] = 0;
-    }
-    // Input stage: each free input port offers one VC whose head can go.
-    for (int port = 0; port < ports_; ++port) {
-      const std::size_t p = static_cast<std::size_t>(port);
       if (in_port_busy[port] > 0) continue;
-      internal_router_event** heads = ports[port]->getVCHeads();
-      std::uint64_t ready = 0;
-      for (int vc = 0; vc < vcs_; ++vc)
-        if (can_go(ports, heads[vc], out_port_busy)) ready |= std::uint64_t{1} << vc;
+      const std::uint64_t ready = ready_vcs(ports, port, vcs_, out_port_busy);
       if (ready == 0) continue;
       const auto r =
           in.requests(p, ready, [&](std::size_t vc) { return head_of(ports, port, vc); });
       const interlock::grant g = in.arb[p].arbitrate(r);
       offer_[p] = static_cast<int>(g.index());
-      offered_to_[static_cast<std::size_t>(heads[g.index()]->getNextPort())] |= std::uint64_t{1}
-                                                                                << port;
       input_request_[p] = ready;
+      const std::size_t o =
+          static_cast<std::size_t>(head_of(ports, port, g.index())->getNextPort());
+      offered_to_[o] |= std::uint64_t{1} << port;
+      outputs |= std::uint64_t{1} << o;
     }
-    // Output stage: each output port grants one of the input ports offering it.
-    for (int o = 0; o < ports_; ++o) {
-      const std::size_t op = static_cast<std::size_t>(o);
-      const std::uint64_t inputs = offered_to_[op];
-      if (inputs == 0) continue;
-      const auto r = out.requests(op, inputs, [&](std::size_t input) {
+    // Output stage: each output offered to grants one of the input ports offering it.
+    for (; outputs != 0; outputs &= outputs - 1) {
+      const std::size_t o = interlock::bits::lowest_index(outputs);
+      const std::uint64_t inputs = offered_to_[o];
+      offered_to_[o] = 0;
+      const auto r = out.requests(o, inputs, [&](std::size_t input) {
         return head_of(ports, static_cast<int>(input), offer_[input]);
       });
-      const interlock::grant g = out.arb[op].grant(r);
+      const interlock::grant g = out.arb[o].grant(r);
       const std::size_t i = g.index();
       const int vc = offer_[i];
       // The input's grant is used: its arbiter moves, on the request it decided.
@@ -182,8 +173,9 @@ class separable_allocation {
   }
 
   int ports_ = 0, vcs_ = 0;
-  std::vector<int> offer_;                         // per input port: the VC it offers, or -1
-  std::vector<std::uint64_t> offered_to_;          // per output port: the inputs offering it
+  std::vector<int> offer_;                 // per input port: the VC it offers (read when offered)
+  std::vector<std::uint64_t> offered_to_;  // per output port: the inputs offering it (0 between
+                                           // cycles)
   std::array<std::uint64_t, 64> input_request_{};  // per input port: its ready VCs
 };
 

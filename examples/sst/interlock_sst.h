@@ -54,7 +54,9 @@
 #include <sst/core/statapi/statbase.h>
 
 #include <interlock/arbiters/age_clock.hpp>
+#include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/core/bits.hpp>
 #include <interlock/routing/dimension_order.hpp>
 #include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_promotion.hpp>
@@ -118,7 +120,8 @@ struct router_age {
   interlock::age_clock clock;
   std::vector<interlock::age_bias> bias;  // per input port
   std::uint64_t select = ~std::uint64_t{0};
-  bool claimed = false;                         // an interlock.xbar_age arbitration ticks it
+  bool claimed =
+      false;  // a crossbar arbitration ticks it (xbar_age, or xbar_separable's age stage)
   std::uint64_t late_admissions = 0;            // see the header comment
   std::array<SST::SimTime_t, 256> tick_time{};  // [n % 256]: when age tick n happened
 
@@ -242,6 +245,23 @@ inline bool can_go(SST::Merlin::PortInterface** ports, internal_router_event* he
   if (head == nullptr) return false;
   const int next = head->getNextPort();
   return out_port_busy[next] <= 0 && ports[next]->spaceToSend(head->getVC(), head->getFlitCount());
+}
+
+/// The VCs of input port `port` whose head can cross now (can_go), as a mask.
+inline std::uint64_t ready_vcs(SST::Merlin::PortInterface** ports, int port, int vcs,
+                               const int* out_port_busy) {
+  internal_router_event** heads = ports[port]->getVCHeads();
+  std::uint64_t ready = 0;
+  for (int vc = 0; vc < vcs; ++vc)
+    if (can_go(ports, heads[vc], out_port_busy)) ready |= std::uint64_t{1} << vc;
+  return ready;
+}
+
+/// Procedure 2 lines 13-14 for a packet granted at a router with an age
+/// clock: its age leaves in the header, and its epoch lets it go.
+inline void depart(topo_event* e, router_age& age) {
+  e->age = interlock::send_packet(interlock::age_field::from_bits(e->age), age.clock).bits();
+  e->age_at = -1;
 }
 
 /// The routers' contexts, by router component id (the topology is built

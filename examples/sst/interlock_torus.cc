@@ -283,6 +283,8 @@ class torus : public Topology {
     });
     topology_ = net_->topology.get();
     scheme_ = net_->scheme.get();
+    vcs_per_vn_ =
+        std::visit([](const auto& s) { return static_cast<int>(s.vcs_per_class()); }, *scheme_);
     if (num_ports < static_cast<int>(topology_->ports()))
       bad("num_ports", std::to_string(num_ports),
           "at least " + std::to_string(topology_->ports()) + " for shape " + shape);
@@ -528,6 +530,10 @@ class torus : public Topology {
     if (input == "priority") {
       x.input = stage::priority;
       x.vc_priority = integers(params, "vc_priority", "integers, one or one per VC, as 0,1");
+      const std::size_t vcs = static_cast<std::size_t>(vns_ * vcs_per_vn_);
+      if (x.vc_priority.size() != 1 && x.vc_priority.size() != vcs)
+        bad("vc_priority", params.find<std::string>("vc_priority", ""),
+            "one value or " + std::to_string(vcs) + " (one per VC of a port)");
     } else if (input != "round_robin") {
       bad("xbar_input", input, "round_robin or priority");
     }
@@ -598,9 +604,7 @@ class torus : public Topology {
     return tables;
   }
 
-  int vcs_per_vn() const {
-    return std::visit([](const auto& s) { return static_cast<int>(s.vcs_per_class()); }, *scheme_);
-  }
+  int vcs_per_vn() const { return vcs_per_vn_; }
 
   void start(topo_event* e) {
     std::visit([&](const auto& scheme) { start(scheme, e); }, *scheme_);
@@ -636,7 +640,7 @@ class torus : public Topology {
     e->setVC(e->getVN() * vcs_per_vn() + static_cast<int>(h.vc));
   }
 
-  int router_ = -1, vns_ = 0, ports_ = 0;
+  int router_ = -1, vns_ = 0, ports_ = 0, vcs_per_vn_ = 0;
   std::shared_ptr<network> net_;
   const interlock::torus_topology* topology_ = nullptr;
   const scheme_variant* scheme_ = nullptr;

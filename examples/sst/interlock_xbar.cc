@@ -133,9 +133,7 @@ class xbar_rr_merlin : public XbarArbitration {
       if (in_port_busy[port] > 0) continue;
       internal_router_event** heads = ports[port]->getVCHeads();
       // The VCs whose head can go, as this port's turn finds the outputs.
-      std::uint64_t ready = 0;
-      for (int vc = 0; vc < vcs_; ++vc)
-        if (can_go(ports, heads[vc], out_port_busy)) ready |= std::uint64_t{1} << vc;
+      const std::uint64_t ready = ready_vcs(ports, port, vcs_, out_port_busy);
       int& pointer = vc_pointer_[static_cast<std::size_t>(port)];
       const interlock::grant g =
           interlock::rr_pointer<64>::with_highest_priority(static_cast<std::size_t>(pointer))
@@ -262,11 +260,10 @@ struct port_allocation {
       ready[i] = 0;
       if (in_port_busy[p] > 0) continue;
       internal_router_event** heads = port[p]->getVCHeads();
-      for (int vc = 0; vc < vcs; ++vc) {
-        if (!can_go(port, heads[vc], out_port_busy)) continue;
-        ready[i] |= std::uint64_t{1} << vc;
-        requests.set(i, static_cast<std::size_t>(heads[vc]->getNextPort()));
-      }
+      ready[i] = ready_vcs(port, p, vcs, out_port_busy);
+      for (std::uint64_t x = ready[i]; x != 0; x &= x - 1)
+        requests.set(
+            i, static_cast<std::size_t>(heads[interlock::bits::lowest_index(x)]->getNextPort()));
     }
     const auto m = alloc.allocate(requests);
     m.for_each([&](std::size_t in, std::size_t out) {
@@ -456,35 +453,41 @@ class xbar_age : public XbarArbitration {
     // One pass over the heads: each that can go joins its output's candidates
     // (an output becomes busy only at its own turn below, and credits do not
     // change within the decision).
-    std::fill(bound_.begin(), bound_.end(), 0);
+    std::uint64_t outputs = 0;  // the outputs with candidates
     for (int port = 0; port < ports_; ++port) {
       progress_vc[port] = -1;
       if (in_port_busy[port] > 0) continue;
       internal_router_event** heads = ports[port]->getVCHeads();
-      for (int vc = 0; vc < vcs_; ++vc) {
-        internal_router_event* h = heads[vc];
-        if (!can_go(ports, h, out_port_busy)) continue;
-        const std::size_t i = static_cast<std::size_t>(port * vcs_ + vc);
-        bound_[static_cast<std::size_t>(h->getNextPort())] |= std::uint64_t{1} << i;
-        heads_.set(i, interlock::age_field::from_bits(static_cast<topo_event*>(h)->age));
+      for (std::uint64_t x = ready_vcs(ports, port, vcs_, out_port_busy); x != 0; x &= x - 1) {
+        const std::size_t vc = interlock::bits::lowest_index(x);
+        const std::size_t i = static_cast<std::size_t>(port * vcs_) + vc;
+        const std::size_t out = static_cast<std::size_t>(heads[vc]->getNextPort());
+        bound_[out] |= std::uint64_t{1} << i;
+        outputs |= std::uint64_t{1} << out;
+        heads_.set(i, interlock::age_field::from_bits(static_cast<topo_event*>(heads[vc])->age));
       }
     }
+    // The outputs take their turns from first_ up, wrapping.
+    const std::uint64_t below = interlock::bits::low_mask(static_cast<std::size_t>(first_));
     const std::uint64_t port_vcs = interlock::bits::low_mask(static_cast<std::size_t>(vcs_));
     std::uint64_t taken = 0;  // the VCs of input ports granted this cycle
-    for (int n = 0, out = first_; n < ports_; ++n, out = out + 1 == ports_ ? 0 : out + 1) {
-      const std::uint64_t candidates = bound_[static_cast<std::size_t>(out)] & ~taken;
-      if (candidates == 0) continue;
-      const interlock::age_requests r = heads_.requests(candidates, age_->clock);
-      const interlock::grant g = arb_[static_cast<std::size_t>(out)].grant(r);
-      const int port = static_cast<int>(g.index()) / vcs_, vc = static_cast<int>(g.index()) % vcs_;
-      topo_event* e = static_cast<topo_event*>(ports[port]->getVCHeads()[vc]);
-      // Procedure 2 lines 13-14: the age leaves in the header; the epoch lets it go.
-      e->age = interlock::send_packet(interlock::age_field::from_bits(e->age), age_->clock).bits();
-      e->age_at = -1;
-      progress_vc[port] = vc;
-      in_port_busy[port] = e->getFlitCount();
-      out_port_busy[out] = e->getFlitCount();
-      taken |= port_vcs << (port * vcs_);
+    for (std::uint64_t turn : {outputs & ~below, outputs & below}) {
+      for (; turn != 0; turn &= turn - 1) {
+        const std::size_t out = interlock::bits::lowest_index(turn);
+        const std::uint64_t candidates = bound_[out] & ~taken;
+        bound_[out] = 0;
+        if (candidates == 0) continue;
+        const interlock::age_requests r = heads_.requests(candidates, age_->clock);
+        const interlock::grant g = arb_[out].grant(r);
+        const int port = static_cast<int>(g.index()) / vcs_,
+                  vc = static_cast<int>(g.index()) % vcs_;
+        topo_event* e = static_cast<topo_event*>(ports[port]->getVCHeads()[vc]);
+        depart(e, *age_);
+        progress_vc[port] = vc;
+        in_port_busy[port] = e->getFlitCount();
+        out_port_busy[out] = e->getFlitCount();
+        taken |= port_vcs << (port * vcs_);
+      }
     }
     first_ = first_ + 1 == ports_ ? 0 : first_ + 1;
   }
@@ -506,6 +509,7 @@ class xbar_age : public XbarArbitration {
   std::vector<interlock::age_epoch_arbiter<64>> arb_;
   interlock::age_heads<64> heads_;
   std::vector<std::uint64_t> bound_;  // per output port: the heads bound for it that can go
+                                      // (0 between cycles)
 
  public:
   ImplementSerializable(interlock_sst::xbar_age)
