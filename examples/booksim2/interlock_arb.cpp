@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <unordered_map>
 #include <utility>
@@ -272,18 +273,19 @@ struct network_loads {
   int k = 0, n = 0;
   bool mesh = false;
   std::string pattern;
+  std::unique_ptr<interlock::torus_topology> topology;
   interlock::arbiter_loads loads;
 };
 
 // interlock's loads of BookSim2's k-ary n-cube, computed once per network.
-const interlock::arbiter_loads& loads_of(int k, int n, bool mesh, const std::string& pattern) {
+const network_loads& loads_of(int k, int n, bool mesh, const std::string& pattern) {
   static network_loads cache;
   if (cache.loads.empty() || cache.k != k || cache.n != n || cache.mesh != mesh ||
       cache.pattern != pattern) {
-    const interlock::torus_topology t(
+    cache.topology = std::make_unique<interlock::torus_topology>(
         std::vector<std::size_t>(static_cast<std::size_t>(n), static_cast<std::size_t>(k)),
         std::vector<bool>(static_cast<std::size_t>(n), !mesh));
-    const interlock::dimension_order_routing dor(t);
+    const interlock::dimension_order_routing dor(*cache.topology);
     const auto c = interlock::traffic_class::request;
     cache.loads =
         pattern == "tornado"
@@ -294,7 +296,7 @@ const interlock::arbiter_loads& loads_of(int k, int n, bool mesh, const std::str
     cache.mesh = mesh;
     cache.pattern = pattern;
   }
-  return cache.loads;
+  return cache;
 }
 
 // The node of router_<x_{n-1}>_..._<x_0> in a full name, or -1.
@@ -366,8 +368,8 @@ std::shared_ptr<const InverseWeightedArbiter::policy::table_type> inverse_weight
          "arbiter type " + type + ": tornado with odd k = " + std::to_string(k) +
              " (BookSim2 shifts by (k + 1) / 2 - 1, interlock by k / 2 - 1; allowed: even k)");
   }
-  const interlock::arbiter_loads& loads = loads_of(k, n, mesh, pattern);
-  auto to_interlock_input = [n](long q) { return q < 2 * n ? q ^ 1 : q; };
+  const network_loads& network = loads_of(k, n, mesh, pattern);
+  const interlock::arbiter_loads& loads = network.loads;
   const std::size_t requesters = static_cast<std::size_t>(size);
   interlock::load_matrix rows(requesters, std::vector<double>(1, 0.0));
   std::uint64_t idle = 0;
@@ -375,8 +377,9 @@ std::shared_ptr<const InverseWeightedArbiter::policy::table_type> inverse_weight
     // An output arbiter's requester i is input i; an input arbiter's is output i.
     const long out = output ? port : static_cast<long>(i),
                in = output ? static_cast<long>(i) : port;
+    // BookSim2 numbers an input by the link's port here: interlock's input is its peer.
     rows[i][0] = loads[static_cast<std::size_t>(node * ports + out)]
-                      [static_cast<std::size_t>(to_interlock_input(in))][0];
+                      [network.topology->peer_port(static_cast<std::size_t>(in))][0];
     if (rows[i][0] == 0) idle |= std::uint64_t{1} << i;
   }
   std::vector<std::vector<std::uint32_t>> weights(max_size, std::vector<std::uint32_t>(1, 255));

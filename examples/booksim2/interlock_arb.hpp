@@ -68,7 +68,7 @@
 // packets that travel -d (from the + neighbour), 2d + 1 those that travel +d,
 // and 2n is injection and ejection. interlock's torus_topology numbers
 // outputs the same way and inputs by the direction travelled, so BookSim2's
-// input q is interlock's input q ^ 1 (q < 2n). Routers are named
+// input q is interlock's input torus_topology::peer_port(q) (q ^ 1 for q < 2n). Routers are named
 // router_<x_{n-1}>_..._<x_0> (most significant ordinate first) and the
 // separable allocators name their arbiters arb_o<output> and arb_i<input>:
 // an output arbiter weighs its inputs by the load each brings to that

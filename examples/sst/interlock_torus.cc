@@ -592,13 +592,10 @@ class torus : public Topology {
         tables.push_back(net_->tables.from_loads(0, [](std::size_t, std::size_t) { return 0.0; }));
         continue;
       }
-      // interlock numbers an input by the direction the packet travels (the
-      // upstream router's output port); Merlin by the link's port here, the
-      // opposite direction: interlock's input q is Merlin's port q ^ 1.
+      // Merlin numbers an input by the link's port here: interlock's input is its peer.
       const auto& arbiter = it->second[interlock::router_arbiter(*topology_, me, out)];
-      const std::size_t local = topology_->local_port();
       tables.push_back(net_->tables.from_loads(arbiter.size(), [&](std::size_t i, std::size_t) {
-        return arbiter[i < local ? i ^ 1 : i][0];
+        return arbiter[topology_->peer_port(i)][0];
       }));
     }
     return tables;

@@ -53,6 +53,21 @@ TEST_CASE("torus_topology: nodes, coordinates, neighbors and channels", "[topolo
   CHECK(t.diameter() == 4 + 3 + 1);
 }
 
+TEST_CASE("torus_topology: peer_port is the same link's port at the neighbour", "[topology]") {
+  const interlock::torus_topology t({4, 3}, {true, false}, 2);  // two slices
+  for (std::size_t p = 0; p < t.local_port(); ++p) {
+    const interlock::port_ref here = t.port_info(p), there = t.port_info(t.peer_port(p));
+    CHECK(there.dimension == here.dimension);
+    CHECK(there.slice == here.slice);
+    CHECK(there.sign == -here.sign);
+    CHECK(t.peer_port(t.peer_port(p)) == p);
+  }
+  CHECK(t.peer_port(t.local_port()) == t.local_port());
+  // A packet that hops +X arrives, at the neighbour, on the link's -X port.
+  CHECK(t.peer_port(t.port_of(0, +1)) == t.port_of(0, -1));
+  CHECK(t.peer_port(t.port_of(1, -1, 1)) == t.port_of(1, +1, 1));
+}
+
 TEST_CASE("torus_topology: the tie rule at exactly k/2", "[topology]") {
   torus_topology t({8});
   CHECK(t.minimal_direction(0, 2, 6) == +1);  // even source: +

@@ -235,6 +235,14 @@ class torus_topology {
     return r;
   }
 
+  /// The port at the other end of port p's link: the neighbour's port of the
+  /// opposite direction on the same slice (the local port is its own). interlock
+  /// numbers a router's inputs by the direction a packet travels, the port of
+  /// the hop that brought it (router_arbiter_loads, the model's routers); a
+  /// simulator that numbers them by the link's port at the router (Merlin,
+  /// BookSim2) sees interlock's input q on its port peer_port(q).
+  std::size_t peer_port(std::size_t p) const noexcept { return p < local_port() ? p ^ 1u : p; }
+
   // ---- distances -----------------------------------------------------------
   /// Hops from ordinate a to ordinate b in dimension d going in direction
   /// sign (k for an impossible mesh direction).

@@ -22,7 +22,9 @@
 //     by the topology's ports (torus_topology::port_of), exactly as a router
 //     built on the same topology does: arbiter node * ports() + p is node's
 //     output port p (p = local_port(): its ejection port), and its input q is
-//     the port the packet came in on (local_port(): injection). Result:
+//     the port of the hop that brought the packet, the direction it travels
+//     (local_port(): injection); the link's own port at the router is
+//     torus_topology::peer_port(q). Result:
 //     [arbiter][input][pattern], ready for weights_from_loads.
 //   A route that does not arrive is a contract violation (a broken scheme);
 //   it is otherwise counted up to where it stopped. Loads are offline sums:
