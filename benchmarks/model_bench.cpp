@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// Speed of the reference network model (examples/model/), in router-cycles per
+// Speed of the reference network model (include/interlock/model/), in router-cycles per
 // second on one core: the configuration the model is compared with BookSim2 on.
 //
 //   model/torus8x8x8/<load>/<packet flits>

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSL-1.0
 # Renders inverse_weighted_shares.png from inverse_weighted_shares.csv, which
-#   build/.../examples/inverse_weighted_demo --csv docs/arbiters/inverse_weighted_shares.csv
+#   build/.../examples/demos/inverse_weighted_demo --csv docs/arbiters/inverse_weighted_shares.csv
 # writes. Run from docs/arbiters: gnuplot inverse_weighted_shares.gnuplot
 set datafile separator ","
 set terminal pngcairo size 900,520 font "sans,11"

@@ -2,7 +2,7 @@
 # Age parameters against round robin (Abts & Weisser, SC'07, Table 5) on a
 # SeaStar-shaped torus: per setting, latency (mean, sd, max / 10) and the
 # spread of the sources' mean latency; stalled cycles per packet by direction.
-#   examples/age_parameters --load-fraction 1 --cycles 16000 --csv F
+#   examples/experiments/seastar/age_parameters --load-fraction 1 --cycles 16000 --csv F
 #   gnuplot -e "csv='F'; out='docs/results/age_parameters.png'" docs/results/age_parameters.gp
 if (!exists("csv")) csv = 'docs/results/age_parameters.csv'
 if (!exists("out")) out = 'docs/results/age_parameters.png'

@@ -2,7 +2,7 @@
 # The parking lot at network scale: every node of a 3-D torus sends to one node;
 # each source's share of its ejection port (times the number of sources: 1 is an
 # equal share) against its distance, per arbiter.
-#   examples/all_to_one --injection-buffers 4,16,64 --csv F
+#   examples/experiments/seastar/all_to_one --injection-buffers 4,16,64 --csv F
 #   gnuplot -e "csv='F'; out='docs/results/all_to_one.png'" docs/results/all_to_one.gp
 if (!exists("csv")) csv = 'docs/results/all_to_one.csv'
 if (!exists("out")) out = 'docs/results/all_to_one.png'

@@ -2,7 +2,7 @@
 # Blended patterns (Towles et al., ISCA'14, Figure 10) on the model: throughput and
 # the spread of the cores' completion times against the share of reverse tornado
 # packets, for four arbiter settings, on Anton 2's node.
-#   examples/blend --radix 6 --batch 256 --nodes anton2,router --csv F
+#   examples/experiments/anton2/blend --radix 6 --batch 256 --nodes anton2,router --csv F
 #   gnuplot -e "csv='F'; out='docs/results/blend.png'" docs/results/blend.gp
 if (!exists("csv")) csv = 'docs/results/blend.csv'
 if (!exists("out")) out = 'docs/results/blend.png'

@@ -2,7 +2,7 @@
 # [QoSThesis] Figures 5.4-5.5 on the model: per SL, end-to-end latency and
 # throughput against the total injection, OPA-shaped and IB-shaped switches
 # under the DTable of Table 5.4 (solid), round robin dashed for OPA.
-#   examples/qos_network --full --scheduler dtable,sbt,round_robin --csv F
+#   examples/experiments/qos/qos_network --full --scheduler dtable,sbt,round_robin --csv F
 #   gnuplot -e "csv='F'; out='docs/results/qos_network_tree.png'; name='4-ary 3-tree'" docs/results/qos_network.gp
 if (!exists("csv")) csv = 'docs/results/qos_network_tree.csv'
 if (!exists("out")) out = 'docs/results/qos_network_tree.png'

@@ -2,7 +2,7 @@
 # Throughput beyond saturation (Towles et al., ISCA'14, Figure 9) on the model:
 # normalized throughput against batch size, round robin and inverse weights, on
 # Anton 2's node (16 mesh routers) and on one router per node.
-#   examples/saturation --radix 8 --batches 32,128,512 --patterns uniform,neighbor2 --csv F
+#   examples/experiments/anton2/saturation --radix 8 --batches 32,128,512 --patterns uniform,neighbor2 --csv F
 #   gnuplot -e "csv='F'; out='docs/results/saturation.png'" docs/results/saturation.gp
 if (!exists("csv")) csv = 'docs/results/saturation.csv'
 if (!exists("out")) out = 'docs/results/saturation.png'

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// The BookSim2 adapter (examples/booksim2) against BookSim2's Arbiter contract, through
-// interface stand-ins of our own (tests/booksim2/fake): the registered names, BookSim2's
+// The BookSim2 adapter (examples/integrations/booksim2) against BookSim2's Arbiter contract,
+// through interface stand-ins of our own (tests/booksim2/fake): the registered names, BookSim2's
 // round-robin rule, the age hooks, inverse weights through the port numbering, and the errors.
 #include <catch2/catch.hpp>
 

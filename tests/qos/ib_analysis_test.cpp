@@ -28,7 +28,7 @@ using namespace interlock_test;
 namespace {
 
 std::vector<ib_vl_arbitration_entry> load(const std::string& name) {
-  const std::string path = std::string(INTERLOCK_EXAMPLES_DATA) + "/ib/" + name;
+  const std::string path = std::string(INTERLOCK_TEST_DATA) + "/ib/" + name;
   std::ifstream in(path);
   REQUIRE(in);
   return read_vl_arbitration_table(in, path);

@@ -91,7 +91,7 @@ TEST_CASE("Table 1: the time-of-crossing column, exactly", "[vc_table]") {
 
 TEST_CASE("Table 1: the optimized columns, at least as good as the T3E's", "[vc_table]") {
   // Rings 4, 8 and 16, with the 8-entry limit and with full tables. The
-  // 32-node ring is exercised by examples/vc_balance (docs/routing/vc_table.md
+  // 32-node ring is exercised by examples/tools/vc_balance (docs/routing/vc_table.md
   // shows the comparison).
   for (std::size_t ring : {4u, 8u, 16u}) {
     for (bool full : {false, true}) {

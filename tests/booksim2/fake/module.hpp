@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // tests/booksim2/fake/module.hpp: the part of BookSim2's Module interface that
-// examples/booksim2 uses, written for interlock's tests (no BookSim2 code): a
+// examples/integrations/booksim2 uses, written for interlock's tests (no BookSim2 code): a
 // name under a parent, and Error, which here throws instead of exiting.
 #ifndef INTERLOCK_TESTS_BOOKSIM2_FAKE_MODULE_HPP
 #define INTERLOCK_TESTS_BOOKSIM2_FAKE_MODULE_HPP

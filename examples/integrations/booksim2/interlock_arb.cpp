@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/booksim2/interlock_arb.cpp: interlock's arbiters as BookSim2 Arbiters (see the header).
+// examples/integrations/booksim2/interlock_arb.cpp: interlock's arbiters as BookSim2 Arbiters (see
+// the header).
 #include "interlock_arb.hpp"
 
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/sst/interlock_separable.cc: separable input-first allocation with the arbiter of
+// examples/integrations/sst/interlock_separable.cc: separable input-first allocation with the arbiter of
 // each stage chosen by parameter, as SST Merlin crossbar arbitration ("interlock.xbar_separable").
 //
 // Each cycle every free input port offers one VC whose head can go (its VC
@@ -7,7 +7,7 @@
 // offering it (its port arbiter, the output stage); a grant is always used
 // (an input offers one output only), and both arbiters move only then. With
 // round robin in both stages this is interlock.xbar_rr, decision for
-// decision (scripts/sst-element --check compares them).
+// decision (examples/integrations/sst/sst-element --check compares them).
 //
 // hr_router gives crossbar arbitration no parameters, so the stages come
 // from interlock.torus, the router's topology (router_context in
@@ -30,7 +30,7 @@
 // port's VCs, whose heads go to a different output packet by packet, while
 // [Towles14]'s weights belong to an output's inputs (the load of each flow
 // into the output). BookSim2's input arbiters choose between outputs, so the
-// BookSim2 adapter offers both (examples/booksim2).
+// BookSim2 adapter offers both (examples/integrations/booksim2).
 //
 // Contract
 //   - Up to 64 ports and 64 VCs per port; setPorts stops the simulation

@@ -3,7 +3,7 @@
 # arbitration and routing by interlock's element (or Merlin's, to compare),
 # uniform or all-to-one traffic. Copy it and change what your study needs.
 #
-#   sst examples/sst/torus_4x4x4.py --model-options="KEY=VALUE ..."
+#   sst examples/integrations/sst/torus_4x4x4.py --model-options="KEY=VALUE ..."
 #     arb=NAME        interlock.xbar_rr_merlin (default), interlock.xbar_rr,
 #                     interlock.xbar_islip, interlock.xbar_islip4, interlock.xbar_age,
 #                     interlock.xbar_separable, or any Merlin

@@ -7,7 +7,7 @@
 // epoch is still busy, so the switch is inhibited, the timestamp stops and
 // the output port falls back to round robin until A has left.
 // docs/arbiters/age_epoch.md shows this output; ctest compares it with
-// examples/expected/age_epoch_timeline.txt.
+// examples/demos/expected/age_epoch_timeline.txt.
 #include <interlock/interlock.hpp>
 
 #include <cstdio>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/sst/interlock_flow.cc: an endpoint that sends to one destination as fast as the
+// examples/integrations/sst/interlock_flow.cc: an endpoint that sends to one destination as fast as the
 // network takes packets and, at the destination, counts what each source delivers
 // ("interlock.flow_endpoint"): the parking lot's measurement ([Abts07] Section 2).
 //

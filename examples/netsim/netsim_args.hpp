@@ -23,11 +23,11 @@
 #include <interlock/model/presets.hpp>
 #include <interlock/topology/anton2_node.hpp>
 #include "cli.hpp"
-#include "deadlock_check_args.hpp"
+#include "routing_flags.hpp"
 
 namespace netsim_tool {
 
-using deadlock_check_tool::bad_input;
+using cli::bad_input;
 
 using cli::token;
 

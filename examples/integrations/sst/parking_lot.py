@@ -6,7 +6,7 @@
 # interlock.torus's dimension order; the crossbar arbitration is one of
 # interlock's:
 #
-#   sst examples/sst/parking_lot.py --model-options="KEY=VALUE ..."
+#   sst examples/integrations/sst/parking_lot.py --model-options="KEY=VALUE ..."
 #     arb=NAME       rr (default: interlock.xbar_separable, round robin in both stages),
 #                    age (interlock.xbar_age, the SeaStar's, AGE_CLK_PERIOD age_period,
 #                    bias age_bias) or iw (interlock.xbar_separable with inverse-weighted

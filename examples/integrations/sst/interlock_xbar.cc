@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/sst/interlock_xbar.cc: interlock's arbiters as SST Merlin crossbar arbitration
+// examples/integrations/sst/interlock_xbar.cc: interlock's arbiters as SST Merlin crossbar arbitration
 // (SST::Merlin::XbarArbitration) for hr_router, in the element library "interlock".
 //
 // hr_router loads its crossbar arbitration as an anonymous subcomponent with

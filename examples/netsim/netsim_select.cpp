@@ -12,7 +12,7 @@ namespace netsim_tool {
 namespace {
 
 std::vector<interlock::ring_vc_assignment> t3e_tables(const arguments& a) {
-  return deadlock_check_tool::vc_tables(a.radix, a.tables, false);
+  return cli::vc_tables(a.radix, a.tables, false);
 }
 
 }  // namespace
@@ -31,7 +31,7 @@ int run_network(const arguments& a) {
   }
   if (a.scheme == "dor") {
     const interlock::dimension_order_routing dor(
-        t, deadlock_check_tool::parse_orders(a.orders, n, false),
+        t, cli::parse_orders(a.orders, n, false),
         {!a.no_datelines, a.dateline_rule == "booksim2"
                               ? interlock::dateline_rule::booksim2
                               : interlock::dateline_rule::switch_at_wrap});
@@ -41,8 +41,7 @@ int run_network(const arguments& a) {
     // Anton 2's unified network: every node a 4x4 mesh of routers with
     // channel adapters, routed across mesh and torus with VC promotion.
     const interlock::anton2_topology node(t, a.links);
-    const interlock::anton2_routing scheme(node,
-                                           deadlock_check_tool::parse_orders(a.orders, n, true));
+    const interlock::anton2_routing scheme(node, cli::parse_orders(a.orders, n, true));
     if (!a.quiet)
       std::printf(
           "node: Anton 2's unified network, %zu mesh routers and %zu channel adapters per "
@@ -55,8 +54,7 @@ int run_network(const arguments& a) {
     interlock::vc_promotion_options options;
     options.scheme = a.scheme == "vc_promotion" ? interlock::vc_scheme::promotion
                                                 : interlock::vc_scheme::per_dimension;
-    const interlock::vc_promotion_routing scheme(
-        t, deadlock_check_tool::parse_orders(a.orders, n, true), options);
+    const interlock::vc_promotion_routing scheme(t, cli::parse_orders(a.orders, n, true), options);
     return run_scheme(a, scheme);
   }
   if (a.scheme == "t3e") {

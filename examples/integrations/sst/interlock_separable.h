@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/sst/interlock_separable.h: separable input-first allocation over Merlin's VC heads,
+// examples/integrations/sst/interlock_separable.h: separable input-first allocation over Merlin's VC heads,
 // with the arbiter of each stage a template parameter (interlock.xbar_rr,
 // interlock.xbar_separable).
 //

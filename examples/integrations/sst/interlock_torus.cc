@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/sst/interlock_torus.cc: interlock's torus routing as an SST Merlin topology
+// examples/integrations/sst/interlock_torus.cc: interlock's torus routing as an SST Merlin topology
 // (SST::Merlin::Topology, "interlock.torus"), deadlock-checked when the network is built.
 //
 // Routes are interlock's: dimension_order_routing (one dimension at a time,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/booksim2/interlock_arb.hpp: interlock's arbiters as BookSim2 Arbiters.
+// examples/integrations/booksim2/interlock_arb.hpp: interlock's arbiters as BookSim2 Arbiters.
 //
 // Copy interlock_arb.hpp and interlock_arb.cpp into BookSim2's src/arbiters/,
 // register them in Arbiter::NewArbiter (one line, below), and build BookSim2

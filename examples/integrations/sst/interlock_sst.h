@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/sst/interlock_sst.h: what the element's topology and crossbar arbitration share.
+// examples/integrations/sst/interlock_sst.h: what the element's topology and crossbar arbitration share.
 //
 //   topo_event   a packet inside the network: Merlin's internal event, the
 //                route state of interlock.torus's scheme, and the SeaStar's

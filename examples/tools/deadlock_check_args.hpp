@@ -7,12 +7,11 @@
 #ifndef INTERLOCK_EXAMPLES_DEADLOCK_CHECK_ARGS_HPP
 #define INTERLOCK_EXAMPLES_DEADLOCK_CHECK_ARGS_HPP
 
-#include <interlock/routing/dimension_order.hpp>
 #include <interlock/routing/route.hpp>
-#include <interlock/routing/vc_table.hpp>
 #include <interlock/topology/torus.hpp>
 
 #include "cli.hpp"
+#include "routing_flags.hpp"
 
 #include <cstddef>
 #include <string>
@@ -22,6 +21,8 @@
 namespace deadlock_check_tool {
 
 using cli::bad_input;
+using cli::parse_orders;
+using cli::vc_tables;
 
 struct arguments {
   std::vector<std::size_t> radix;
@@ -42,21 +43,6 @@ struct arguments {
   std::size_t max_routes = 1000000000;
   std::vector<std::string> scheme_flags;  // the scheme-specific flags given
 };
-
-/// The T3E's VC tables: "toc" (the scheme's own, empty here) or "optimized"
-/// (optimize_vc_assignment per ring, 8 VCs; rings above 64 nodes keep 64).
-inline std::vector<interlock::ring_vc_assignment> vc_tables(const std::vector<std::size_t>& radix,
-                                                            const std::string& tables,
-                                                            bool every_route) {
-  std::vector<interlock::ring_vc_assignment> result;
-  if (tables == "toc") return result;
-  interlock::vc_optimizer_options options;
-  options.routes = every_route ? interlock::vc_routes::every_route : interlock::vc_routes::minimal;
-  for (const std::size_t k : radix)
-    result.push_back(k <= 64 ? interlock::optimize_vc_assignment(k, 8, options)
-                             : interlock::ring_vc_assignment(64));
-  return result;
-}
 
 inline bool is_switch(const std::string& flag) {
   return flag == "--no-datelines" || flag == "--other-way" || flag == "--initial-hops" ||
@@ -154,32 +140,6 @@ inline arguments parse(int argc, char** argv) {
     }
   }
   return a;
-}
-
-// The orders of --orders: "all", or a comma list such as xyz,zyx or 012,210.
-inline std::vector<interlock::dimension_sequence> parse_orders(const std::string& text,
-                                                               std::size_t n, bool all_by_default) {
-  if (text == "all" || (text.empty() && all_by_default)) return interlock::all_dimension_orders(n);
-  if (text.empty()) return {};
-  std::vector<interlock::dimension_sequence> orders;
-  for (const std::string& part : cli::split(text)) {
-    interlock::dimension_sequence order;
-    std::vector<bool> seen(n, false);
-    bool ok = part.size() == n;
-    for (const char c : part) {
-      unsigned d = 99;
-      if (c >= '0' && c <= '7') d = static_cast<unsigned>(c - '0');
-      if (n <= 3 && c >= 'x' && c <= 'z') d = static_cast<unsigned>(c - 'x');
-      ok = ok && d < n && !seen[d];
-      if (ok) seen[d] = true;
-      order.push_back(d);
-    }
-    if (!ok)
-      throw bad_input{"--orders: '" + part + "' is not an order of the " + std::to_string(n) +
-                      " dimensions (each once: xyz, zyx, ... or 012, 210, ...)"};
-    orders.push_back(order);
-  }
-  return orders;
 }
 
 }  // namespace deadlock_check_tool
