@@ -1,9 +1,17 @@
 # SPDX-License-Identifier: BSL-1.0
-# cmake -DPROGRAM=<exe> [-DARGS=a;b;c] -DSTATUS=<n> -DREGEX=<regex> -P expect_exit.cmake
+# cmake -DPROGRAM=<exe> [-DARGS=a;b;c] -DSTATUS=<n> -DREGEX=<regex> [-DSTDOUT=<file>]
+#       -P expect_exit.cmake
 # Runs PROGRAM with ARGS and fails unless it exits with STATUS and its output
-# (stdout and stderr together) matches REGEX.
-execute_process(COMMAND "${PROGRAM}" ${ARGS} OUTPUT_VARIABLE out ERROR_VARIABLE err
-                RESULT_VARIABLE status)
+# (stdout and stderr together) matches REGEX. With STDOUT, standard output
+# goes to that file (such as /dev/full) and only stderr is matched.
+if(DEFINED STDOUT)
+  execute_process(COMMAND "${PROGRAM}" ${ARGS} OUTPUT_FILE "${STDOUT}" ERROR_VARIABLE err
+                  RESULT_VARIABLE status)
+  set(out "")
+else()
+  execute_process(COMMAND "${PROGRAM}" ${ARGS} OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  RESULT_VARIABLE status)
+endif()
 if(NOT status EQUAL STATUS)
   message(FATAL_ERROR "${PROGRAM} exited with ${status}, expected ${STATUS}\n${out}${err}")
 endif()

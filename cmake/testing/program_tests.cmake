@@ -4,12 +4,20 @@
 #   exit_cases(PROGRAM CASE...)     one test per case "name|arguments|exit
 #       status|regex the output must match" (expect_exit.cmake; no semicolons:
 #       a CMake list);
+#   full_stdout_case(PROGRAM ARGS...)  with standard output on a full device
+#       (/dev/full, where the system has one) the program must exit 3 and say
+#       the write failed;
 #   golden_output(NAME PROGRAM EXPECTED [STATUS n] [ARGS a...])  the run must
 #       print exactly the EXPECTED file and exit with STATUS (default 0)
 #       (compare_output.cmake);
 #   effects_test(NAME PROGRAM CSV KEY CHECKS ARGS a...)  an experiment writes
 #       CSV, then the direction and rough size of its effects are checked
 #       (check_effects.cmake: KEY and CHECKS as that script takes them).
+#   config_round_trip(NAME PROGRAM ARGS...)  the configuration written by
+#       --write-config and read back by --config reproduces the CSV but for
+#       its wall-clock columns (config_round_trip.cmake);
+#   json_check(NAME PROGRAM JSON CHECKS ARGS a...)  the --json document parses
+#       and its members match (json_check.cmake).
 # Every test is named "example: ...".
 set(INTERLOCK_TESTING_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
@@ -22,6 +30,16 @@ function(exit_cases program)
               "-DARGS=${case_args}" "-DSTATUS=${CMAKE_MATCH_3}" "-DREGEX=${CMAKE_MATCH_4}"
               -P "${INTERLOCK_TESTING_DIR}/expect_exit.cmake")
   endforeach()
+endfunction()
+
+function(full_stdout_case program)
+  if(NOT EXISTS /dev/full)
+    return()
+  endif()
+  add_test(NAME "example: ${program} standard output on a full device"
+    COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${ARGN}"
+            "-DSTATUS=3" "-DREGEX=${program}: writing standard output failed" "-DSTDOUT=/dev/full"
+            -P "${INTERLOCK_TESTING_DIR}/expect_exit.cmake")
 endfunction()
 
 function(golden_output name program expected)
@@ -41,4 +59,20 @@ function(effects_test name program csv key checks)
     COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${e_ARGS}"
             "-DCSV=${csv}" "-DKEY=${key}" "-DCHECKS=${checks}"
             -P "${INTERLOCK_TESTING_DIR}/check_effects.cmake")
+endfunction()
+
+function(config_round_trip name program)
+  string(MAKE_C_IDENTIFIER "${name}" dir)
+  add_test(NAME "example: ${program} configuration round trip, ${name}"
+    COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${ARGN}"
+            "-DDIR=${CMAKE_CURRENT_BINARY_DIR}/round_trip_${dir}"
+            "-DWALL=wall_s;router_cycles_per_s"
+            -P "${INTERLOCK_TESTING_DIR}/config_round_trip.cmake")
+endfunction()
+
+function(json_check name program json checks)
+  cmake_parse_arguments(PARSE_ARGV 4 j "" "" "ARGS")
+  add_test(NAME "example: ${name}"
+    COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${j_ARGS}"
+            "-DJSON=${json}" "-DCHECKS=${checks}" -P "${INTERLOCK_TESTING_DIR}/json_check.cmake")
 endfunction()

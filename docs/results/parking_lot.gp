@@ -20,12 +20,14 @@ set style data linespoints
 set xrange [-0.5:6.5]
 set xtics ("P0" 0, "P1" 1, "P2" 2, "P3" 3, "P4" 4, "P5" 5, "P6" 6)
 src(n) = real(substr(strcol(2), 2, 2))  # "P3" -> 3
+# One colour per policy in every panel.
+rr = "#1f77b4"; rule = "#7f7f7f"; age = "#d62728"; iw = "#2ca02c"
 do for [net in "mesh ring"] {
   set title (net eq "mesh" ? "8-node line (1-mesh)" : "8-node ring (1-torus)")
-  plot csv skip 1 using (strcol(1) eq net ? src(0) : NaN):4 title "round robin (model)" lw 2 pt 7, \
-       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):6 title "merging rule (paper)" dt 2 lw 2 pt 6, \
-       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):5 title "age-based (model)" lw 2 pt 5, \
-       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):9 title "inverse weights (model)" lw 2 pt 9
+  plot csv skip 1 using (strcol(1) eq net ? src(0) : NaN):4 title "round robin (model)" lw 2 pt 7 lc rgb rr, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):6 title "merging rule (paper)" dt 2 lw 2 pt 6 lc rgb rule, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):5 title "age-based (model)" lw 2 pt 5 lc rgb age, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):9 title "inverse weights (model)" lw 2 pt 9 lc rgb iw
 }
 # [Abts07]'s claim for age: the same latency through the network for every source.
 set yrange [16:8192]
@@ -34,8 +36,8 @@ set ytics ("16" 16, "64" 64, "256" 256, "1024" 1024, "4096" 4096)
 set ylabel "network latency (cycles, mean)"
 do for [net in "mesh ring"] {
   set title (net eq "mesh" ? "8-node line: network latency" : "8-node ring: network latency")
-  plot csv skip 1 using (strcol(1) eq net ? src(0) : NaN):7 title "round robin (model)" lw 2 pt 7, \
-       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):8 title "age-based (model)" lw 2 pt 5, \
-       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):10 title "inverse weights (model)" lw 2 pt 9
+  plot csv skip 1 using (strcol(1) eq net ? src(0) : NaN):7 title "round robin (model)" lw 2 pt 7 lc rgb rr, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):8 title "age-based (model)" lw 2 pt 5 lc rgb age, \
+       csv skip 1 using (strcol(1) eq net ? src(0) : NaN):10 title "inverse weights (model)" lw 2 pt 9 lc rgb iw
 }
 unset multiplot

@@ -42,49 +42,76 @@ const char* const help_text =
     "                         --allocator, --vcs, buffers, --packet-flits,\n"
     "                         --cycles, --warmup, --seed, --preset, --config ...\n"
     "                         (netsim --help); not --traffic, --batch, --sweep,\n"
-    "                         --csv or --per-source: the check sets the traffic\n"
+    "                         --per-source or --write-config: the check sets the\n"
+    "                         traffic\n"
+    "  --csv FILE             one row per test: test,destination,load,sources,\n"
+    "                         accepted,jain,max_min,latency_max_min,\n"
+    "                         network_latency_max_min,deadlocked,fair (fairness\n"
+    "                         cells empty when nothing was delivered)\n"
+    "  --json FILE            the flags, both tests' figures and the verdict\n"
     "\n"
     "Exit status: 0 fair; 1 unfair (or a run deadlocked); 2 bad input; 3 failure.\n";
 
 void print(const char* what, const interlock::model::fairness_figures& f) {
   std::printf("%s: %zu sources, %.4f flits per source per cycle%s\n", what, f.sources, f.accepted,
               f.deadlocked ? "; DEADLOCKED" : "");
-  std::printf("  throughput: Jain %.3f, max/min %.2f\n", f.jain, f.max_min);
-  std::printf("  latency: max/min of the sources' mean %.2f (network latency %.2f)\n",
-              f.latency_max_min, f.network_latency_max_min);
+  if (f.accepted > 0) {
+    std::printf("  throughput: Jain %.3f, max/min %.2f\n", f.jain, f.max_min);
+    std::printf("  latency: max/min of the sources' mean %.2f (network latency %.2f)\n",
+                f.latency_max_min, f.network_latency_max_min);
+  } else {
+    std::printf("  throughput: none (no flit delivered)\n  latency: none\n");
+  }
+}
+
+const char* const csv_header =
+    "test,destination,load,sources,accepted,jain,max_min,latency_max_min,"
+    "network_latency_max_min,deadlocked,fair";
+
+// One CSV row of a test; the fairness cells are empty when nothing arrived.
+std::string csv_row(const char* test, const interlock::model::fairness_options& o,
+                    const interlock::model::fairness_figures& f, bool fair) {
+  const bool measured = f.accepted > 0;
+  const auto cell = [&](const char* pattern, double x) {
+    return measured ? cli::format(pattern, x) : std::string();
+  };
+  return cli::format("%s,%u,%s,%zu,%.4f,", test, static_cast<unsigned>(o.destination),
+                     cli::real_text(o.load).c_str(), f.sources, f.accepted) +
+         cell("%.4f", f.jain) + "," + cell("%.3f", f.max_min) + "," +
+         cell("%.3f", f.latency_max_min) + "," + cell("%.3f", f.network_latency_max_min) + "," +
+         (f.deadlocked ? "1" : "0") + "," + (fair ? "1" : "0");
 }
 
 int run(int argc, char** argv) {
   // fairness_check's own flags; the rest are netsim's.
   interlock::model::fairness_options options;
-  std::vector<char*> rest = {argv[0]};
-  bool destination_given = false;
-  std::string destination_text;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    const bool own = flag == "--min-jain" || flag == "--load" || flag == "--destination";
-    if (!own) {
-      rest.push_back(argv[i]);
-      continue;
+  std::string destination_text, csv_path, json_path;
+  arguments a = parse(argc, argv, [&](const std::string& flag, const auto& value) {
+    if (flag == "--min-jain") {
+      options.min_jain = cli::real(flag, value(), 0, 1);
+    } else if (flag == "--load") {
+      options.load = cli::real(flag, value(), 0.001, 1);
+    } else if (flag == "--destination") {
+      destination_text = value();
+    } else if (flag == "--csv") {
+      csv_path = value();
+    } else if (flag == "--json") {
+      json_path = value();
+    } else if (flag == "--traffic" || flag == "--batch" || flag == "--sweep" ||
+               flag == "--per-source" || flag == "--write-config") {
+      throw bad_input{flag + ": fairness_check sets the traffic and runs itself"};
+    } else {
+      return false;
     }
-    if (i + 1 >= argc) throw bad_input{flag + ": needs a value"};
-    const std::string value = argv[++i];
-    if (flag == "--min-jain") options.min_jain = cli::real(flag, value, 0, 1);
-    if (flag == "--load") options.load = cli::real(flag, value, 0.001, 1);
-    if (flag == "--destination") {
-      destination_given = true;
-      destination_text = value;
-    }
-  }
-  arguments a = parse(static_cast<int>(rest.size()), rest.data());
-  for (const auto& token : a.config)
-    for (const char* f : {"--traffic", "--batch", "--sweep", "--csv", "--per-source", "--load"})
-      if (token.text == f)
-        throw bad_input{std::string(f) + ": fairness_check sets the traffic and runs itself"};
+    return true;
+  });
   std::size_t nodes = 1;
   for (const std::size_t k : a.radix) nodes *= k;
   options.destination = static_cast<interlock::node_id>(
-      destination_given ? cli::number("--destination", destination_text, 0, nodes - 1) : nodes - 1);
+      destination_text.empty() ? nodes - 1
+                               : cli::number("--destination", destination_text, 0, nodes - 1));
+  cli::output_file csv("--csv", csv_path);
+  cli::output_file json("--json", json_path);
   a.quiet = true;
   a.progress = false;
   a.model.drain = 0;  // past saturation: what the window delivered
@@ -112,7 +139,26 @@ int run(int argc, char** argv) {
       options);
   print(("all-to-one to node " + std::to_string(options.destination)).c_str(), report.all_to_one);
   print(("uniform at " + cli::format("%g", options.load) + " per source").c_str(), report.uniform);
-  if (report.fair()) {
+  const bool fair = report.fair();
+  const std::string rows[2] = {csv_row("all_to_one", options, report.all_to_one, fair),
+                               csv_row("uniform", options, report.uniform, fair)};
+  csv.line(csv_header);
+  for (const std::string& row : rows) csv.line(row);
+  csv.close();
+  if (json.open()) {
+    std::string network;
+    for (const cli::token& t : a.config) network += (network.empty() ? "" : " ") + t.text;
+    json.line("{" + cli::json::header("fairness_check") + ",\n  \"configuration\": " +
+              cli::json::object({{"flags", network},
+                                 {"min-jain", cli::real_text(options.min_jain)},
+                                 {"load", cli::real_text(options.load)},
+                                 {"destination", std::to_string(options.destination)}}) +
+              ",\n  \"tests\": [\n    " + cli::json::row(csv_header, rows[0]) + ",\n    " +
+              cli::json::row(csv_header, rows[1]) +
+              "\n  ],\n  \"verdict\": " + cli::json::string(fair ? "fair" : "unfair") + "\n}");
+    json.close();
+  }
+  if (fair) {
     std::printf("verdict: fair (Jain >= %g under both)\n", options.min_jain);
     return 0;
   }

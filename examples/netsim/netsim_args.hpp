@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <interlock/model/config.hpp>
@@ -67,8 +68,13 @@ struct arguments {
   std::vector<mix_component> weights_mix;                 // --weights-from, parsed
   std::string csv;
   std::string per_source;
+  std::string json;           // --json FILE: configuration and results
+  std::string write_config;   // --write-config FILE: the configuration as run
+  std::size_t jobs = 1;       // --jobs: the points of a sweep run at once (default: the cores)
   std::vector<token> config;  // what was given, file then command line (echoed)
   bool progress = true;
+  std::uint64_t max_work = 100000000000;  // router-cycles a run may take (about 9 h)
+  std::uint64_t max_memory_mib = 4096;    // latency samples a run may keep
   interlock::model::config model;
   interlock::model::preset preset;  // --preset, if given
   // A driver's hooks (fairness_check): no summary printed, and each run's
@@ -149,12 +155,57 @@ inline std::vector<interlock::model::length_share> parse_lengths(const std::stri
   return lengths;
 }
 
+/// The run's work, estimated before it starts and refused past --max-work
+/// (router-cycles: every router stepped over warm-up, window and the whole
+/// drain, for every point of a sweep) or --max-memory (the latency samples
+/// the window keeps, 8 bytes per delivered packet).
+inline void check_work(const arguments& a) {
+  double nodes = 1;
+  for (const std::size_t k : a.radix) nodes *= static_cast<double>(k);
+  const bool anton2 = a.node == "anton2";
+  const double routers =
+      nodes * (anton2 ? static_cast<double>(interlock::anton2_topology::mesh_routers +
+                                            interlock::anton2_topology::channels)
+                      : 1.0);
+  const double hosts =
+      nodes * (anton2 ? static_cast<double>(interlock::anton2_topology::mesh_routers)
+                      : static_cast<double>(a.model.endpoints));
+  const double points = a.sweep.empty() ? 1.0 : static_cast<double>(a.sweep.size());
+  const double cycles = static_cast<double>(a.model.warmup) + static_cast<double>(a.model.measure) +
+                        static_cast<double>(a.model.drain);
+  const double work = routers * cycles * points;
+  if (work > static_cast<double>(a.max_work))
+    throw bad_input{
+        cli::format("--max-work: the run could take %.3g router-cycles (about %.3g "
+                    "hours at 3e6 router-cycles/s); lower --cycles or raise --max-work "
+                    "(now %.3g)",
+                    work, work / 3e6 / 3600, static_cast<double>(a.max_work))};
+  double load = a.model.load;
+  for (const double l : a.sweep) load = std::max(load, l);
+  unsigned shortest = 1024;
+  for (const auto& l : a.model.lengths) shortest = std::min(shortest, l.flits);
+  const double packets = a.model.batch > 0
+                             ? hosts * static_cast<double>(a.model.batch)
+                             : hosts * load * static_cast<double>(a.model.measure) / shortest;
+  const double mib = packets * 8 / (1024.0 * 1024.0);
+  if (mib > static_cast<double>(a.max_memory_mib))
+    throw bad_input{
+        cli::format("--max-memory: the run could keep %.3g MiB of latency samples "
+                    "(%.3g packets); lower --cycles or raise --max-memory (now %llu)",
+                    mib, packets, static_cast<unsigned long long>(a.max_memory_mib))};
+}
+
 /// Flags that take no value; in a configuration file `key = true` or `false`.
 inline bool is_switch(const std::string& flag) {
   return flag == "--no-datelines" || flag == "--no-progress";
 }
 
-inline arguments parse(int argc, char** argv) {
+/// A driver's own flags (fairness_check's): own(flag, value) reads the flag
+/// and returns true, or returns false to leave it to netsim. Its flags share
+/// the argument loop: a configuration file, each flag at most once.
+using own_flags = std::function<bool(const std::string&, const std::function<std::string()>&)>;
+
+inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
   using cli::number;
   using cli::split;
   arguments a;
@@ -162,7 +213,9 @@ inline arguments parse(int argc, char** argv) {
   cli::network net;
   std::vector<std::string> age_flags, scheme_flags, traffic_flags, node_flags;
   cli::flags flags(argc, argv, is_switch);
+  flags.tool_writes_config();  // resolved, in simulate() (netsim_config.hpp)
   flags.for_each([&](const std::string& flag, const auto& value) {
+    if (own && own(flag, value)) return;
     if (flag == "--preset") {
       const std::string name = value();
       if (name == "seastar") {
@@ -308,8 +361,18 @@ inline arguments parse(int argc, char** argv) {
       a.csv = value();
     } else if (flag == "--per-source") {
       a.per_source = value();
+    } else if (flag == "--json") {
+      a.json = value();
+    } else if (flag == "--jobs") {
+      a.jobs = number(flag, value(), 1, 1024);
+    } else if (flag == "--write-config") {
+      a.write_config = value();
     } else if (flag == "--no-progress") {
       a.progress = false;
+    } else if (flag == "--max-work") {
+      a.max_work = number(flag, value(), 1, 1000000000000000000);
+    } else if (flag == "--max-memory") {
+      a.max_memory_mib = number(flag, value(), 1, std::size_t{1} << 24);
     } else {
       throw bad_input{flag + ": unknown option (see --help)"};
     }
@@ -418,6 +481,8 @@ inline arguments parse(int argc, char** argv) {
   if (!a.sweep.empty() && load_given) throw bad_input{"--sweep: not with --load"};
   if (!a.per_source.empty() && !a.sweep.empty())
     throw bad_input{"--per-source: not with --sweep (one run's sources)"};
+  if (!flags.given("--jobs")) a.jobs = std::max(1u, std::thread::hardware_concurrency());
+  check_work(a);
   return a;
 }
 

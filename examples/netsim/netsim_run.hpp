@@ -20,23 +20,30 @@
 #include <interlock/routing/vc_promotion.hpp>
 #include <interlock/routing/vc_table.hpp>
 #include <interlock/traffic/anton2_loads.hpp>
+#include <interlock/traffic/arbitration_weights.hpp>
 #include <interlock/traffic/loads.hpp>
 #include <interlock/traffic/patterns.hpp>
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "netsim_args.hpp"
+#include "netsim_config.hpp"
+#include "netsim_report.hpp"
 
 namespace netsim_tool {
 
@@ -68,6 +75,68 @@ struct progress_bar {
   void done() const {
     if (on) std::fprintf(stderr, "\r%*s\r", 60 + static_cast<int>(label.size()), "");
   }
+};
+
+// The threads of a sweep: start() runs work(k) for every point k on `jobs`
+// threads, each taking the next point; finish() records a point as done
+// under the lock and wakes the printer, which wait()s for its next point in
+// order. The destructor lets no new point start and joins the threads, so
+// a failure reported on the main thread ends the sweep cleanly.
+class sweep_workers {
+ public:
+  explicit sweep_workers(std::size_t points) : points_(points) {}
+  sweep_workers(const sweep_workers&) = delete;
+  sweep_workers& operator=(const sweep_workers&) = delete;
+  ~sweep_workers() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      next_ = points_;
+    }
+    for (std::thread& t : threads_) t.join();
+  }
+  template <class Work>
+  void start(std::size_t jobs, Work work) {
+    for (std::size_t j = 0; j < jobs; ++j)
+      threads_.emplace_back([this, work] {
+        for (;;) {
+          std::size_t k = 0;
+          {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (next_ >= points_) return;
+            k = next_++;
+          }
+          work(k);
+        }
+      });
+  }
+  template <class Record>
+  void finish(Record&& record) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      record();
+      ++finished_;
+    }
+    ready_.notify_all();
+  }
+  template <class Done>
+  void wait(Done&& done) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_.wait(lock, done);
+  }
+  /// "sweep: N of M points done" on stderr (a terminal's).
+  void show_progress() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::fprintf(stderr, "\rsweep: %zu of %zu points done", finished_, points_);
+  }
+  void clear_progress(bool shown) const {
+    if (shown) std::fprintf(stderr, "\r%40s\r", "");
+  }
+
+ private:
+  std::size_t points_, next_ = 0, finished_ = 0;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::vector<std::thread> threads_;
 };
 
 // What the run needs of its traffic pattern (or mix).
@@ -248,145 +317,6 @@ inline interlock::model::age_config make_age_config(const arguments& a,
   return age;
 }
 
-inline void print_results(const arguments& a, const interlock::model::results& r, double capacity) {
-  if (a.model.batch > 0) {
-    std::printf("batch: %zu packets per source, last delivery at cycle %llu\n", a.model.batch,
-                static_cast<unsigned long long>(r.batch_cycles));
-    if (!r.complete)
-      std::printf(
-          "BATCH CUT OFF at cycle %llu (--cycles + --drain): %zu of %zu packets delivered, %zu "
-          "still in source queues, %zu in the network\n",
-          static_cast<unsigned long long>(r.cycles), r.measured_delivered, r.measured_packets,
-          r.measured_in_source_queues, r.measured_in_network);
-    std::printf(
-        "completion per source (cycle of its last delivery): min %llu  mean %.1f  max %llu\n",
-        static_cast<unsigned long long>(r.completion_min), r.completion_mean,
-        static_cast<unsigned long long>(r.completion_max));
-  } else {
-    std::printf("offered %.3f flits/node/cycle\n", r.offered);
-  }
-  std::printf("accepted %.4f flits/node/cycle", r.accepted);
-  if (capacity > 0)
-    std::printf(" (%.3f of the pattern's ideal %.4f)", r.accepted / capacity, capacity);
-  std::printf("\n");
-  std::printf(
-      "latency (cycles) mean %.2f  sd %.2f  p50 %.0f  p99 %.0f  max %.0f  (network %.2f, p99 %.0f; "
-      "source queue %.2f); %.2f hops on average\n",
-      r.latency_mean, r.latency_sd, r.latency_p50, r.latency_p99, r.latency_max,
-      r.network_latency_mean, r.network_latency_p99, r.queueing_latency_mean, r.hops_mean);
-  if (a.model.batch == 0 && !r.complete)
-    std::printf(
-        "  %zu of %zu packets created in the window were not delivered after --drain (%zu in "
-        "source queues, %zu in the network): the latency is of the delivered ones (past "
-        "saturation)\n",
-        r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
-        r.measured_in_network);
-  if (a.model.batch == 0)
-    std::printf("fairness over %zu sources: Jain %.4f, max/min throughput %.3f", r.sources.size(),
-                r.jain, r.max_min_ratio);
-  else
-    std::printf("over %zu sources", r.sources.size());
-  std::printf("; max/min mean latency %.3f (network %.3f)\n", r.source_latency_max_min,
-              r.source_network_latency_max_min);
-  std::printf("channel utilization:");
-  for (std::size_t d = 0; d < r.utilization.size(); ++d)
-    std::printf(" dim %zu +%.3f -%.3f", d, r.utilization[d][0], r.utilization[d][1]);
-  std::printf("\n");
-  if (r.has_age) {
-    std::printf(
-        "age histogram (departures, ages 0-63/64-127/128-191/192-255): %llu %llu %llu %llu;"
-        " stalled cycles %llu, occupancy (Eq. 17) %.3f\n",
-        static_cast<unsigned long long>(r.age_histogram[0]),
-        static_cast<unsigned long long>(r.age_histogram[1]),
-        static_cast<unsigned long long>(r.age_histogram[2]),
-        static_cast<unsigned long long>(r.age_histogram[3]),
-        static_cast<unsigned long long>(r.stalled_cycles), r.occupancy);
-    std::printf("occupancy by input direction:");
-    for (std::size_t d = 0; d < r.occupancy_by_direction.size(); ++d) {
-      const char name =
-          static_cast<char>(d < 3 ? 'X' + static_cast<int>(d) : '0' + static_cast<int>(d));
-      std::printf(" +%c %.3f -%c %.3f", name, r.occupancy_by_direction[d][0], name,
-                  r.occupancy_by_direction[d][1]);
-    }
-    std::printf("; epoch switches %llu, age clock inhibited %.1f%% of router-cycles\n",
-                static_cast<unsigned long long>(r.epoch_switches), 100 * r.inhibited_share);
-    if (r.inhibited_share > 0.1)
-      std::printf(
-          "  warning: the age clocks were inhibited more than 10%% of the time: AGE_CLK_PERIOD "
-          "is too small for the queueing this network holds (Section 3.2)\n");
-  }
-  std::printf("speed: %llu cycles (%llu stepped) x %zu routers in %.2f s = %.3g router-cycles/s\n",
-              static_cast<unsigned long long>(r.cycles),
-              static_cast<unsigned long long>(r.stepped_cycles), r.routers, r.wall_s,
-              r.router_cycles_per_s());
-  if (r.deadlock.deadlocked) {
-    std::printf(
-        "DEADLOCK at cycle %llu: nothing moved for the stall limit; full buffers, each "
-        "waiting for the next:\n",
-        static_cast<unsigned long long>(r.deadlock.cycle));
-    for (const auto& b : r.deadlock.cycle_of_buffers) std::printf("  %s\n", b.c_str());
-  }
-}
-
-using cli::format;
-using cli::output_file;
-
-// The run's configuration as CSV columns (values with commas joined by
-// 'x' or ' '), so that the rows of many sweeps can be merged.
-inline std::pair<std::string, std::string> config_columns(const arguments& a, double load) {
-  const auto join = [](const auto& values, const char* sep) {
-    std::string text;
-    for (std::size_t i = 0; i < values.size(); ++i)
-      text += (i ? sep : "") + std::to_string(static_cast<unsigned long long>(values[i]));
-    return text;
-  };
-  std::string lengths;
-  for (std::size_t i = 0; i < a.model.lengths.size(); ++i)
-    lengths += (i ? " " : "") + std::to_string(a.model.lengths[i].flits) +
-               (a.model.lengths.size() > 1 ? ":" + format("%g", a.model.lengths[i].share) : "");
-  std::string orders = a.orders;
-  for (char& c : orders)
-    if (c == ',') c = ' ';
-  const std::vector<std::pair<const char*, std::string>> columns = {
-      {"radix", join(a.radix, "x")},
-      {"wrap", join(a.wrap, "x")},
-      {"slices", std::to_string(a.slices)},
-      {"scheme", a.scheme},
-      {"dateline_rule", a.scheme == "dor" ? a.dateline_rule : std::string("-")},
-      {"orders", orders},
-      {"arbiter", a.arbiter},
-      {"input_arbiter", a.input_arbiter},
-      {"allocator",
-       a.allocator == "islip" ? "islip:" + std::to_string(a.islip_iterations) : a.allocator},
-      {"vcs", std::to_string(a.model.vcs)},
-      {"buffer_flits", std::to_string(a.model.buffer_flits)},
-      {"injection_buffer_flits", std::to_string(a.model.injection_flits())},
-      {"staging_flits", std::to_string(a.model.staging_flits)},
-      {"packet_flits", lengths},
-      {"channel_latency", std::to_string(a.model.channel_latency)},
-      {"router_delay", std::to_string(a.model.router_delay)},
-      {"head_cycles", std::to_string(a.model.head_cycles)},
-      {"endpoints", std::to_string(a.model.endpoints)},
-      {"endpoint_bandwidth", format("%g", a.model.endpoint_bandwidth)},
-      {"traffic", a.traffic},
-      {"response_share", format("%g", a.model.response_share)},
-      {"load", a.model.batch > 0 ? "" : format("%g", load)},
-      {"batch", std::to_string(a.model.batch)},
-      {"warmup", std::to_string(a.model.warmup)},
-      {"cycles", std::to_string(a.model.measure)},
-      {"seed", std::to_string(a.model.seed)},
-  };
-  std::pair<std::string, std::string> out;
-  for (const auto& c : columns) {
-    std::string value = c.second;  // a mix's commas would split the column
-    for (char& ch : value)
-      if (ch == ',') ch = ' ';
-    out.first += std::string(c.first) + ",";
-    out.second += value + ",";
-  }
-  return out;
-}
-
 template <class Scheme, class Policy, class Allocator, class InputPolicy>
 int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traffic,
              const std::function<Policy(node_id, std::size_t)>& make_policy,
@@ -394,44 +324,87 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
              const std::function<InputPolicy(node_id, std::size_t)>& make_input) {
   std::vector<double> loads = a.sweep;
   if (loads.empty()) loads.push_back(a.model.load);
-  output_file csv("--csv", a.csv);
-  output_file per_source("--per-source", a.per_source);
-  csv.line(config_columns(a, 0).first + interlock::model::csv_header());
-  if (!a.quiet) {
-    // The configuration, as given and as run.
-    const auto c = config_columns(a, a.model.load);
-    std::printf("configuration:");
-    std::size_t h = 0, v = 0;
-    while (h < c.first.size()) {
-      const std::size_t hn = c.first.find(',', h), vn = c.second.find(',', v);
-      const std::string value = c.second.substr(v, vn - v);
-      if (!value.empty()) std::printf(" %s=%s", c.first.substr(h, hn - h).c_str(), value.c_str());
-      h = hn + 1;
-      v = vn + 1;
-    }
-    std::printf("\n");
-  }
+  // The configuration as run: the physical VCs the network builds, the age
+  // clock's parameters.
+  const bool responses = a.model.response_share > 0;
+  const bool requests = a.model.response_share < 1;
+  const unsigned vcs = static_cast<unsigned>(
+      interlock::model::vc_sets(scheme.vcs_per_channel(), scheme.vcs_per_class(), requests,
+                                responses, a.model.vcs)
+          .physical());
+  const std::vector<setting> settings =
+      resolved_settings(a, vcs, age, torus_of(scheme.topology()).dimensions());
+  cli::output_file csv("--csv", a.csv);
+  cli::output_file per_source("--per-source", a.per_source);
+  cli::output_file json("--json", a.json);
+  if (!a.write_config.empty()) write_config(a.write_config, settings, "netsim");
+  csv.line(config_columns(a, 0, vcs).first + interlock::model::csv_header());
+  if (!a.quiet) std::printf("%s\n", echo_line(settings).c_str());
+  std::string runs;  // --json: one object per load
   int status = 0;
-  for (const double load : loads) {
+  // The points of a sweep run on --jobs threads, each its own network; each
+  // point prints once every point before it has, so the output and the rows
+  // keep the order of the list and equal --jobs 1's.
+  struct point {
+    interlock::model::results r;
+    std::exception_ptr error;
+    bool done = false;
+  };
+  std::vector<point> points(loads.size());
+  const bool tty = a.progress && isatty(2) != 0;
+  const auto run_point = [&](std::size_t k, bool bar_on) {
     interlock::model::config cfg = a.model;
-    if (cfg.batch == 0) cfg.load = load;
+    if (cfg.batch == 0) cfg.load = loads[k];
     interlock::model::network<Scheme, Policy, Allocator, InputPolicy> net(
         scheme, cfg, traffic.destination, make_policy, age, allocator, make_input);
-    if (loads.size() > 1) std::printf("\n");
     progress_bar bar;
-    bar.on = a.progress && isatty(2) != 0;
-    bar.label = cfg.batch > 0 ? "batch" : "load " + std::to_string(load).substr(0, 5);
-    interlock::model::results r = net.run([&](double f) { bar(f); });
+    bar.on = bar_on;
+    bar.label = cfg.batch > 0 ? "batch" : "load " + std::to_string(loads[k]).substr(0, 5);
+    points[k].r = net.run([&](double f) { bar(f); });
     bar.done();
-    r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
-    if (!a.quiet) print_results(a, r, traffic.capacity);
+    points[k].r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
+  };
+  const std::size_t jobs = std::min(a.jobs, loads.size());
+  sweep_workers workers(loads.size());
+  if (jobs > 1)
+    workers.start(jobs, [&](std::size_t k) {
+      std::exception_ptr error;
+      try {
+        run_point(k, false);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      workers.finish([&] {
+        points[k].error = error;
+        points[k].done = true;
+      });
+      if (tty) workers.show_progress();
+    });
+  for (std::size_t k = 0; k < loads.size(); ++k) {
+    if (jobs > 1) {
+      workers.wait([&] { return points[k].done; });
+    } else {
+      run_point(k, tty);
+    }
+    if (points[k].error) std::rethrow_exception(points[k].error);
+    const double load = loads[k];
+    const interlock::model::config cfg = [&] {
+      interlock::model::config c = a.model;
+      if (c.batch == 0) c.load = load;
+      return c;
+    }();
+    const interlock::model::results& r = points[k].r;
+    if (loads.size() > 1 && !a.quiet) std::printf("\n");
+    if (!a.quiet) std::fputs(results_text(a, r, traffic.capacity).c_str(), stdout);
     if (a.on_results) a.on_results(r);
-    csv.line(config_columns(a, load).second + interlock::model::csv_row(r));
-    if (per_source.open()) {
+    const std::string row = interlock::model::csv_row(r);
+    csv.line(config_columns(a, load, vcs).second + row);
+    const char* const source_header =
+        "source,hops,accepted,share,latency_mean,latency_sd,network_latency_mean,completion";
+    std::vector<std::string> sources;
+    if (per_source.open() || json.open()) {
       double total = 0;
       for (const double x : r.accepted_per_source) total += x;
-      per_source.line(
-          "source,hops,accepted,share,latency_mean,latency_sd,network_latency_mean,completion");
       const interlock::torus_topology& t = torus_of(scheme.topology());
       for (std::size_t i = 0; i < r.sources.size(); ++i) {
         const double hops =
@@ -441,7 +414,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
                                                      ? t.node_count() - 1
                                                      : static_cast<node_id>(a.destination)))
                 : r.hops_per_source[i];
-        per_source.line(format(
+        sources.push_back(cli::format(
             "%u,%.3f,%.6f,%.6f,%.3f,%.3f,%.3f,%llu", r.sources[i], hops, r.accepted_per_source[i],
             total > 0 ? r.accepted_per_source[i] / total : 0.0, r.latency_per_source[i],
             r.latency_sd_per_source[i], r.network_latency_per_source[i],
@@ -449,10 +422,29 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
                 r.completion_per_source.empty() ? 0 : r.completion_per_source[i])));
       }
     }
+    if (per_source.open()) {
+      per_source.line(source_header);
+      for (const std::string& line : sources) per_source.line(line);
+    }
+    if (json.open()) {
+      std::string list;
+      for (const std::string& line : sources)
+        list += (list.empty() ? "" : ",\n        ") + cli::json::row(source_header, line);
+      runs += std::string(runs.empty() ? "" : ",\n") +
+              "    {\"results\": " + cli::json::row(interlock::model::csv_header(), row) +
+              ",\n      \"per_source\": [" + list + "]}";
+    }
     if (r.deadlock.deadlocked || (cfg.batch > 0 && !r.complete)) status = 1;
+    points[k].r = {};  // a large network's per-source figures: not kept
   }
+  workers.clear_progress(tty && jobs > 1);
   csv.close();
   per_source.close();
+  if (json.open()) {
+    json.line("{" + cli::json::header("netsim") + ",\n  \"configuration\": " +
+              cli::json::object(settings) + ",\n  \"runs\": [\n" + runs + "\n  ]\n}");
+    json.close();
+  }
   return status;
 }
 
@@ -583,16 +575,8 @@ int with_inverse_weights(const arguments& a, const Scheme& scheme, const traffic
   const interlock::torus_topology& t = scheme.topology();
   using policy = interlock::inverse_weighted_arbiter<64, N, 8>;
   interlock::inverse_weight_tables<64, N, 8> tables;
-  std::vector<std::shared_ptr<const typename interlock::inverse_weight_tables<64, N, 8>::table>>
-      out(traffic.loads.size()), in(traffic.input_loads.size());
-  for (std::size_t arb = 0; arb < out.size(); ++arb) {
-    const auto& l = traffic.loads[arb];
-    out[arb] = tables.from_loads(l.size(), [&](std::size_t i, std::size_t n) { return l[i][n]; });
-  }
-  for (std::size_t arb = 0; arb < in.size(); ++arb) {
-    const auto& l = traffic.input_loads[arb];
-    in[arb] = tables.from_loads(l.size(), [&](std::size_t i, std::size_t n) { return l[i][n]; });
-  }
+  const auto out = interlock::arbitration_tables(tables, traffic.loads);
+  const auto in = interlock::arbitration_tables(tables, traffic.input_loads);
   return with_inverse_inputs<Scheme, policy>(
       a, scheme, traffic,
       [out, &t](node_id r, std::size_t o) {

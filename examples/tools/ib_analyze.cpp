@@ -73,16 +73,8 @@ std::vector<interlock::qos::ib_vl_arbitration_entry> read_table(const std::strin
   return interlock::qos::read_vl_arbitration_table(in, path);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::fputs(help_text, stdout);
-      return 0;
-    }
-  }
-  try {
+int run(int argc, char** argv) {
+  {
     const arguments a = parse(argc, argv);
     interlock::qos::ib_vl_arbitration_config config;
     config.high = read_table(a.high);
@@ -118,14 +110,17 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(vl.max_distance));
     }
     return 0;
-  } catch (const bad_input& e) {
-    std::fprintf(stderr, "ib_analyze: %s\n", e.message.c_str());
-  } catch (const interlock::qos::table_parse_error& e) {
-    std::fprintf(stderr, "ib_analyze: %s\n", e.what());
-  } catch (const interlock::config_error& e) {
-    std::fprintf(stderr, "ib_analyze: %s\n", e.what());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ib_analyze: %s\n", e.what());
   }
-  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::run_tool("ib_analyze", help_text, "fewer --runs", argc, argv, [&] {
+    try {
+      return run(argc, argv);
+    } catch (const interlock::qos::table_parse_error& e) {
+      throw bad_input{e.what()};  // FILE:LINE:COLUMN: what is wrong
+    }
+  });
 }

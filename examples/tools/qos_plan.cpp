@@ -181,8 +181,19 @@ int run(int argc, char** argv) {
       }
     }
   }
-  const interlock::qos::dtable_plan plan =
-      interlock::qos::plan_dtable({entries, gmtu, w, k}, plan_sls, phi);
+  const interlock::qos::dtable_plan plan = [&] {
+    try {
+      return interlock::qos::plan_dtable({entries, gmtu, w, k}, plan_sls, phi);
+    } catch (const interlock::config_error& e) {
+      // The methodology's fields, said as the flags that set them.
+      const std::string& f = e.field();
+      const std::string flag = f == "w"                        ? "--w"
+                               : f == "k"                      ? "--k"
+                               : f.rfind("sum of n_i", 0) == 0 ? "--entries"
+                                                               : "--sls";
+      throw cli::bad_input{flag + ": " + f + " = " + e.value() + "; allowed: " + e.allowed()};
+    }
+  }();
 
   std::printf(
       "DTable: N = %zu, GMTU = %u credits of 64 bytes, w = %g, k = %g%s: M = %u, pool = %g\n",

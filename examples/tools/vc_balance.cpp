@@ -61,32 +61,19 @@ void print(std::size_t ring, const char* name, const interlock::ring_vc_assignme
   }
 }
 
-int usage(const char* why) {
-  if (why != nullptr) std::fprintf(stderr, "vc_balance: %s\n", why);
-  std::FILE* out = why != nullptr ? stderr : stdout;
-  std::fprintf(out,
-               "usage: vc_balance [RING_SIZE ...] [--seed N] [--iterations N]\n"
-               "  Prints the VC balance of the T3E's VC assignments (HOTI'96, Table 1) as CSV:\n"
-               "  ring,subring,assignment,avg,max. RING_SIZE: 2..64 (default 4 8 16 32).\n"
-               "  --seed N        the annealing's seed (default 1)\n"
-               "  --iterations N  annealing steps (default: 4000 per free table entry)\n"
-               "  --max-steps N   refuse a search estimated to take more steps\n"
-               "                  (default 100000000, about 30 s)\n"
-               "  --config FILE   flags from a file of 'key = value' lines\n"
-               "  exit status: 0 done, 2 bad input or over the limit, 3 another failure\n");
-  return why != nullptr ? 2 : 0;
-}
+const char* const help_text =
+    "usage: vc_balance [RING_SIZE ...] [--rings N,N,...] [--seed N] [--iterations N]\n"
+    "  Prints the VC balance of the T3E's VC assignments (HOTI'96, Table 1) as CSV:\n"
+    "  ring,subring,assignment,avg,max. RING_SIZE: 2..64 (default 4 8 16 32).\n"
+    "  --seed N        the annealing's seed (default 1)\n"
+    "  --iterations N  annealing steps (default: 4000 per free table entry)\n"
+    "  --max-steps N   refuse a search estimated to take more steps\n"
+    "                  (default 100000000, about 30 s)\n"
+    "  --config FILE   flags from a file of 'key = value' lines\n"
+    "  exit status: 0 done, 2 bad input or over the limit, 3 another failure\n";
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  vc_balance_tool::arguments args;
-  try {
-    args = vc_balance_tool::parse(argc, argv);
-  } catch (const vc_balance_tool::bad_input& e) {
-    return usage(e.message.c_str());
-  }
-  if (args.help) return usage(nullptr);
+int run(int argc, char** argv) {
+  const vc_balance_tool::arguments args = vc_balance_tool::parse(argc, argv);
   std::vector<std::size_t> rings = args.rings;
   interlock::vc_optimizer_options options;
   options.seed = args.seed;
@@ -100,29 +87,28 @@ int main(int argc, char** argv) {
     for (std::size_t entries : {interlock::ring_vc_assignment::t3e_entries, ring})
       steps += args.iterations != 0 ? static_cast<double>(args.iterations)
                                     : 4000.0 * static_cast<double>(ring * entries);
-  if (steps > static_cast<double>(args.max_steps)) {
-    char text[48];
-    std::snprintf(text, sizeof text, "%.3g", steps);
-    return usage(("--max-steps: the search could take " + std::string(text) +
-                  " annealing steps (about 0.3 us each); lower --iterations or raise --max-steps")
-                     .c_str());
-  }
-  try {
-    std::printf("ring,subring,assignment,avg,max\n");
-    for (std::size_t ring : rings) {
-      print(ring, "time_of_crossing", interlock::ring_vc_assignment(ring));
-      for (bool full : {false, true}) {
-        interlock::vc_optimizer_options o = options;
-        o.caps = table1_caps(ring, full);
-        const auto a = interlock::optimize_vc_assignment(
-            ring, full ? ring : interlock::ring_vc_assignment::t3e_entries, o);
-        interlock::validate(a);
-        print(ring, full ? "optimized_full" : "optimized_t3e", a);
-      }
+  if (steps > static_cast<double>(args.max_steps))
+    throw cli::bad_input{"--max-steps: the search could take " + cli::format("%.3g", steps) +
+                         " annealing steps (about 0.3 us each); lower --iterations or raise "
+                         "--max-steps"};
+  std::printf("ring,subring,assignment,avg,max\n");
+  for (std::size_t ring : rings) {
+    print(ring, "time_of_crossing", interlock::ring_vc_assignment(ring));
+    for (bool full : {false, true}) {
+      interlock::vc_optimizer_options o = options;
+      o.caps = table1_caps(ring, full);
+      const auto a = interlock::optimize_vc_assignment(
+          ring, full ? ring : interlock::ring_vc_assignment::t3e_entries, o);
+      interlock::validate(a);
+      print(ring, full ? "optimized_full" : "optimized_t3e", a);
     }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "vc_balance: %s\n", e.what());
-    return 3;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::run_tool("vc_balance", help_text, "fewer or smaller rings", argc, argv,
+                       [&] { return run(argc, argv); });
 }

@@ -23,30 +23,49 @@ struct arguments {
   std::uint64_t seed = 1;
   std::size_t iterations = 0;           // 0: the optimizer's default
   std::uint64_t max_steps = 100000000;  // refuse a longer search (about 30 s)
-  bool help = false;
 };
 
 inline arguments parse(int argc, char** argv) {
   arguments a;
-  cli::flags flags(argc, argv, cli::no_switches);
+  // Ring sizes may be given as words (vc_balance 4 8 16) or as --rings 4,8,16;
+  // the words become --rings, so that --write-config writes them as a key.
+  std::vector<std::string> words{argv[0]};
+  std::string rings;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    const bool positional = !word.empty() && word[0] != '-';
+    const bool is_value = i > 1 && std::string(argv[i - 1]).compare(0, 2, "--") == 0;
+    if (positional && !is_value) {
+      rings += (rings.empty() ? "" : ",") + word;
+    } else {
+      words.push_back(word);
+    }
+  }
+  if (!rings.empty()) {
+    words.push_back("--rings");
+    words.push_back(rings);
+  }
+  std::vector<char*> args;
+  for (std::string& w : words) args.push_back(&w[0]);
+  cli::flags flags(static_cast<int>(args.size()), args.data(), cli::no_switches);
   flags.for_each([&](const std::string& word, const auto& value) {
-    if (word == "--help" || word == "-h") {
-      a.help = true;
-    } else if (word == "--max-steps") {
+    if (word == "--max-steps") {
       a.max_steps = cli::number(word, value(), 1, 1000000000000);
     } else if (word == "--seed") {
       a.seed = cli::number(word, value(), 0, 1000000000000000000);
     } else if (word == "--iterations") {
       a.iterations = cli::number(word, value(), 1, 1000000000);
-    } else if (word.size() > 1 && word[0] == '-' && (word[1] < '0' || word[1] > '9')) {
-      throw bad_input{word + ": unknown option (see --help)"};
-    } else {
-      try {
-        a.rings.push_back(cli::number("ring size", word, 2, 64));
-      } catch (const bad_input&) {
-        throw bad_input{"ring size must be a whole number in 2..64, not \"" + word.substr(0, 80) +
-                        "\""};
+    } else if (word == "--rings") {
+      for (const std::string& part : cli::split(value())) {
+        try {
+          a.rings.push_back(cli::number("ring size", part, 2, 64));
+        } catch (const bad_input&) {
+          throw bad_input{"ring size must be a whole number in 2..64, not \"" + part.substr(0, 80) +
+                          "\""};
+        }
       }
+    } else {
+      throw bad_input{word + ": unknown option (see --help)"};
     }
   });
   return a;

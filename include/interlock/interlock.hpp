@@ -64,6 +64,7 @@
 #include "interlock/routing/vc_table.hpp"
 
 #include "interlock/traffic/anton2_loads.hpp"
+#include "interlock/traffic/arbitration_weights.hpp"
 #include "interlock/traffic/loads.hpp"
 #include "interlock/traffic/patterns.hpp"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // Fuzzes the command-line parsing of the tools (deadlock_check, ib_analyze,
-// vc_balance, netsim; --config reads no file here): the input's first line names the tool,
+// vc_balance, netsim; --config reads no file here) and the real-number parser
+// they share ("real", then the text): the input's first line names the tool,
 // each further line is one argument. Parsing must accept, or refuse with bad_input naming what is
 // wrong in at most a few hundred characters; nothing else may escape, crash
 // or hang. deadlock_check's accepted orders are also expanded (--orders all
@@ -9,6 +10,7 @@
 //
 // Built as a libFuzzer target with clang (INTERLOCK_LIBFUZZER) and, with
 // any compiler, as a regression test replaying the corpus.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -88,6 +90,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check_message(e.message);
     } catch (const interlock::config_error& e) {
       check_message(e.what());
+    }
+  } else if (tool == "real" && lines.size() >= 2) {
+    // The real-number parser every tool's flags share: only decimal notation
+    // within the range, and what it accepts is the finite number typed.
+    const std::string& text = lines[1];
+    try {
+      const double x = cli::real("--load", text, 0, 1e6);
+      check(!text.empty() && (text[0] == '.' || (text[0] >= '0' && text[0] <= '9')),
+            "accepted a number that starts with neither a digit nor a point");
+      check(text.find_first_not_of("0123456789.eE+-") == std::string::npos,
+            "accepted a character outside decimal notation");
+      check(std::isfinite(x) && x >= 0 && x <= 1e6, "accepted a number out of range");
+    } catch (const cli::bad_input& e) {
+      check_message(e.message);
     }
   } else if (tool == "vc_balance") {
     try {

@@ -220,6 +220,9 @@ TEST_CASE("a scheme with a cyclic dependency graph deadlocks, and the cycle is r
   const interlock::model::results r = net.run();
   REQUIRE(r.deadlock.deadlocked);
   CHECK(r.cycles < 100000);
+  // The measured window ends where the deadlock was found: the accepted
+  // load is over the cycles measured, not over the 100000 asked for.
+  CHECK(r.window_cycles == r.deadlock.cycle);
   // Every buffer of the cycle is full (one whole packet), and the cycle goes
   // around the ring in one direction: six buffers.
   REQUIRE(r.deadlock.cycle_of_buffers.size() == 6);
@@ -437,6 +440,11 @@ TEST_CASE("impossible configurations are refused naming the field", "[model][con
   c = {};
   c.endpoints = 9;
   CHECK_THROWS_WITH(build(c), Catch::Contains("endpoints = 9") && Catch::Contains("1..8"));
+  c = {};
+  c.lengths = {{1, 1e308}, {2, 1e308}};  // each finite, their sum not
+  CHECK_THROWS_WITH(build(c), Catch::Contains("lengths = shares summing past the largest double"));
+  c.lengths = {{1, 1e300}, {2, 1e300}};
+  CHECK_NOTHROW(build(c));
   c = {};
   c.buffer_flits = 96;  // 5 ports x 8 VCs x 96 one-flit packets > 2047
   c.vcs = 8;

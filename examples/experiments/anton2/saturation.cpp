@@ -101,7 +101,11 @@ int run(int argc, char** argv) {
       "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9)\n"
       "%zux%zux%zu torus, 2 slices, 1-flit packets, %u-flit buffers per VC; batch = packets\n"
       "per core (16 per node); throughput normalized to the torus channels' capacity.\n"
-      "Inverse weights (M = %u) from uniform traffic's loads at every arbitration point.\n\n",
+      "Inverse weights (M = %u) from uniform traffic's loads at every arbitration point.\n"
+      "Columns: batch, packets per core; last, the cycle of the last delivery;\n"
+      "throughput, the batch over that cycle as a share of the torus's capacity\n"
+      "(1 = every torus channel busy every cycle); spread, the latest core's\n"
+      "completion over the earliest's (1 = all finish together).\n\n",
       s.radix, s.radix, s.radix, s.buffer_flits, weight_bits);
   std::printf("%-7s %-10s %-17s %7s %10s %11s %9s\n", "node", "pattern", "arbiter", "batch", "last",
               "throughput", "spread");

@@ -109,6 +109,34 @@ std::vector<std::size_t> key_values(const std::string& flag, const std::string& 
   return out;
 }
 
+// The flag a configuration error of the switch, its traffic or a scheduler's
+// table is about, from the library's field name.
+std::string flag_of_field(const std::string& field) {
+  static const char* const fields[][2] = {
+      {"sum of weights", "--table"},
+      {"number of shares", "--table"},
+      {"phi of", "--table"},
+      {"sum of phi", "--table"},
+      {"sum of n_i", "--entries"},
+      {"w", "--dtable"},
+      {"k", "--dtable"},
+      {"mport_ports", "--mport-ports"},
+      {"ports", "--ports"},
+      {"generation", "--generation"},
+      {"packet sizes", "--packet-flits"},
+      {"sl2sc", "--sl2sc"},
+      {"sc2vl", "--sc2vl"},
+      {"vl_min_flits", "--buffer-flits"},
+      {"vl_max_flits", "--buffer-flits"},
+      {"input_flits", "--buffer-flits"},
+  };
+  for (const auto& f : fields) {
+    const std::string name = f[0];
+    if (field == name || (name.size() > 2 && field.compare(0, name.size(), name) == 0)) return f[1];
+  }
+  return "--config";
+}
+
 struct options {
   std::vector<std::size_t> sl2sc{0, 1, 2}, sc2vl{0, 1, 2}, table{60, 30, 10}, entries;
   std::vector<double> generation{0.5, 0.4, 0.1};
@@ -204,6 +232,37 @@ int run(int argc, char** argv) {
     }
   });
   if (sweep && !o.loads.empty()) throw cli::bad_input{"--sweep: not with --load"};
+  // A flag the chosen schedulers do not read is refused (configurations A
+  // and B set --table for every scheduler: only a flag the user gave counts).
+  const auto user_given = [&](const char* f) {
+    for (const cli::token& t : flags.words())
+      if (t.text == f && t.where.rfind("configuration ", 0) != 0) return true;
+    return false;
+  };
+  const auto uses = [&](const std::vector<std::string>& names) {
+    for (const std::string& s : o.schedulers)
+      for (const std::string& n : names)
+        if (s == n) return true;
+    return false;
+  };
+  struct scheduler_flag {
+    const char* flag;
+    std::vector<std::string> schedulers;
+    const char* which;
+  };
+  const scheduler_flag scheduler_flags[] = {
+      {"--table", {"sbt", "dtable", "ib"}, "sbt, dtable and ib"},
+      {"--dtable", {"dtable"}, "dtable"},
+      {"--entries", {"dtable"}, "dtable"},
+      {"--ib-high", {"ib"}, "ib"},
+      {"--ib-limit", {"ib"}, "ib"}};
+  for (const scheduler_flag& f : scheduler_flags)
+    if (user_given(f.flag) && !uses(f.schedulers)) {
+      std::string list;
+      for (const std::string& s : o.schedulers) list += (list.empty() ? "" : ",") + s;
+      throw cli::bad_input{std::string(f.flag) + ": does not apply to --scheduler " + list +
+                           " (only " + f.which + " read it)"};
+    }
   if (o.loads.empty())
     for (int i = 1; i <= static_cast<int>(o.max_load * 10 + 1e-9); ++i) o.loads.push_back(i / 10.0);
   if (full && !seeds_given) o.seeds = 30;
@@ -290,6 +349,11 @@ int run(int argc, char** argv) {
           throw cli::bad_input{"--ib-high: SL " + std::to_string(sl) + " not configured"};
         high[levels.vl(sl)] = true;
       }
+      for (std::size_t sl = 0; sl < sls; ++sl)
+        if (o.generation[sl] > 0 && vl_weight[levels.vl(sl)] == 0)
+          throw cli::bad_input{"--table: SL " + std::to_string(sl) +
+                               " carries traffic and its VL " + std::to_string(levels.vl(sl)) +
+                               " has weight 0: InfiniBand's tables would never grant it"};
       for (std::size_t vl = 0; vl < levels.vls(); ++vl) {
         if (vl_weight[vl] == 0) continue;
         if (vl_weight[vl] > 255)
@@ -341,6 +405,12 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("qos_switch", help, "try fewer --ports", argc, argv,
-                       [&] { return run(argc, argv); });
+  return cli::run_tool("qos_switch", help, "try fewer --ports", argc, argv, [&] {
+    try {
+      return run(argc, argv);
+    } catch (const interlock::config_error& e) {
+      throw cli::bad_input{flag_of_field(e.field()) + ": " + e.field() + " = " + e.value() +
+                           "; allowed: " + e.allowed()};
+    }
+  });
 }

@@ -15,6 +15,7 @@
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/routing/dimension_order.hpp>
+#include <interlock/traffic/arbitration_weights.hpp>
 #include <interlock/traffic/loads.hpp>
 #include <interlock/traffic/patterns.hpp>
 
@@ -142,10 +143,7 @@ int run(int argc, char** argv) {
     interlock::inverse_weight_tables<64, 1, 8> weights;
     const interlock::arbiter_loads loads =
         interlock::router_arbiter_loads(dor, interlock::traffic_class::request, pattern);
-    std::vector<std::shared_ptr<const iw::table_type>> tables;
-    for (const auto& arbiter : loads)
-      tables.push_back(weights.from_loads(
-          arbiter.size(), [&](std::size_t i, std::size_t) { return arbiter[i][0]; }));
+    const auto tables = interlock::arbitration_tables(weights, loads);
     interlock::model::network<interlock::dimension_order_routing, iw> net(
         dor, c, to_one, [&](node_id r, std::size_t port) {
           return iw(tables[interlock::router_arbiter(t, r, port)]);

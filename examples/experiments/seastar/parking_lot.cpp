@@ -14,6 +14,7 @@
 #include <interlock/arbiters/inverse_weights.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/routing/dimension_order.hpp>
+#include <interlock/traffic/arbitration_weights.hpp>
 #include <interlock/traffic/loads.hpp>
 #include <interlock/traffic/patterns.hpp>
 
@@ -73,10 +74,7 @@ outcome run(bool wrap, std::uint64_t cycles) {
       interlock::router_arbiter_loads(dor, interlock::traffic_class::request, pattern);
   using iw = interlock::inverse_weighted_arbiter<64, 1, 8>;
   interlock::inverse_weight_tables<64, 1, 8> weights;
-  std::vector<std::shared_ptr<const iw::table_type>> tables;
-  for (const auto& arbiter : loads)
-    tables.push_back(weights.from_loads(arbiter.size(),
-                                        [&](std::size_t i, std::size_t) { return arbiter[i][0]; }));
+  const auto tables = interlock::arbitration_tables(weights, loads);
   interlock::model::network<interlock::dimension_order_routing, iw> w(
       dor, c, to_p7, [&](node_id r, std::size_t port) {
         return iw(tables[interlock::router_arbiter(t, r, port)]);
@@ -94,42 +92,25 @@ std::string fraction(double x) {
   return text;
 }
 
-}  // namespace
+const char* const help_text = "usage: parking_lot [--csv FILE] [--cycles N] [--config FILE]\n";
 
-int main(int argc, char** argv) {
+int run_all(int argc, char** argv) {
   std::string csv_path;
   std::uint64_t cycles = 40000;
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::puts("usage: parking_lot [--csv FILE] [--cycles N] [--config FILE]");
-      return 0;
+  cli::flags flags(argc, argv, cli::no_switches);
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (flag == "--csv") {
+      csv_path = value();
+    } else if (flag == "--cycles") {
+      cycles = cli::number(flag, value(), 100, 100000000);
+    } else {
+      throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
-  try {
-    cli::flags flags(argc, argv, cli::no_switches);
-    flags.for_each([&](const std::string& flag, const auto& value) {
-      if (flag == "--csv") {
-        csv_path = value();
-      } else if (flag == "--cycles") {
-        cycles = cli::number(flag, value(), 100, 100000000);
-      } else {
-        throw cli::bad_input{flag + ": unknown option (see --help)"};
-      }
-    });
-  } catch (const cli::bad_input& e) {
-    std::fprintf(stderr, "parking_lot: %s\n", e.message.c_str());
-    return 2;
-  }
-  std::FILE* csv = nullptr;
-  if (!csv_path.empty()) {
-    csv = std::fopen(csv_path.c_str(), "w");
-    if (csv == nullptr) {
-      std::fprintf(stderr, "parking_lot: --csv: cannot write '%s'\n", csv_path.c_str());
-      return 2;
-    }
-    std::fprintf(csv,
-                 "network,source,hops,round_robin,age,merging_rule,round_robin_network_latency,"
-                 "age_network_latency,inverse_weighted,inverse_weighted_network_latency\n");
-  }
+  });
+  cli::output_file csv("--csv", csv_path);
+  csv.line(
+      "network,source,hops,round_robin,age,merging_rule,round_robin_network_latency,"
+      "age_network_latency,inverse_weighted,inverse_weighted_network_latency");
   std::printf(
       "Parking lot ([Abts07] Section 2, Figure 4): 8 nodes, P0..P6 all send to P7 as\n"
       "fast as they can; each source's share of P7's ejection port, measured over\n"
@@ -155,12 +136,11 @@ int main(int argc, char** argv) {
           o.inverse.accepted_per_source[i], fraction(o.merging[s]).c_str(),
           o.round_robin.network_latency_per_source[i], o.age.network_latency_per_source[i],
           o.inverse.network_latency_per_source[i]);
-      if (csv != nullptr)
-        std::fprintf(csv, "%s,P%u,%zu,%.6f,%.6f,%.6f,%.3f,%.3f,%.6f,%.3f\n", wrap ? "ring" : "mesh",
-                     s, hops, o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i],
-                     o.merging[s], o.round_robin.network_latency_per_source[i],
-                     o.age.network_latency_per_source[i], o.inverse.accepted_per_source[i],
-                     o.inverse.network_latency_per_source[i]);
+      csv.line(cli::format(
+          "%s,P%u,%zu,%.6f,%.6f,%.6f,%.3f,%.3f,%.6f,%.3f", wrap ? "ring" : "mesh", s, hops,
+          o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i], o.merging[s],
+          o.round_robin.network_latency_per_source[i], o.age.network_latency_per_source[i],
+          o.inverse.accepted_per_source[i], o.inverse.network_latency_per_source[i]));
     }
     std::printf(
         "  Jain's fairness index   round robin %.3f   age-based %.3f   inverse weights %.3f\n",
@@ -178,11 +158,18 @@ int main(int argc, char** argv) {
       "the router, as the SeaStar does, so the heads that meet at an output are\n"
       "equally old, and a source's share follows the buffers its packets fill\n"
       "(Little's law): on the line P0 gets twice P1, the rest about equal; far\n"
-      "flatter than round robin, not equal (docs/model.md). Inverse weights (paper\n"
-      "001), programmed from this pattern's loads, serve each input of each output\n"
+      "flatter than round robin, not equal (docs/model.md). Inverse weights\n"
+      "([Towles14]), programmed from this pattern's loads, serve each input of each output\n"
       "in proportion to the sources behind it: every source gets 1/7. Network\n"
       "latency: from injection to delivery, mean over the packets delivered in the\n"
       "window.\n");
-  if (csv != nullptr) std::fclose(csv);
+  csv.close();
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::run_tool("parking_lot", help_text, "fewer --cycles", argc, argv,
+                       [&] { return run_all(argc, argv); });
 }

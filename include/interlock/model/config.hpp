@@ -142,6 +142,16 @@ struct config {
       if (!(l.share > 0) || !std::isfinite(l.share))
         throw config_error(who, "lengths", "share " + std::to_string(l.share), "a share > 0");
     }
+    // The shares are normalized by their sum, and the mean length weights
+    // them: both sums must be finite (shares near the largest double are not).
+    double total = 0, weighted = 0;
+    for (const auto& l : lengths) {
+      total += l.share;
+      weighted += l.share * l.flits;
+    }
+    if (!std::isfinite(total) || !std::isfinite(weighted))
+      throw config_error(who, "lengths", "shares summing past the largest double",
+                         "shares whose sum, weighted by the lengths, is finite");
     if (max_flits() > buffer_flits)
       throw config_error(who, "buffer_flits", std::to_string(buffer_flits),
                          "at least the longest packet (" + std::to_string(max_flits()) +

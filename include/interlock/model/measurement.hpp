@@ -125,12 +125,27 @@ struct results {
   // waiting for the old epoch to drain): above about 0.1, AGE_CLK_PERIOD is
   // too small for the queueing the network holds.
   double inhibited_share = 0;
+  // The measured window's cycles: --cycles, or fewer when the network
+  // deadlocked inside it (the window ends at the cycle the deadlock was
+  // found); a batch: to the last delivery.
+  std::uint64_t window_cycles = 0;
   // Run.
   std::uint64_t cycles = 0;          // simulated cycles in all
   std::uint64_t stepped_cycles = 0;  // of which stepped (the rest: nothing in flight, skipped)
   std::size_t routers = 0;
   double wall_s = 0;
   deadlock_report deadlock;
+
+  /// Whether any packet of the window was delivered: without one, the
+  /// latency figures and the fairness over sources measure nothing.
+  bool delivered_any() const noexcept { return measured_delivered > 0; }
+  /// Whether the window carried any flit to a source's destination (the
+  /// fairness figures compare the sources' throughput).
+  bool accepted_any() const noexcept {
+    for (const double a : accepted_per_source)
+      if (a > 0) return true;
+    return false;
+  }
 
   double router_cycles_per_s() const {
     return wall_s > 0 ? static_cast<double>(cycles) * static_cast<double>(routers) / wall_s : 0;
@@ -140,22 +155,38 @@ struct results {
 inline const char* csv_header() {
   return "offered,accepted,normalized,latency_mean,latency_p50,latency_p99,latency_max,"
          "network_latency_mean,queueing_latency_mean,hops_mean,jain,max_min_ratio,measured,"
-         "delivered,deadlock,cycles,wall_s,router_cycles_per_s,latency_sd,network_latency_p99,"
-         "source_latency_max_min,source_network_latency_max_min,in_source_queues,complete";
+         "delivered,deadlock,simulated_cycles,wall_s,router_cycles_per_s,latency_sd,"
+         "network_latency_p99,source_latency_max_min,source_network_latency_max_min,"
+         "in_source_queues,complete,window_cycles";
 }
 
+/// One row under csv_header(): a figure that measured nothing (latency with
+/// no packet delivered, fairness with no flit accepted) is an empty cell.
 inline std::string csv_row(const results& r) {
-  char line[768];
-  std::snprintf(line, sizeof line,
-                "%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.2f,%.2f,%.3f,%.4f,%.3f,%zu,%zu,%d,%llu,%.3f,"
-                "%.0f,%.2f,%.0f,%.4f,%.4f,%zu,%d",
-                r.offered, r.accepted, r.accepted / r.capacity, r.latency_mean, r.latency_p50,
-                r.latency_p99, r.latency_max, r.network_latency_mean, r.queueing_latency_mean,
-                r.hops_mean, r.jain, r.max_min_ratio, r.measured_packets, r.measured_delivered,
-                r.deadlock.deadlocked ? 1 : 0, static_cast<unsigned long long>(r.cycles), r.wall_s,
-                r.router_cycles_per_s(), r.latency_sd, r.network_latency_p99,
-                r.source_latency_max_min, r.source_network_latency_max_min,
-                r.measured_in_source_queues, r.complete ? 1 : 0);
+  const bool lat = r.delivered_any(), fair = r.accepted_any();
+  const auto cell = [](bool measured, const char* pattern, double x) {
+    char text[48] = "";
+    if (measured) std::snprintf(text, sizeof text, pattern, x);
+    return std::string(text);
+  };
+  std::string line = cell(true, "%.4f", r.offered) + "," + cell(true, "%.4f", r.accepted) + "," +
+                     cell(true, "%.4f", r.accepted / r.capacity) + ",";
+  line += cell(lat, "%.2f", r.latency_mean) + "," + cell(lat, "%.0f", r.latency_p50) + "," +
+          cell(lat, "%.0f", r.latency_p99) + "," + cell(lat, "%.0f", r.latency_max) + "," +
+          cell(lat, "%.2f", r.network_latency_mean) + "," +
+          cell(lat, "%.2f", r.queueing_latency_mean) + "," + cell(lat, "%.3f", r.hops_mean) + ",";
+  line += cell(fair, "%.4f", r.jain) + "," + cell(fair, "%.3f", r.max_min_ratio) + ",";
+  char rest[256];
+  std::snprintf(rest, sizeof rest, "%zu,%zu,%d,%llu,%.3f,%.0f,", r.measured_packets,
+                r.measured_delivered, r.deadlock.deadlocked ? 1 : 0,
+                static_cast<unsigned long long>(r.cycles), r.wall_s, r.router_cycles_per_s());
+  line += rest;
+  line += cell(lat, "%.2f", r.latency_sd) + "," + cell(lat, "%.0f", r.network_latency_p99) + "," +
+          cell(lat, "%.4f", r.source_latency_max_min) + "," +
+          cell(lat, "%.4f", r.source_network_latency_max_min) + ",";
+  std::snprintf(rest, sizeof rest, "%zu,%d,%llu", r.measured_in_source_queues, r.complete ? 1 : 0,
+                static_cast<unsigned long long>(r.window_cycles));
+  line += rest;
   return line;
 }
 
@@ -193,6 +224,12 @@ class measurement {
   void set_window(std::uint64_t start, std::uint64_t end) noexcept {
     start_ = start;
     end_ = end;
+  }
+  /// Ends the window at cycle t if it has not ended by then (a deadlock
+  /// found at t: what follows measures nothing); before the window's start
+  /// it leaves an empty window.
+  void end_window_at(std::uint64_t t) noexcept {
+    if (t < end_) end_ = t < start_ ? start_ : t;
   }
   std::uint64_t window_start() const noexcept { return start_; }
   std::uint64_t window_end() const noexcept { return end_; }
@@ -252,7 +289,9 @@ class measurement {
       start_ = 0;
       end_ = last_delivery_ + 1;
     }
-    const double window = static_cast<double>(end_ - start_);
+    r.window_cycles = end_ - start_;
+    // An empty window (a deadlock before it began) accepted nothing.
+    const double window = end_ > start_ ? static_cast<double>(end_ - start_) : HUGE_VAL;
     r.offered = batch ? 0 : offered_load;
     double total = 0;
     for (node_id n = 0; n < nodes_; ++n) {

@@ -241,7 +241,10 @@ class network {
         if (!s_.holds_packets(r)) s_.active[w] &= ~bits::bit(r % 64);
       }
     }
-    if (in_network_ > 0 && t - last_progress_ > stall_limit_) deadlock_ = find_deadlock(s_, f_, t);
+    if (in_network_ > 0 && t - last_progress_ > stall_limit_) {
+      deadlock_ = find_deadlock(s_, f_, t);
+      if (deadlock_.deadlocked && cfg_.batch == 0) m_.end_window_at(t);
+    }
     ++now_;
   }
 

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: BSL-1.0
+// The argument loop: the words of a configuration file (--config FILE,
+// `key = value` lines whose keys are the long flags without the dashes, or a
+// name the tool gives its own configurations, such as qos_switch's A and B)
+// and then of the command line, which overrides the file. flags::for_each()
+// hands each flag to the tool with a reader of its value; a flag given twice,
+// a missing value and anything the tool refuses throw bad_input naming the
+// flag, prefixed for a file by FILE:LINE:COLUMN. read_config() is the only
+// reader of a file: it refuses one that is not a regular file, that it
+// cannot read to the end, or over 1 MiB.
+#ifndef INTERLOCK_EXAMPLES_CLI_FLAGS_HPP
+#define INTERLOCK_EXAMPLES_CLI_FLAGS_HPP
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "output.hpp"
+#include "values.hpp"
+
+namespace cli {
+
+/// One word of the command line, or of a configuration file (`where`:
+/// "FILE:LINE:COLUMN", empty on the command line).
+struct token {
+  std::string text;
+  std::string where;
+};
+
+/// Whether a flag takes no value (in a configuration file `key = true`).
+using switch_test = bool (*)(const std::string& flag);
+
+/// A configuration file's flags and values as tokens that name their place.
+inline std::vector<token> read_config(const std::string& path, switch_test is_switch) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0)
+    throw bad_input{"--config: cannot read '" + path + "': " + std::strerror(errno)};
+  if (!S_ISREG(info.st_mode)) throw bad_input{"--config: '" + path + "' is not a regular file"};
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  if (f == nullptr)
+    throw bad_input{"--config: cannot read '" + path + "': " + std::strerror(errno)};
+  std::string text;
+  char chunk[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) {
+    text.append(chunk, n);
+    if (text.size() > (std::size_t{1} << 20)) {
+      std::fclose(f);
+      throw bad_input{"--config: '" + path + "' is larger than 1 MiB"};
+    }
+  }
+  const bool failed = std::ferror(f) != 0;
+  const int read_errno = errno;
+  std::fclose(f);
+  if (failed)
+    throw bad_input{"--config: reading '" + path + "' failed: " + std::strerror(read_errno)};
+  std::vector<token> tokens;
+  std::size_t line_number = 0, start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    const std::string at = path + ":" + std::to_string(line_number) + ":";
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const std::size_t equals = line.find('=');
+    if (equals == std::string::npos)
+      throw bad_input{at + std::to_string(first + 1) + ": expected 'key = value'"};
+    std::size_t key_end = equals;
+    while (key_end > first && (line[key_end - 1] == ' ' || line[key_end - 1] == '\t')) --key_end;
+    const std::string key = line.substr(first, key_end - first);
+    if (key.empty()) throw bad_input{at + std::to_string(first + 1) + ": a key is missing"};
+    for (std::size_t i = 0; i < key.size(); ++i) {
+      const char c = key[i];
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+        throw bad_input{at + std::to_string(first + i + 1) + ": '" + key.substr(0, 80) +
+                        "' is not a key (the long flag names without the dashes)"};
+    }
+    std::size_t value_start = line.find_first_not_of(" \t", equals + 1);
+    std::size_t value_end = line.find_last_not_of(" \t\r");
+    const std::string value = value_start == std::string::npos || value_end < value_start
+                                  ? std::string()
+                                  : line.substr(value_start, value_end - value_start + 1);
+    if (value_start == std::string::npos) value_start = equals + 1;
+    const std::string flag = "--" + key;
+    const std::string key_at = at + std::to_string(first + 1);
+    const std::string value_at = at + std::to_string(value_start + 1);
+    if (flag == "--config" || flag == "--help")
+      throw bad_input{key_at + ": " + key + ": not in a configuration file"};
+    if (is_switch(flag)) {
+      if (value == "true" || value == "1") {
+        tokens.push_back({flag, key_at});
+      } else if (value != "false" && value != "0") {
+        throw bad_input{value_at + ": " + flag + ": '" + value.substr(0, 80) +
+                        "'; allowed: true, false"};
+      }
+      continue;
+    }
+    if (value.empty()) throw bad_input{value_at + ": " + flag + ": needs a value"};
+    tokens.push_back({flag, key_at});
+    tokens.push_back({value, value_at});
+  }
+  return tokens;
+}
+
+/// A tool's named configurations: the flags `--config NAME` stands for, or
+/// none when NAME is not one (then it is a file).
+using named_configs = std::vector<token> (*)(const std::string& name);
+
+/// The flags of a configuration file (--config FILE, or a name `named`
+/// knows) and then of the command line, which override the file's.
+inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
+                                 named_configs named = nullptr, std::string* config_out = nullptr) {
+  std::vector<token> command_line;
+  std::string config;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--config") {
+      if (!config.empty()) throw bad_input{"--config: given twice"};
+      if (i + 1 >= argc) throw bad_input{"--config: needs a value"};
+      config = argv[++i];
+      if (config.empty()) throw bad_input{"--config: needs a value"};
+      continue;
+    }
+    command_line.push_back({word, ""});
+  }
+  if (config_out != nullptr) *config_out = config;
+  if (config.empty()) return command_line;
+  std::vector<token> file = named != nullptr ? named(config) : std::vector<token>{};
+  if (file.empty()) file = read_config(config, is_switch);
+  std::vector<token> all;
+  for (std::size_t i = 0; i < file.size(); ++i) {
+    const bool has_value = !is_switch(file[i].text);
+    bool overridden = false;
+    for (const token& t : command_line) overridden = overridden || t.text == file[i].text;
+    if (!overridden) {
+      all.push_back(file[i]);
+      if (has_value) all.push_back(file[i + 1]);
+    }
+    if (has_value) ++i;
+  }
+  all.insert(all.end(), command_line.begin(), command_line.end());
+  return all;
+}
+
+/// The argument loop.
+class flags {
+ public:
+  flags(int argc, char** argv, switch_test is_switch, named_configs named = nullptr)
+      : words_(gather(argc, argv, is_switch, named, &config_)) {}
+
+  /// Calls on(flag, value) for every word that is not a flag's value, in
+  /// order (file first); `value()` reads the flag's value. Words starting
+  /// with "--" may be given once. on() throws bad_input to refuse.
+  /// --write-config FILE is read here (unless the tool reads it itself:
+  /// tool_writes_config()): after the loop, every flag read, file first, is
+  /// written as a `key = value` line that --config FILE reads back (a switch
+  /// as `key = true`), but the paths of outputs (--csv, --json,
+  /// --per-source).
+  template <class On>
+  void for_each(On&& on) {
+    std::string write_path;
+    std::vector<std::pair<std::string, std::string>> read;
+    for (std::size_t i = 0; i < words_.size(); ++i) {
+      const std::string flag = words_[i].text;
+      std::string where = words_[i].where;  // of the word an error is about
+      try {
+        if (flag.size() > 2 && flag[0] == '-' && flag[1] == '-') {
+          if (given(flag)) throw bad_input{flag + ": given twice"};
+          seen_.push_back(flag);
+        }
+        bool took = false;
+        std::string taken;
+        const auto value = [&]() -> std::string {
+          if (i + 1 >= words_.size()) throw bad_input{flag + ": needs a value"};
+          ++i;
+          if (!words_[i].where.empty()) where = words_[i].where;
+          took = true;
+          taken = words_[i].text;
+          return words_[i].text;
+        };
+        if (flag == "--write-config" && generic_write_) {
+          write_path = value();
+          continue;
+        }
+        on(flag, value);
+        read.emplace_back(flag, took ? taken : std::string("true"));
+      } catch (const bad_input& e) {
+        if (where.empty()) throw;
+        throw bad_input{where + ": " + e.message};  // a configuration file's line and column
+      }
+    }
+    if (!write_path.empty()) write_config(write_path, read);
+  }
+  /// The tool reads --write-config itself (it writes a resolved configuration).
+  void tool_writes_config() noexcept { generic_write_ = false; }
+  /// Whether `flag` was given (in the file or on the command line).
+  bool given(const std::string& flag) const {
+    for (const std::string& f : seen_)
+      if (f == flag) return true;
+    return false;
+  }
+  /// The words read, file first (a run echoes its configuration from them).
+  const std::vector<token>& words() const noexcept { return words_; }
+  /// What --config named (a file or one of the tool's names), or "".
+  const std::string& config() const noexcept { return config_; }
+
+ private:
+  static void write_config(const std::string& path,
+                           const std::vector<std::pair<std::string, std::string>>& read) {
+    for (const auto& r : read)
+      if (r.first.compare(0, 2, "--") != 0)
+        throw bad_input{"--write-config: '" + r.first.substr(0, 80) +
+                        "' is not a flag, and a configuration file holds only flags"};
+    output_file out("--write-config", path);
+    out.line("# the flags as read; read them back with --config FILE");
+    for (const auto& r : read) {
+      if (r.first == "--csv" || r.first == "--json" || r.first == "--per-source") continue;
+      out.line(r.first.substr(2) + " = " + r.second);
+    }
+    out.close();
+  }
+
+  std::string config_;
+  std::vector<token> words_;
+  std::vector<std::string> seen_;
+  bool generic_write_ = true;
+};
+
+/// A switch-less tool: every flag takes a value.
+inline bool no_switches(const std::string&) { return false; }
+
+}  // namespace cli
+
+#endif  // INTERLOCK_EXAMPLES_CLI_FLAGS_HPP

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: BSL-1.0
+// What a program writes: output_file, a CSV (or any) output opened before
+// the run (a path that cannot be written is bad input), every line checked,
+// a failed write an exception; format(), printf into a std::string;
+// real_text(), a real number as the shortest text that reads back exactly;
+// stdout_written(), whether every write to standard output succeeded.
+#ifndef INTERLOCK_EXAMPLES_CLI_OUTPUT_HPP
+#define INTERLOCK_EXAMPLES_CLI_OUTPUT_HPP
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "values.hpp"
+
+namespace cli {
+
+// An output file: opened before the run (a path that cannot be written is
+// bad input), every write checked (a failed one fails the run).
+class output_file {
+ public:
+  output_file(const std::string& flag, const std::string& path) : flag_(flag), path_(path) {
+    if (path.empty()) return;
+    f_ = std::fopen(path.c_str(), "w");
+    if (f_ == nullptr) throw bad_input{flag + ": cannot write '" + path + "'"};
+  }
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+  ~output_file() {
+    if (f_ != nullptr) std::fclose(f_);
+  }
+  bool open() const { return f_ != nullptr; }
+  void line(const std::string& text) {
+    if (f_ == nullptr) return;
+    if (std::fputs(text.c_str(), f_) < 0 || std::fputc('\n', f_) == EOF || std::fflush(f_) != 0)
+      fail();
+  }
+  void close() {
+    if (f_ == nullptr) return;
+    const int status = std::fclose(f_);
+    f_ = nullptr;
+    if (status != 0) fail();
+  }
+
+ private:
+  [[noreturn]] void fail() {
+    throw std::runtime_error(flag_ + ": writing '" + path_ + "' failed: " + std::strerror(errno));
+  }
+  std::string flag_, path_;
+  std::FILE* f_ = nullptr;
+};
+
+/// The shortest decimal text that reads back as `x` exactly (as real()
+/// takes it: "0.1", "1e-05"), for configurations written to be read again.
+inline std::string real_text(double x) {
+  char text[40] = "";
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(text, sizeof text, "%.*g", precision, x);
+    if (std::strtod(text, nullptr) == x) break;
+  }
+  return text;
+}
+
+inline std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
+inline std::string format(const char* pattern, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, pattern);
+  std::vsnprintf(text, sizeof text, pattern, args);
+  va_end(args);
+  return text;
+}
+
+/// Flushes standard output: false (after saying so on stderr) when any
+/// write to it failed, such as on a full device.
+inline bool stdout_written(const char* name) {
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return true;
+  std::fprintf(stderr, "%s: writing standard output failed: %s\n", name, std::strerror(errno));
+  return false;
+}
+
+}  // namespace cli
+
+#endif  // INTERLOCK_EXAMPLES_CLI_OUTPUT_HPP
