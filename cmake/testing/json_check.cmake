@@ -1,14 +1,20 @@
 # SPDX-License-Identifier: BSL-1.0
 # cmake -DPROGRAM=<exe> -DARGS=a;b;c -DJSON=<file> -DCHECKS=path=regex;... -P json_check.cmake
-# Runs PROGRAM with ARGS (which write JSON to the file JSON), parses it with
+# Runs PROGRAM with ARGS (which write JSON to the file JSON, or to standard
+# output when JSON is "stdout"), parses it with
 # CMake's JSON reader, and checks each "path=regex": path is a
 # space-separated member path (array indexes as numbers) whose value must
 # match regex. A document that does not parse fails.
-execute_process(COMMAND "${PROGRAM}" ${ARGS} OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE status)
+execute_process(COMMAND "${PROGRAM}" ${ARGS} OUTPUT_VARIABLE out ERROR_VARIABLE err
+                RESULT_VARIABLE status)
 if(NOT status EQUAL 0 AND NOT status EQUAL 1)
   message(FATAL_ERROR "${PROGRAM} exited with ${status}\n${err}")
 endif()
-file(READ "${JSON}" doc)
+if(JSON STREQUAL "stdout")
+  set(doc "${out}")
+else()
+  file(READ "${JSON}" doc)
+endif()
 string(JSON type ERROR_VARIABLE error TYPE "${doc}")
 if(error)
   message(FATAL_ERROR "${JSON} does not parse: ${error}\n${doc}")

@@ -3,7 +3,7 @@
 # normalized throughput and end-to-end latency against the injection rate, for
 # uniform traffic (contention) and dst = src + 1 (none); SBT solid, round robin
 # dashed.
-#   examples/experiments/qos/qos_switch --config A --full --max-load 1.6 --csv F
+#   examples/experiments/qos/qos_switch --preset A --full --max-load 1.6 --csv F
 #   gnuplot -e "csv='F'; out='docs/results/qos_switch_a.png'; name='A'" docs/results/qos_switch.gp
 if (!exists("csv")) csv = 'docs/results/qos_switch_a.csv'
 if (!exists("out")) out = 'docs/results/qos_switch_a.png'

@@ -10,6 +10,7 @@
 //   - output.hpp: output files whose every write is checked, format(),
 //     real_text();
 //   - json.hpp: --json documents (strings, numbers, objects, CSV rows);
+//   - table_output.hpp: an experiment's table as --csv and --json;
 //   - run_tool.hpp: main's exit status (0 or the run's, 2 bad input, 3 a
 //     failure, a failed write among them).
 #ifndef INTERLOCK_EXAMPLES_CLI_HPP
@@ -20,6 +21,7 @@
 #include "network_flags.hpp"
 #include "output.hpp"
 #include "run_tool.hpp"
+#include "table_output.hpp"
 #include "values.hpp"
 
 #endif  // INTERLOCK_EXAMPLES_CLI_HPP

@@ -111,42 +111,65 @@ inline std::vector<token> read_config(const std::string& path, switch_test is_sw
   return tokens;
 }
 
-/// A tool's named configurations: the flags `--config NAME` stands for, or
-/// none when NAME is not one (then it is a file).
+/// A tool's presets: the flags `--preset NAME` stands for (each token's
+/// `where` saying "--preset NAME"), or none when NAME is not one.
 using named_configs = std::vector<token> (*)(const std::string& name);
 
-/// The flags of a configuration file (--config FILE, or a name `named`
-/// knows) and then of the command line, which override the file's.
+/// The flags of `lower` that no token of `higher` gives again (a flag and,
+/// unless a switch, its value).
+inline std::vector<token> not_overridden(const std::vector<token>& lower,
+                                         const std::vector<token>& higher, switch_test is_switch) {
+  std::vector<token> kept;
+  for (std::size_t i = 0; i < lower.size(); ++i) {
+    const bool has_value = !is_switch(lower[i].text) && i + 1 < lower.size();
+    bool overridden = false;
+    for (const token& t : higher) overridden = overridden || t.text == lower[i].text;
+    if (!overridden) {
+      kept.push_back(lower[i]);
+      if (has_value) kept.push_back(lower[i + 1]);
+    }
+    if (has_value) ++i;
+  }
+  return kept;
+}
+
+/// The flags of a preset (--preset NAME, for a tool with `presets`), then
+/// of a configuration file (--config FILE), then of the command line, each
+/// overriding the ones before.
 inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
-                                 named_configs named = nullptr, std::string* config_out = nullptr) {
+                                 named_configs presets = nullptr, std::string* config_out = nullptr,
+                                 std::string* preset_out = nullptr) {
   std::vector<token> command_line;
-  std::string config;
+  std::string config, preset;
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
-    if (word == "--config") {
-      if (!config.empty()) throw bad_input{"--config: given twice"};
-      if (i + 1 >= argc) throw bad_input{"--config: needs a value"};
-      config = argv[++i];
-      if (config.empty()) throw bad_input{"--config: needs a value"};
+    const bool is_preset = presets != nullptr && word == "--preset";
+    if (word == "--config" || is_preset) {
+      std::string& target = is_preset ? preset : config;
+      if (!target.empty()) throw bad_input{word + ": given twice"};
+      if (i + 1 >= argc) throw bad_input{word + ": needs a value"};
+      target = argv[++i];
+      if (target.empty()) throw bad_input{word + ": needs a value"};
       continue;
     }
     command_line.push_back({word, ""});
   }
   if (config_out != nullptr) *config_out = config;
-  if (config.empty()) return command_line;
-  std::vector<token> file = named != nullptr ? named(config) : std::vector<token>{};
-  if (file.empty()) file = read_config(config, is_switch);
-  std::vector<token> all;
-  for (std::size_t i = 0; i < file.size(); ++i) {
-    const bool has_value = !is_switch(file[i].text);
-    bool overridden = false;
-    for (const token& t : command_line) overridden = overridden || t.text == file[i].text;
-    if (!overridden) {
-      all.push_back(file[i]);
-      if (has_value) all.push_back(file[i + 1]);
-    }
-    if (has_value) ++i;
+  if (preset_out != nullptr) *preset_out = preset;
+  std::vector<token> preset_tokens;
+  if (!preset.empty()) {
+    preset_tokens = presets(preset);
+    if (preset_tokens.empty())
+      throw bad_input{"--preset: '" + preset.substr(0, 80) +
+                      "' is not one of the presets (see --help)"};
   }
+  const std::vector<token> file =
+      config.empty() ? std::vector<token>{} : read_config(config, is_switch);
+  // In order: the preset's, the file's, the command line's, each flag once.
+  std::vector<token> all =
+      not_overridden(not_overridden(preset_tokens, file, is_switch), command_line, is_switch);
+  const std::vector<token> from_file = not_overridden(file, command_line, is_switch);
+  all.insert(all.end(), from_file.begin(), from_file.end());
   all.insert(all.end(), command_line.begin(), command_line.end());
   return all;
 }
@@ -154,8 +177,8 @@ inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
 /// The argument loop.
 class flags {
  public:
-  flags(int argc, char** argv, switch_test is_switch, named_configs named = nullptr)
-      : words_(gather(argc, argv, is_switch, named, &config_)) {}
+  flags(int argc, char** argv, switch_test is_switch, named_configs presets = nullptr)
+      : words_(gather(argc, argv, is_switch, presets, &config_, &preset_)) {}
 
   /// Calls on(flag, value) for every word that is not a flag's value, in
   /// order (file first); `value()` reads the flag's value. Words starting
@@ -168,7 +191,7 @@ class flags {
   template <class On>
   void for_each(On&& on) {
     std::string write_path;
-    std::vector<std::pair<std::string, std::string>> read;
+    std::vector<std::pair<std::string, std::string>>& read = read_;
     for (std::size_t i = 0; i < words_.size(); ++i) {
       const std::string flag = words_[i].text;
       std::string where = words_[i].where;  // of the word an error is about
@@ -200,6 +223,14 @@ class flags {
     }
     if (!write_path.empty()) write_config(write_path, read);
   }
+  /// The flags read by for_each(), file first, without the dashes, each with
+  /// its value ("true" for a switch): a program's configuration as given.
+  std::vector<std::pair<std::string, std::string>> settings() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& r : read_)
+      if (r.first.compare(0, 2, "--") == 0) out.emplace_back(r.first.substr(2), r.second);
+    return out;
+  }
   /// The tool reads --write-config itself (it writes a resolved configuration).
   void tool_writes_config() noexcept { generic_write_ = false; }
   /// Whether `flag` was given (in the file or on the command line).
@@ -210,8 +241,10 @@ class flags {
   }
   /// The words read, file first (a run echoes its configuration from them).
   const std::vector<token>& words() const noexcept { return words_; }
-  /// What --config named (a file or one of the tool's names), or "".
+  /// What --config named (a file), or "".
   const std::string& config() const noexcept { return config_; }
+  /// What --preset named, or "".
+  const std::string& preset() const noexcept { return preset_; }
 
  private:
   static void write_config(const std::string& path,
@@ -229,9 +262,10 @@ class flags {
     out.close();
   }
 
-  std::string config_;
+  std::string config_, preset_;
   std::vector<token> words_;
   std::vector<std::string> seen_;
+  std::vector<std::pair<std::string, std::string>> read_;
   bool generic_write_ = true;
 };
 

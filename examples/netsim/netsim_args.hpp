@@ -23,6 +23,7 @@
 #include <interlock/model/measurement.hpp>
 #include <interlock/model/presets.hpp>
 #include <interlock/topology/anton2_node.hpp>
+#include "catalogue.hpp"
 #include "cli.hpp"
 #include "routing_flags.hpp"
 
@@ -246,25 +247,13 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
       if (a.tables != "toc" && a.tables != "optimized")
         throw bad_input{"--tables: '" + a.tables + "'; allowed: toc, optimized"};
     } else if (flag == "--arbiter") {
-      a.arbiter = value();
-      if (a.arbiter != "round_robin" && a.arbiter != "age" && a.arbiter != "inverse_weighted")
-        throw bad_input{"--arbiter: '" + a.arbiter +
-                        "'; allowed: round_robin, age, inverse_weighted"};
+      a.arbiter = cli::catalogue::check(flag, "arbiter", value());
     } else if (flag == "--input-arbiter") {
-      a.input_arbiter = value();
-      if (a.input_arbiter != "round_robin" && a.input_arbiter != "age" &&
-          a.input_arbiter != "inverse_weighted")
-        throw bad_input{"--input-arbiter: '" + a.input_arbiter +
-                        "'; allowed: round_robin, age, inverse_weighted"};
+      a.input_arbiter = cli::catalogue::check(flag, "arbiter", value());
     } else if (flag == "--allocator") {
       const std::string text = value();
       const std::size_t colon = text.find(':');
-      a.allocator = text.substr(0, colon);
-      if (a.allocator != "separable_input_first" && a.allocator != "separable_output_first" &&
-          a.allocator != "islip" && a.allocator != "wavefront")
-        throw bad_input{"--allocator: '" + text +
-                        "'; allowed: separable_input_first, separable_output_first, islip[:K], "
-                        "wavefront"};
+      a.allocator = cli::catalogue::check(flag, "allocator", text.substr(0, colon));
       if (colon != std::string::npos) {
         if (a.allocator != "islip")
           throw bad_input{"--allocator: '" + text + "'; only islip takes :K (iterations)"};
@@ -315,9 +304,7 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
     } else if (flag == "--router-delay") {
       a.model.router_delay = static_cast<unsigned>(number(flag, value(), 0, 1000));
     } else if (flag == "--node") {
-      a.node = value();
-      if (a.node != "router" && a.node != "anton2")
-        throw bad_input{"--node: '" + a.node + "'; allowed: router, anton2"};
+      a.node = cli::catalogue::check(flag, "node", value());
     } else if (flag == "--torus-bandwidth") {
       a.links.torus_bandwidth = cli::real(flag, value(), 1.0 / 1024, 1);
       node_flags.push_back(flag);
@@ -399,12 +386,7 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
   a.radix = net.radix;
   a.wrap = net.wrap;
   a.slices = net.slices;
-  const char* const schemes[] = {"dor", "t3e", "t3e_adaptive", "vc_promotion", "per_dimension"};
-  bool known = false;
-  for (const char* s : schemes) known = known || a.scheme == s;
-  if (!known)
-    throw bad_input{"--scheme: '" + a.scheme +
-                    "'; allowed: dor, t3e, t3e_adaptive, vc_promotion, per_dimension"};
+  cli::catalogue::check("--scheme", "routing", a.scheme);
   for (const std::string& f : scheme_flags) {
     const bool ok = (f == "--orders" && (a.scheme == "dor" || a.scheme == "vc_promotion" ||
                                          a.scheme == "per_dimension")) ||

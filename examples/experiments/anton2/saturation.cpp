@@ -32,6 +32,7 @@ struct settings {
   unsigned buffer_flits = 8;
   std::uint64_t seed = 1;
   std::string csv;
+  std::string json;  // --json FILE
 };
 
 const char* help =
@@ -54,6 +55,7 @@ const char* help =
     "  --buffer-flits N     input buffer per (port, VC), 1..64 (default 8)\n"
     "  --seed N             the runs' seed (default 1)\n"
     "  --csv FILE           one row per run, with a header\n"
+    "  --json FILE          the rows as JSON, with the version and the flags\n"
     "  --config FILE        key = value lines of the flags above\n"
     "\n"
     "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
@@ -85,6 +87,8 @@ int run(int argc, char** argv) {
       s.seed = cli::number(flag, value(), 0, 1000000000);
     } else if (flag == "--csv") {
       s.csv = value();
+    } else if (flag == "--json") {
+      s.json = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
@@ -93,7 +97,7 @@ int run(int argc, char** argv) {
     if (!radix_given) s.radix = 8;
     if (!batches_given) s.batches = {16, 64, 256, 1024};
   }
-  cli::output_file csv("--csv", s.csv);
+  cli::table_output csv(s.csv, s.json, "saturation", flags.settings());
   csv.line(
       "node,pattern,arbiter,radix,batch,last_arrival,normalized_throughput,"
       "completion_spread,seconds");

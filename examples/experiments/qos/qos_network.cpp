@@ -49,6 +49,7 @@ const char* help =
     "  --whole-packets         a packet crosses a switch's crossbars only once wholly in\n"
     "                          its input buffer (default: cut-through, as the thesis)\n"
     "  --csv FILE              one row per (switch, scheduler, injection, SL), with a header\n"
+    "  --json FILE             the rows as JSON, with the version and the flags\n"
     "\n"
     "Exit status: 0 done; 1 a layout's routes have a dependency cycle; 2 bad input;\n"
     "3 an output could not be written.\n";
@@ -88,7 +89,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> switches{"opa", "ib"}, schedulers{"dtable"};
   std::size_t steps = 8, seeds = 1, cycles = 10000;
   bool full = false, steps_given = false, seeds_given = false, whole = false;
-  std::string csv_path;
+  std::string csv_path, json_path;
   cli::flags flags(argc, argv,
                    [](const std::string& f) { return f == "--full" || f == "--whole-packets"; });
   flags.for_each([&](const std::string& flag, const auto& value) {
@@ -114,6 +115,8 @@ int run(int argc, char** argv) {
       cycles = cli::number(flag, value(), 1000, 100000000);
     } else if (flag == "--csv") {
       csv_path = value();
+    } else if (flag == "--json") {
+      json_path = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
@@ -170,7 +173,7 @@ int run(int argc, char** argv) {
        sl_source::bursts, sl_source::bursts, sl_source::bursts},
       4};
 
-  cli::output_file csv("--csv", csv_path);
+  cli::table_output csv(csv_path, json_path, "qos_network", flags.settings());
   csv.line(
       "topology,switch,scheduler,injection,sl,name,offered,throughput,latency_mean,"
       "network_latency_mean");

@@ -3,7 +3,8 @@
 // per SL throughput, normalized throughput and latency of a 48-port OPA-shaped switch
 // under an output scheduler, swept over the injection rate.
 //
-//   qos_switch [--config A|B|FILE] [--scheduler LIST] [--traffic LIST] [--load L | --sweep]
+//   qos_switch [--preset A|B] [--config FILE] [--scheduler LIST] [--traffic LIST] [--load L |
+//   --sweep]
 //              [--seeds N] [--full] [--csv FILE] ...
 #include <interlock/model/switch_network.hpp>
 #include <interlock/qos/dtable_config.hpp>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "catalogue.hpp"
 #include "cli.hpp"
 
 namespace {
@@ -32,8 +34,10 @@ const char* help =
     "and delivered flits per cycle per NIC, normalized throughput (share of the\n"
     "delivered flits), end-to-end and network latency, averaged over seeds.\n"
     "\n"
-    "  --config A|B|FILE       Table 2.2's configuration A (default) or B, or a file\n"
-    "                          of `key = value` lines of the flags below, e.g.\n"
+    "  --preset A|B            Table 2.2's configuration A (the default) or B: the\n"
+    "                          flags below, which --config and the command line\n"
+    "                          override\n"
+    "  --config FILE           a file of `key = value` lines of the flags below, e.g.\n"
     "                            sl2sc = 0:0,1:1,2:2\n"
     "                            sc2vl = 0:0,1:1,2:2\n"
     "                            generation = 0.5,0.4,0.1\n"
@@ -63,13 +67,14 @@ const char* help =
     "  --ib-high SL,...        SLs whose VLs go in InfiniBand's high-priority table\n"
     "  --ib-limit N            LimitOfHighPriority, 0..255 (default 255: no limit)\n"
     "  --csv FILE              one row per (scheduler, traffic, load, SL), with a header\n"
+    "  --json FILE             the rows as JSON, with the version and the flags\n"
     "\n"
     "Exit status: 0 done; 2 bad input; 3 an output could not be written.\n";
 
 std::vector<cli::token> named(const std::string& name) {
   const auto tokens = [&](std::vector<std::string> words) {
     std::vector<cli::token> t;
-    for (std::string& w : words) t.push_back({std::move(w), "configuration " + name});
+    for (std::string& w : words) t.push_back({std::move(w), "--preset " + name});
     return t;
   };
   if (name == "A") {
@@ -151,6 +156,7 @@ struct options {
   std::vector<std::size_t> ib_high;
   std::size_t ib_limit = 255;
   std::string csv;
+  std::string json;  // --json FILE
 };
 
 template <class S>
@@ -173,7 +179,9 @@ int run(int argc, char** argv) {
   bool full = false, sweep = false, seeds_given = false;
   cli::flags flags(
       argc, argv, [](const std::string& f) { return f == "--full" || f == "--sweep"; }, named);
-  const std::string config = flags.config().empty() ? "A" : flags.config();
+  const std::string config = !flags.preset().empty()  ? flags.preset()
+                             : flags.config().empty() ? "A"
+                                                      : flags.config();
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--sl2sc") {
       o.sl2sc = key_values(flag, value(), 31, 0, 31);
@@ -186,7 +194,7 @@ int run(int argc, char** argv) {
     } else if (flag == "--table") {
       o.table = key_values(flag, value(), 31, 0, 100);
     } else if (flag == "--scheduler") {
-      o.schedulers = cli::names(flag, value(), {"round_robin", "sbt", "dtable", "ib"});
+      o.schedulers = cli::names(flag, value(), cli::catalogue::names("qos_scheduler"));
     } else if (flag == "--traffic") {
       o.traffic = cli::names(flag, value(), {"uniform", "shift"});
     } else if (flag == "--load") {
@@ -227,16 +235,18 @@ int run(int argc, char** argv) {
       o.ib_limit = cli::number(flag, value(), 0, 255);
     } else if (flag == "--csv") {
       o.csv = value();
+    } else if (flag == "--json") {
+      o.json = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
   if (sweep && !o.loads.empty()) throw cli::bad_input{"--sweep: not with --load"};
-  // A flag the chosen schedulers do not read is refused (configurations A
-  // and B set --table for every scheduler: only a flag the user gave counts).
+  // A flag the chosen schedulers do not read is refused (presets A and B
+  // set --table for every scheduler: only a flag the user gave counts).
   const auto user_given = [&](const char* f) {
     for (const cli::token& t : flags.words())
-      if (t.text == f && t.where.rfind("configuration ", 0) != 0) return true;
+      if (t.text == f && t.where.rfind("--preset ", 0) != 0) return true;
     return false;
   };
   const auto uses = [&](const std::vector<std::string>& names) {
@@ -289,7 +299,7 @@ int run(int argc, char** argv) {
   traffic.check(sls, std::min(o.buffer_flits, shape.vl_max_flits));
   std::vector<std::uint32_t> weights(o.table.begin(), o.table.end());
 
-  cli::output_file csv("--csv", o.csv);
+  cli::table_output csv(o.csv, o.json, "qos_switch", flags.settings());
   csv.line(
       "config,scheduler,traffic,load,sl,offered,throughput,normalized_throughput,latency_mean,"
       "network_latency_mean");

@@ -77,6 +77,7 @@ const char* help =
     "                       grant by round robin); default all\n"
     "  --seed N             the runs' seed (default 1)\n"
     "  --csv FILE           one row per setting, with a header\n"
+    "  --json FILE          the rows as JSON, with the version and the flags\n"
     "  --config FILE        key = value lines of the flags above\n"
     "\n"
     "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
@@ -87,7 +88,7 @@ int run(int argc, char** argv) {
   double fraction = 1.0;
   std::uint64_t cycles = 16000, seed = 1;
   std::vector<setting> chosen = all_settings();
-  std::string csv_path;
+  std::string csv_path, json_path;
   bool full = false, radix_given = false, cycles_given = false;
   cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
   flags.for_each([&](const std::string& flag, const auto& value) {
@@ -121,6 +122,8 @@ int run(int argc, char** argv) {
       seed = cli::number(flag, value(), 0, 1000000000);
     } else if (flag == "--csv") {
       csv_path = value();
+    } else if (flag == "--json") {
+      json_path = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
@@ -144,7 +147,7 @@ int run(int argc, char** argv) {
   c.drain = 4 * cycles;
   c.seed = seed;
   const interlock::model::age_advice advice = interlock::model::recommended_age(t, c, 2);
-  cli::output_file csv("--csv", csv_path);
+  cli::table_output csv(csv_path, json_path, "age_parameters", flags.settings());
   csv.line(
       "setting,period,bias,age_rr_select,radix,offered,accepted,stalled_px,stalled_mx,"
       "stalled_py,stalled_my,stalled_pz,stalled_mz,latency_mean,latency_sd,latency_max,"

@@ -51,6 +51,7 @@ const char* help =
     "  --injection-buffers B,...  injection buffer depths (flits) for the age runs\n"
     "                          (default 16: as the network's)\n"
     "  --csv FILE              one row per (setting, source), with a header\n"
+    "  --json FILE             the rows as JSON, with the version and the flags\n"
     "  --config FILE           key = value lines of the flags above\n"
     "\n"
     "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
@@ -67,7 +68,7 @@ int run(int argc, char** argv) {
   std::vector<std::size_t> radix = {4, 4, 4};
   std::uint64_t cycles = 40000;
   std::vector<unsigned> injection = {16};
-  std::string csv_path;
+  std::string csv_path, json_path;
   bool full = false, radix_given = false;
   cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
   flags.for_each([&](const std::string& flag, const auto& value) {
@@ -87,6 +88,8 @@ int run(int argc, char** argv) {
       if (injection.empty()) throw cli::bad_input{"--injection-buffers: names nothing"};
     } else if (flag == "--csv") {
       csv_path = value();
+    } else if (flag == "--json") {
+      json_path = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
@@ -104,7 +107,7 @@ int run(int argc, char** argv) {
   c.warmup = 10000;
   c.measure = cycles;
   c.drain = 0;
-  cli::output_file csv("--csv", csv_path);
+  cli::table_output csv(csv_path, json_path, "all_to_one", flags.settings());
   csv.line("setting,period,injection_buffer_flits,source,hops,share,network_latency");
   std::vector<row> rows;
   using rr = interlock::round_robin_arbiter<64>;

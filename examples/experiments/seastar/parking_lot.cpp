@@ -92,22 +92,24 @@ std::string fraction(double x) {
   return text;
 }
 
-const char* const help_text = "usage: parking_lot [--csv FILE] [--cycles N] [--config FILE]\n";
+const char* const help_text = "usage: parking_lot [--csv FILE] [--json FILE] [--cycles N]\n";
 
 int run_all(int argc, char** argv) {
-  std::string csv_path;
+  std::string csv_path, json_path;
   std::uint64_t cycles = 40000;
   cli::flags flags(argc, argv, cli::no_switches);
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--csv") {
       csv_path = value();
+    } else if (flag == "--json") {
+      json_path = value();
     } else if (flag == "--cycles") {
       cycles = cli::number(flag, value(), 100, 100000000);
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
-  cli::output_file csv("--csv", csv_path);
+  cli::table_output csv(csv_path, json_path, "parking_lot", flags.settings());
   csv.line(
       "network,source,hops,round_robin,age,merging_rule,round_robin_network_latency,"
       "age_network_latency,inverse_weighted,inverse_weighted_network_latency");
