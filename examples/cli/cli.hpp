@@ -12,7 +12,10 @@
 //   - json.hpp: --json documents (strings, numbers, objects, CSV rows);
 //   - table_output.hpp: an experiment's table as --csv and --json;
 //   - run_tool.hpp: main's exit status (0 or the run's, 2 bad input, 3 a
-//     failure, a failed write among them).
+//     failure, a failed write among them), --help and --version.
+// Beside them, included by the programs that need them: routing_flags.hpp
+// (dimension orders, the T3E's VC tables) and catalogue.hpp (every name the
+// programs accept, with its parameters: interlock_info's list).
 #ifndef INTERLOCK_EXAMPLES_CLI_HPP
 #define INTERLOCK_EXAMPLES_CLI_HPP
 
