@@ -256,8 +256,8 @@ inline std::vector<std::string> names(const std::string& kind) {
 
 /// `value` if it is a name of `kind`; otherwise bad_input naming the flag
 /// and listing the names.
-inline const std::string& check(const std::string& flag, const std::string& kind,
-                                const std::string& value) {
+inline std::string check(const std::string& flag, const std::string& kind,
+                         const std::string& value) {
   std::string list;
   for (const std::string& n : names(kind)) {
     if (n == value) return value;

@@ -191,7 +191,6 @@ class flags {
   template <class On>
   void for_each(On&& on) {
     std::string write_path;
-    std::vector<std::pair<std::string, std::string>>& read = read_;
     for (std::size_t i = 0; i < words_.size(); ++i) {
       const std::string flag = words_[i].text;
       std::string where = words_[i].where;  // of the word an error is about
@@ -215,13 +214,13 @@ class flags {
           continue;
         }
         on(flag, value);
-        read.emplace_back(flag, took ? taken : std::string("true"));
+        read_.emplace_back(flag, took ? taken : std::string("true"));
       } catch (const bad_input& e) {
         if (where.empty()) throw;
         throw bad_input{where + ": " + e.message};  // a configuration file's line and column
       }
     }
-    if (!write_path.empty()) write_config(write_path, read);
+    if (!write_path.empty()) write_config(write_path, read_);
   }
   /// The flags read by for_each(), file first, without the dashes, each with
   /// its value ("true" for a switch): a program's configuration as given.

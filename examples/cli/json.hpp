@@ -13,8 +13,6 @@
 #ifndef INTERLOCK_EXAMPLES_CLI_JSON_HPP
 #define INTERLOCK_EXAMPLES_CLI_JSON_HPP
 
-#include <interlock/core/version.hpp>
-
 #include <cstddef>
 #include <cstdio>
 #include <string>
@@ -92,11 +90,8 @@ inline std::string row(const std::string& header, const std::string& line) {
 
 /// "program": ..., "interlock_version": ..., "revision": ... (no braces).
 inline std::string header(const char* program) {
-  const std::string version = std::to_string(INTERLOCK_VERSION_MAJOR) + "." +
-                              std::to_string(INTERLOCK_VERSION_MINOR) + "." +
-                              std::to_string(INTERLOCK_VERSION_PATCH);
   return string("program") + ": " + string(program) + ", " + string("interlock_version") + ": " +
-         string(version) + ", " + string("revision") + ": " + string(interlock_revision());
+         string(version_text()) + ", " + string("revision") + ": " + string(interlock_revision());
 }
 
 }  // namespace json

@@ -24,21 +24,21 @@ const char* interlock_revision();
 
 namespace cli {
 
+/// interlock's version, "MAJOR.MINOR.PATCH".
+inline std::string version_text() {
+  return std::to_string(INTERLOCK_VERSION_MAJOR) + "." + std::to_string(INTERLOCK_VERSION_MINOR) +
+         "." + std::to_string(INTERLOCK_VERSION_PATCH);
+}
+
 /// What --version prints: the program, interlock's version and, when built
 /// from a checkout, the git revision.
 inline std::string version_line(const char* name) {
-  std::string line = std::string(name) + " (interlock " + std::to_string(INTERLOCK_VERSION_MAJOR) +
-                     "." + std::to_string(INTERLOCK_VERSION_MINOR) + "." +
-                     std::to_string(INTERLOCK_VERSION_PATCH);
+  std::string line = std::string(name) + " (interlock " + version_text();
   const std::string revision = interlock_revision();
   if (!revision.empty()) line += ", revision " + revision;
   return line + ")";
 }
 
-/// A tool's main: --help prints `help` and exits 0; otherwise run() gives
-/// the exit status. Bad input exits 2, running out of memory or any other
-/// exception 3, each reported on stderr after the tool's name; a failed
-/// write to standard output exits 3 whatever the run gave.
 template <class Run>
 int run_tool(const char* name, const char* help, const char* out_of_memory_hint, int argc,
              char** argv, Run&& run) {

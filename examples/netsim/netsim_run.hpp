@@ -388,11 +388,6 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
     }
     if (points[k].error) std::rethrow_exception(points[k].error);
     const double load = loads[k];
-    const interlock::model::config cfg = [&] {
-      interlock::model::config c = a.model;
-      if (c.batch == 0) c.load = load;
-      return c;
-    }();
     const interlock::model::results& r = points[k].r;
     if (loads.size() > 1 && !a.quiet) std::printf("\n");
     if (!a.quiet) std::fputs(results_text(a, r, traffic.capacity).c_str(), stdout);
@@ -434,7 +429,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
               "    {\"results\": " + cli::json::row(interlock::model::csv_header(), row) +
               ",\n      \"per_source\": [" + list + "]}";
     }
-    if (r.deadlock.deadlocked || (cfg.batch > 0 && !r.complete)) status = 1;
+    if (r.deadlock.deadlocked || (a.model.batch > 0 && !r.complete)) status = 1;
     points[k].r = {};  // a large network's per-source figures: not kept
   }
   workers.clear_progress(tty && jobs > 1);
