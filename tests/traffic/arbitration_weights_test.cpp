@@ -2,10 +2,13 @@
 // Tests of interlock/traffic/arbitration_weights.hpp: every arbitration point
 // of a network gets the table of its own loads ([Towles14] Section 3.1),
 // equal loads share one table, the arbiter's input numbering maps onto the
-// loads', and each pattern label keeps its own weights.
+// loads', each pattern label keeps its own weights, patterns computed alone
+// stack into labels, and Anton 2's unified network gets both stages' tables.
 #include "support/interlock_test.hpp"
 
+#include <interlock/routing/anton2.hpp>
 #include <interlock/routing/dimension_order.hpp>
+#include <interlock/traffic/anton2_loads.hpp>
 #include <interlock/traffic/arbitration_weights.hpp>
 #include <interlock/traffic/loads.hpp>
 #include <interlock/traffic/patterns.hpp>
@@ -81,4 +84,71 @@ TEST_CASE("two labelled patterns keep a weight per label", "[arbitration_weights
       labels_differ = labels_differ || weights[a]->weight(i, 0) != weights[a]->weight(i, 1);
   }
   CHECK(labels_differ);
+}
+
+TEST_CASE("patterns computed alone, stacked, are the loads of the patterns computed together",
+          "[arbitration_weights]") {
+  const torus_topology t({6, 4});
+  const interlock::dimension_order_routing dor(t);
+  const auto together =
+      interlock::router_arbiter_loads(dor, traffic_class::request, interlock::traffic::tornado{},
+                                      interlock::traffic::uniform_random{});
+  const auto tornado =
+      interlock::router_arbiter_loads(dor, traffic_class::request, interlock::traffic::tornado{});
+  const auto uniform = interlock::router_arbiter_loads(dor, traffic_class::request,
+                                                       interlock::traffic::uniform_random{});
+  const auto stacked = interlock::stack_labels({&tornado, &uniform});
+  REQUIRE(stacked.size() == together.size());
+  for (std::size_t a = 0; a < together.size(); ++a) {
+    REQUIRE(stacked[a].size() == together[a].size());
+    for (std::size_t i = 0; i < together[a].size(); ++i) {
+      REQUIRE(stacked[a][i].size() == 2);
+      CHECK(stacked[a][i][0] == Approx(together[a][i][0]).margin(1e-12));
+      CHECK(stacked[a][i][1] == Approx(together[a][i][1]).margin(1e-12));
+    }
+  }
+}
+
+TEST_CASE("Anton 2's unified network: both stages' tables, stacked labels kept apart",
+          "[arbitration_weights]") {
+  const torus_topology t({2, 2, 2}, {}, 2);
+  const interlock::anton2_topology node(t);
+  const interlock::anton2_routing scheme(node, interlock::all_dimension_orders(3));
+  const auto tornado = interlock::anton2_arbiter_loads(scheme, traffic_class::request,
+                                                       interlock::traffic::tornado{});
+  const auto uniform = interlock::anton2_arbiter_loads(scheme, traffic_class::request,
+                                                       interlock::traffic::uniform_random{});
+  const auto both = interlock::stack_unified_labels({&tornado, &uniform});
+  REQUIRE(both.patterns == 2);
+  interlock::inverse_weight_tables<8, 2, 12> tables;
+  const auto w = interlock::unified_arbitration_tables(tables, both);
+  REQUIRE(w.outputs.size() == both.routers * both.ports);
+  bool labels_differ = false, stages_differ = false;
+  for (interlock::node_id r = 0; r < both.routers; ++r)
+    for (std::size_t p = 0; p < both.ports; ++p) {
+      // Each stage's table is the one its own loads make, label by label.
+      const auto out = tables.from_loads(both.ports, [&](std::size_t i, std::size_t n) {
+        return (n == 0 ? tornado : uniform).output(r, p, i, 0);
+      });
+      const auto in = tables.from_loads(both.vcs, [&](std::size_t v, std::size_t n) {
+        return (n == 0 ? tornado : uniform).input(r, p, v, 0);
+      });
+      CHECK(w.output(r, p) == out);
+      CHECK(w.input(r, p) == in);
+      stages_differ = stages_differ || w.output(r, p) != w.input(r, p);
+      for (std::size_t i = 0; i < both.ports; ++i)
+        labels_differ = labels_differ || out->weight(i, 0) != out->weight(i, 1);
+    }
+  CHECK(labels_differ);
+  CHECK(stages_differ);
+}
+
+TEST_CASE("stacking refuses nothing to stack and loads of different networks",
+          "[arbitration_weights][contract]") {
+  const interlock::arbiter_loads two = {{{1.0}, {2.0}}}, three = {{{1.0}, {2.0}, {3.0}}};
+  CHECK_THROWS_AS(interlock::stack_labels(std::vector<const interlock::arbiter_loads*>{}),
+                  interlock::config_error);
+  CHECK_THROWS_AS(interlock::stack_labels({&two, &three}), interlock::config_error);
+  const auto stacked = interlock::stack_labels({&two, &two});
+  CHECK(stacked[0][1] == std::vector<double>{2.0, 2.0});
 }
