@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <interlock/model/config.hpp>
@@ -25,6 +24,7 @@
 #include <interlock/topology/anton2_node.hpp>
 #include "catalogue.hpp"
 #include "cli.hpp"
+#include "grid.hpp"
 #include "netsim_values.hpp"
 #include "routing_flags.hpp"
 
@@ -385,7 +385,7 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
   if (!a.sweep.empty() && load_given) throw bad_input{"--sweep: not with --load"};
   if (!a.per_source.empty() && !a.sweep.empty())
     throw bad_input{"--per-source: not with --sweep (one run's sources)"};
-  if (!flags.given("--jobs")) a.jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (!flags.given("--jobs")) a.jobs = cli::default_jobs();
   check_work(a);
   return a;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
-// netsim's runs: the traffic, the policies, the model and its report, for
-// one routing scheme type at a time. Each scheme type's runs are compiled in
-// a translation unit of their own (netsim_<scheme>.cpp), so that the
-// compositions build in parallel.
+// netsim's runs: the policies (netsim_traffic.hpp gives the traffic), the
+// model and its report, for one routing scheme type at a time. Each scheme type's runs are compiled
+// in a translation unit of their own (netsim_<scheme>.cpp), so that the compositions build in
+// parallel.
 #ifndef INTERLOCK_EXAMPLES_NETSIM_RUN_HPP
 #define INTERLOCK_EXAMPLES_NETSIM_RUN_HPP
 
@@ -19,14 +19,10 @@
 #include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_promotion.hpp>
 #include <interlock/routing/vc_table.hpp>
-#include <interlock/traffic/anton2_loads.hpp>
 #include <interlock/traffic/arbitration_weights.hpp>
-#include <interlock/traffic/loads.hpp>
-#include <interlock/traffic/patterns.hpp>
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -34,31 +30,20 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
+#include "grid.hpp"
 #include "netsim_args.hpp"
 #include "netsim_config.hpp"
 #include "netsim_report.hpp"
+#include "netsim_traffic.hpp"
 
 namespace netsim_tool {
 
 using interlock::node_id;
-
-// The torus a scheme's traffic patterns run on, and the node a source is in:
-// the topology itself, or Anton 2's unified network's torus of nodes.
-inline const interlock::torus_topology& torus_of(const interlock::torus_topology& t) { return t; }
-inline const interlock::torus_topology& torus_of(const interlock::anton2_topology& t) {
-  return t.torus();
-}
-inline node_id node_of(const interlock::torus_topology&, node_id r) { return r; }
-inline node_id node_of(const interlock::anton2_topology&, node_id r) {
-  return interlock::anton2_topology::node_of(r);
-}
 
 struct progress_bar {
   bool on = false;
@@ -76,196 +61,6 @@ struct progress_bar {
     if (on) std::fprintf(stderr, "\r%*s\r", 60 + static_cast<int>(label.size()), "");
   }
 };
-
-// The threads of a sweep: start() runs work(k) for every point k on `jobs`
-// threads, each taking the next point; finish() records a point as done
-// under the lock and wakes the printer, which wait()s for its next point in
-// order. The destructor lets no new point start and joins the threads, so
-// a failure reported on the main thread ends the sweep cleanly.
-class sweep_workers {
- public:
-  explicit sweep_workers(std::size_t points) : points_(points) {}
-  sweep_workers(const sweep_workers&) = delete;
-  sweep_workers& operator=(const sweep_workers&) = delete;
-  ~sweep_workers() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      next_ = points_;
-    }
-    for (std::thread& t : threads_) t.join();
-  }
-  template <class Work>
-  void start(std::size_t jobs, Work work) {
-    for (std::size_t j = 0; j < jobs; ++j)
-      threads_.emplace_back([this, work] {
-        for (;;) {
-          std::size_t k = 0;
-          {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (next_ >= points_) return;
-            k = next_++;
-          }
-          work(k);
-        }
-      });
-  }
-  template <class Record>
-  void finish(Record&& record) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      record();
-      ++finished_;
-    }
-    ready_.notify_all();
-  }
-  template <class Done>
-  void wait(Done&& done) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    ready_.wait(lock, done);
-  }
-  /// "sweep: N of M points done" on stderr (a terminal's).
-  void show_progress() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::fprintf(stderr, "\rsweep: %zu of %zu points done", finished_, points_);
-  }
-  void clear_progress(bool shown) const {
-    if (shown) std::fprintf(stderr, "\r%40s\r", "");
-  }
-
- private:
-  std::size_t points_, next_ = 0, finished_ = 0;
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::vector<std::thread> threads_;
-};
-
-// What the run needs of its traffic pattern (or mix).
-struct traffic_setup {
-  interlock::model::traffic_source destination = interlock::model::destination_function{};
-  double capacity = 0;             // 0: not computed
-  interlock::arbiter_loads loads;  // only for --arbiter inverse_weighted: [arbiter][input][label]
-  interlock::arbiter_loads input_loads;  // --input-arbiter inverse_weighted: [port][VC][label]
-  // Anton 2's unified network: both stages' loads, [label] in the last place.
-  std::shared_ptr<const interlock::unified_arbiter_loads> unified;
-  // Per unit of offered load: each channel's load, each node's ejection
-  // load, and which nodes send (for the capacity of a mix).
-  std::vector<double> channel, into;
-  std::vector<bool> sends;
-};
-
-// 1 / the busiest channel, injection or ejection port, per unit offered
-// (the ports carry endpoint_bandwidth flits a cycle), times the share of
-// nodes that send.
-inline double capacity_of(const arguments& a, const traffic_setup& s) {
-  const double endpoint = a.model.endpoint_bandwidth;
-  double busiest = 1 / endpoint;  // the injection port
-  for (const double l : s.channel) busiest = std::max(busiest, l);
-  for (const double l : s.into) busiest = std::max(busiest, l / endpoint);
-  const double senders = static_cast<double>(std::count(s.sends.begin(), s.sends.end(), true));
-  return senders / static_cast<double>(s.sends.size()) / busiest;
-}
-
-// The largest network whose flows are summed for the capacity and the weights.
-constexpr double max_flow_pairs = 4.0e6;
-
-// Each node's ejection load and whether it sends, then the capacity, from
-// the pattern's flows (s.channel already set).
-template <class Pattern>
-void add_flows(const arguments& a, const interlock::torus_topology& t, const Pattern& pattern,
-               traffic_setup& s) {
-  s.into.assign(t.node_count(), 0.0);
-  s.sends.assign(t.node_count(), false);
-  pattern.for_each_flow(t, [&](node_id src, node_id dst, double rate) {
-    s.into[dst] += rate;
-    if (rate > 0) s.sends[src] = true;
-  });
-  s.capacity = capacity_of(a, s);
-}
-
-inline void check_flow_pairs(double pairs) {
-  if (pairs > max_flow_pairs)
-    throw bad_input{
-        "--arbiter: inverse_weighted computes its weights from every flow's "
-        "route; at most 2000 nodes"};
-}
-
-template <class Scheme, class Pattern>
-traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Pattern& pattern) {
-  const interlock::torus_topology& t = scheme.topology();
-  pattern.check(t);
-  traffic_setup s;
-  s.destination = [pattern, &t](node_id source, interlock::splitmix64& rng) {
-    return pattern.destination(t, source, rng);
-  };
-  const double pairs = static_cast<double>(t.node_count()) * static_cast<double>(t.node_count());
-  if (pairs <= max_flow_pairs) {
-    s.channel = interlock::channel_loads(scheme, pattern);
-    add_flows(a, t, pattern, s);
-  }
-  if (a.arbiter == "inverse_weighted") {
-    check_flow_pairs(pairs);
-    s.loads = interlock::router_arbiter_loads(scheme, interlock::traffic_class::request, pattern);
-    if (a.input_arbiter == "inverse_weighted")
-      s.input_loads =
-          interlock::router_input_loads(scheme, interlock::traffic_class::request, pattern);
-  }
-  return s;
-}
-
-// Anton 2's unified network: packets from cores to cores (to_cores), the
-// capacity per core from the torus links' loads under the same orders and
-// slices, and the loads at every arbitration point.
-template <class Pattern>
-traffic_setup make_traffic(const arguments& a, const interlock::anton2_routing& scheme,
-                           const Pattern& pattern) {
-  const interlock::anton2_topology& node = scheme.topology();
-  const interlock::torus_topology& t = node.torus();
-  pattern.check(t);
-  traffic_setup s;
-  s.destination =
-      interlock::model::to_cores(node, [pattern, &t](node_id n, interlock::splitmix64& rng) {
-        return pattern.destination(t, n, rng);
-      });
-  const double pairs = static_cast<double>(t.node_count()) * static_cast<double>(t.node_count());
-  if (pairs <= max_flow_pairs) {
-    const interlock::vc_promotion_routing torus_routes(t, scheme.orders());
-    s.channel = interlock::channel_loads(torus_routes, pattern);
-    // Per unit a core offers, a node offers 16: in units of a link's bandwidth.
-    for (double& l : s.channel) l *= 16.0 / node.links().torus_bandwidth;
-    add_flows(a, t, pattern, s);  // per core: its node's share
-  }
-  if (a.arbiter == "inverse_weighted") {
-    check_flow_pairs(pairs);
-    s.unified = std::make_shared<const interlock::unified_arbiter_loads>(
-        interlock::anton2_arbiter_loads(scheme, interlock::traffic_class::request, pattern));
-  }
-  return s;
-}
-
-/// The traffic of pattern `name` (--traffic's, or --weights-from's: `flag`).
-template <class Scheme>
-traffic_setup with_pattern(const arguments& a, const Scheme& scheme, const std::string& name,
-                           const char* flag) {
-  const interlock::torus_topology& t = torus_of(scheme.topology());
-  const node_id last = t.node_count() - 1;
-  const node_id chosen =
-      a.destination == ~std::size_t{0} ? last : static_cast<node_id>(a.destination);
-  if (a.destination != ~std::size_t{0} && a.destination > last)
-    throw bad_input{"--destination: " + std::to_string(a.destination) +
-                    "; the network has nodes 0.." + std::to_string(last)};
-  namespace tr = interlock::traffic;
-  if (name == "uniform_random") return make_traffic(a, scheme, tr::uniform_random{});
-  if (name == "tornado") return make_traffic(a, scheme, tr::tornado{});
-  if (name == "reverse_tornado") return make_traffic(a, scheme, tr::reverse_tornado{});
-  if (name == "bit_complement") return make_traffic(a, scheme, tr::bit_complement{});
-  if (name == "transpose") return make_traffic(a, scheme, tr::transpose{});
-  if (name == "neighbor") return make_traffic(a, scheme, tr::neighbor{a.neighbor_hops});
-  if (name == "all_to_one") return make_traffic(a, scheme, tr::all_to_one{chosen});
-  if (name == "hotspot") return make_traffic(a, scheme, tr::hotspot{chosen, a.hotspot_fraction});
-  throw bad_input{std::string(flag) + ": '" + name +
-                  "'; allowed: uniform_random, tornado, reverse_tornado, bit_complement, "
-                  "transpose, neighbor, all_to_one, hotspot"};
-}
 
 // The age parameters: given, or Section 3.2's methodology for this network
 // (interlock::model::recommended_age).
@@ -342,53 +137,24 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
   if (!a.quiet) std::printf("%s\n", echo_line(settings).c_str());
   std::string runs;  // --json: one object per load
   int status = 0;
-  // The points of a sweep run on --jobs threads, each its own network; each
-  // point prints once every point before it has, so the output and the rows
-  // keep the order of the list and equal --jobs 1's.
-  struct point {
-    interlock::model::results r;
-    std::exception_ptr error;
-    bool done = false;
-  };
-  std::vector<point> points(loads.size());
+  // The points of a sweep run on --jobs threads, each its own network, and
+  // print in the order of the list (cli::run_grid): the output equals --jobs 1's.
   const bool tty = a.progress && isatty(2) != 0;
-  const auto run_point = [&](std::size_t k, bool bar_on) {
+  const auto run_point = [&](std::size_t k, bool alone) {
     interlock::model::config cfg = a.model;
     if (cfg.batch == 0) cfg.load = loads[k];
     interlock::model::network<Scheme, Policy, Allocator, InputPolicy> net(
         scheme, cfg, traffic.destination, make_policy, age, allocator, make_input);
     progress_bar bar;
-    bar.on = bar_on;
+    bar.on = tty && alone;
     bar.label = cfg.batch > 0 ? "batch" : "load " + std::to_string(loads[k]).substr(0, 5);
-    points[k].r = net.run([&](double f) { bar(f); });
+    interlock::model::results r = net.run([&](double f) { bar(f); });
     bar.done();
-    points[k].r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
+    r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
+    return r;
   };
-  const std::size_t jobs = std::min(a.jobs, loads.size());
-  sweep_workers workers(loads.size());
-  if (jobs > 1)
-    workers.start(jobs, [&](std::size_t k) {
-      std::exception_ptr error;
-      try {
-        run_point(k, false);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      workers.finish([&] {
-        points[k].error = error;
-        points[k].done = true;
-      });
-      if (tty) workers.show_progress();
-    });
-  for (std::size_t k = 0; k < loads.size(); ++k) {
-    if (jobs > 1) {
-      workers.wait([&] { return points[k].done; });
-    } else {
-      run_point(k, tty);
-    }
-    if (points[k].error) std::rethrow_exception(points[k].error);
+  const auto emit = [&](std::size_t k, const interlock::model::results& r) {
     const double load = loads[k];
-    const interlock::model::results& r = points[k].r;
     if (loads.size() > 1 && !a.quiet) std::printf("\n");
     if (!a.quiet) std::fputs(results_text(a, r, traffic.capacity).c_str(), stdout);
     if (a.on_results) a.on_results(r);
@@ -430,9 +196,8 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
               ",\n      \"per_source\": [" + list + "]}";
     }
     if (r.deadlock.deadlocked || (a.model.batch > 0 && !r.complete)) status = 1;
-    points[k].r = {};  // a large network's per-source figures: not kept
-  }
-  workers.clear_progress(tty && jobs > 1);
+  };
+  cli::run_grid(loads.size(), a.jobs, run_point, emit, a.progress ? "sweep" : nullptr);
   csv.close();
   per_source.close();
   if (json.open()) {
@@ -480,74 +245,6 @@ int with_allocator(const arguments& a, const Scheme& scheme, const traffic_setup
                                                                 {}, {});
 }
 
-/// The traffic of a mix of labelled patterns (--traffic or --weights-from):
-/// each packet draws a pattern by share, and carries its index as its label
-/// when `labelled`; loads are stacked per pattern, [arbiter][input][pattern].
-template <class Scheme>
-traffic_setup with_traffic(const arguments& a, const Scheme& scheme,
-                           const std::vector<mix_component>& mix, const char* flag, bool labelled) {
-  if (mix.size() == 1) return with_pattern(a, scheme, mix[0].name, flag);
-  std::vector<traffic_setup> parts;
-  double total = 0;
-  for (const mix_component& c : mix) {
-    parts.push_back(with_pattern(a, scheme, c.name, flag));
-    total += c.share;
-  }
-  traffic_setup s;
-  std::vector<double> cumulative;
-  double sum = 0;
-  for (const mix_component& c : mix) cumulative.push_back(sum += c.share / total);
-  cumulative.back() = 1.0;
-  std::vector<interlock::model::traffic_source> sources;
-  for (const traffic_setup& p : parts) sources.push_back(p.destination);
-  s.destination = [sources, cumulative, labelled](node_id source, interlock::splitmix64& rng) {
-    const double u = interlock::uniform_unit(rng);
-    std::size_t k = 0;
-    while (k + 1 < cumulative.size() && u >= cumulative[k]) ++k;
-    interlock::model::labelled_destination d = sources[k](source, rng);
-    d.pattern = labelled ? static_cast<std::uint8_t>(k) : 0;
-    return d;
-  };
-  if (!parts[0].channel.empty()) {
-    s.channel.assign(parts[0].channel.size(), 0.0);
-    s.into.assign(parts[0].into.size(), 0.0);
-    s.sends.assign(parts[0].sends.size(), false);
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      const double w = mix[k].share / total;
-      for (std::size_t i = 0; i < s.channel.size(); ++i) s.channel[i] += w * parts[k].channel[i];
-      for (std::size_t i = 0; i < s.into.size(); ++i) s.into[i] += w * parts[k].into[i];
-      for (std::size_t i = 0; i < s.sends.size(); ++i) s.sends[i] = s.sends[i] || parts[k].sends[i];
-    }
-    s.capacity = capacity_of(a, s);
-  }
-  const auto stack = [&](interlock::arbiter_loads traffic_setup::*member) {
-    if ((parts[0].*member).empty()) return;
-    interlock::arbiter_loads& l = s.*member;
-    l = parts[0].*member;
-    for (std::size_t arb = 0; arb < l.size(); ++arb)
-      for (std::size_t in = 0; in < l[arb].size(); ++in) {
-        l[arb][in].clear();
-        for (const traffic_setup& p : parts) l[arb][in].push_back((p.*member)[arb][in][0]);
-      }
-  };
-  stack(&traffic_setup::loads);
-  stack(&traffic_setup::input_loads);
-  if (parts[0].unified) {
-    auto u = std::make_shared<interlock::unified_arbiter_loads>(*parts[0].unified);
-    const std::size_t np = parts.size();
-    u->patterns = np;
-    u->outputs.assign(parts[0].unified->outputs.size() * np, 0.0);
-    u->inputs.assign(parts[0].unified->inputs.size() * np, 0.0);
-    for (std::size_t k = 0; k < np; ++k) {
-      const interlock::unified_arbiter_loads& p = *parts[k].unified;
-      for (std::size_t i = 0; i < p.outputs.size(); ++i) u->outputs[i * np + k] = p.outputs[i];
-      for (std::size_t i = 0; i < p.inputs.size(); ++i) u->inputs[i * np + k] = p.inputs[i];
-    }
-    s.unified = u;
-  }
-  return s;
-}
-
 // The inverse-weighted arbiters at the outputs, and at the inputs with
 // --input-arbiter inverse_weighted, each from its inputs' loads (Section 3.1).
 template <class Scheme, class Policy, class MakeOutput, class MakeInput>
@@ -589,22 +286,12 @@ template <std::size_t N>
 int with_inverse_weights(const arguments& a, const interlock::anton2_routing& scheme,
                          const traffic_setup& traffic) {
   using policy = interlock::inverse_weighted_arbiter<8, N, 12>;
-  const interlock::unified_arbiter_loads& l = *traffic.unified;
   interlock::inverse_weight_tables<8, N, 12> tables;
-  const std::size_t ports = l.ports;
-  std::vector<std::shared_ptr<const typename interlock::inverse_weight_tables<8, N, 12>::table>>
-      out(l.routers * ports), in(l.routers * ports);
-  for (node_id r = 0; r < l.routers; ++r)
-    for (std::size_t p = 0; p < ports; ++p) {
-      out[r * ports + p] = tables.from_loads(
-          ports, [&](std::size_t i, std::size_t n) { return l.output(r, p, i, n); });
-      in[r * ports + p] = tables.from_loads(
-          l.vcs, [&](std::size_t v, std::size_t n) { return l.input(r, p, v, n); });
-    }
+  const auto w = std::make_shared<const interlock::unified_tables<8, N, 12>>(
+      interlock::unified_arbitration_tables(tables, *traffic.unified));
   return with_inverse_inputs<interlock::anton2_routing, policy>(
-      a, scheme, traffic,
-      [out, ports](node_id r, std::size_t o) { return policy(out[r * ports + o]); },
-      [in, ports](node_id r, std::size_t q) { return policy(in[r * ports + q]); });
+      a, scheme, traffic, [w](node_id r, std::size_t o) { return policy(w->output(r, o)); },
+      [w](node_id r, std::size_t q) { return policy(w->input(r, q)); });
 }
 
 template <class Scheme>

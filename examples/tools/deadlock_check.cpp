@@ -19,6 +19,7 @@
 
 #include "cli.hpp"
 #include "deadlock_check_args.hpp"
+#include "schemes.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -27,6 +28,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -197,99 +199,99 @@ int check(const Scheme& scheme, const arguments& a, const std::string& descripti
   return print_report(scheme.topology(), report, a, "");
 }
 
-std::vector<interlock::ring_vc_assignment> t3e_tables(const arguments& a) {
-  return vc_tables(a.radix, a.tables, a.other_way || a.final_hop);
+// Anton 2's unified network: the mesh, skip, adapter and torus channels of
+// every node in one graph.
+int check_unified(const interlock::anton2_routing& scheme, const arguments& a) {
+  const std::size_t n = a.radix.size();
+  std::printf(
+      "node: Anton 2's unified network, 16 mesh routers and 12 channel adapters per "
+      "node; scheme vc_promotion across mesh and torus, orders %s, %u VCs per class\n",
+      order_names(scheme.orders(), n).c_str(), scheme.vcs_per_class());
+  const interlock::verify::unified_cdg_report r =
+      interlock::verify::check_unified_deadlock_freedom(scheme, a.classes);
+  std::printf("routes: %llu\n", static_cast<unsigned long long>(r.routes));
+  std::printf("graph: %zu resources, %zu dependencies\n", r.vertices, r.edges);
+  if (!r.routes_arrive) {
+    std::printf("verdict: a route does not arrive: %s\n", r.route_problem.c_str());
+    return 1;
+  }
+  if (!r.acyclic) {
+    std::printf("verdict: cycle: deadlock possible\n");
+    for (const std::string& x : r.cycle) std::printf("  %s\n", x.c_str());
+    return 1;
+  }
+  std::printf("verdict: acyclic: deadlock free\n");
+  return 0;
+}
+
+// The escape network's graph, and the adaptive hops' conditions.
+int check_adaptive(const interlock::t3e_adaptive_routing& adaptive, const arguments& a) {
+  const interlock::torus_topology& t = adaptive.topology();
+  check_limits(adaptive, a, adaptive.vcs_per_channel());
+  const auto flow = a.flow == "wormhole" ? interlock::verify::adaptive_flow_control::wormhole
+                                         : interlock::verify::adaptive_flow_control::whole_packet;
+  std::printf(
+      "scheme: t3e_adaptive, %s tables, %s flow control, escape %u VCs per class + 1 "
+      "adaptive VC\n",
+      a.tables.c_str(), a.flow.c_str(), adaptive.vcs_per_class());
+  const auto r = interlock::verify::check_adaptive_deadlock_freedom(
+      adaptive, flow, checker_options(a, adaptive.vcs_per_class()));
+  const int escape = print_report(t, r.escape, a, "escape ");
+  std::printf(
+      "adaptive: %zu adaptive resources; escape hop always offered: %s; adaptive hops "
+      "profitable: %s\n",
+      r.adaptive_resources, r.escape_always_offered ? "yes" : "no",
+      r.adaptive_profitable && r.continues_as_fresh_route ? "yes" : "no");
+  if (!r.problem.empty()) std::printf("adaptive: %s\n", r.problem.c_str());
+  int status = escape != 0 || !r.problem.empty() ? 1 : 0;
+  if (flow == interlock::verify::adaptive_flow_control::wormhole)
+    status |= print_report(t, r.extended, a, "extended ");
+  std::printf("verdict: %s\n", r.deadlock_free() ? "deadlock free" : "deadlock possible");
+  return status;
 }
 
 int run(const arguments& a) {
   const interlock::torus_topology t(a.radix, a.wrap, a.slices);
   const std::size_t n = a.radix.size();
   print_network(a);
-  if (a.scheme == "dor") {
-    const auto orders = parse_orders(a.orders, n, false);
-    const interlock::dimension_order_routing dor(t, orders, {!a.no_datelines});
-    return check(
-        dor, a,
-        "dor, orders " + order_names(dor.orders(), n) + (a.no_datelines ? ", no datelines" : ""));
-  }
-  if (a.node == "anton2") {
-    // Anton 2's unified network: the mesh, skip, adapter and torus channels
-    // of every node in one graph.
-    const interlock::anton2_topology node(t);
-    const interlock::anton2_routing scheme(node, parse_orders(a.orders, n, true));
-    std::printf(
-        "node: Anton 2's unified network, 16 mesh routers and 12 channel adapters per "
-        "node; scheme vc_promotion across mesh and torus, orders %s, %u VCs per class\n",
-        order_names(scheme.orders(), n).c_str(), scheme.vcs_per_class());
-    const interlock::verify::unified_cdg_report r =
-        interlock::verify::check_unified_deadlock_freedom(scheme, a.classes);
-    std::printf("routes: %llu\n", static_cast<unsigned long long>(r.routes));
-    std::printf("graph: %zu resources, %zu dependencies\n", r.vertices, r.edges);
-    if (!r.routes_arrive) {
-      std::printf("verdict: a route does not arrive: %s\n", r.route_problem.c_str());
-      return 1;
+  cli::scheme_spec spec;
+  spec.scheme = a.scheme;
+  spec.node = a.node;
+  spec.orders = a.orders;
+  spec.datelines = !a.no_datelines;
+  spec.tables = a.tables;
+  spec.tables_every_route = a.other_way || a.final_hop;
+  spec.allowed.other_way = a.other_way;
+  spec.allowed.initial_hops = a.initial_hops;
+  spec.allowed.final_hop = a.final_hop;
+  spec.allowed.initial_onto_dateline = a.initial_onto_dateline;
+  spec.non_minimal = a.non_minimal;
+  spec.minus_dateline = a.minus_dateline;
+  return cli::with_scheme(t, spec, [&](const auto& scheme) {
+    using S = std::decay_t<decltype(scheme)>;
+    if constexpr (std::is_same<S, interlock::anton2_routing>::value) {
+      return check_unified(scheme, a);
+    } else if constexpr (std::is_same<S, interlock::t3e_adaptive_routing>::value) {
+      return check_adaptive(scheme, a);
+    } else if constexpr (std::is_same<S, interlock::dimension_order_routing>::value) {
+      return check(scheme, a,
+                   "dor, orders " + order_names(scheme.orders(), n) +
+                       (a.no_datelines ? ", no datelines" : ""));
+    } else if constexpr (std::is_same<S, interlock::vc_promotion_routing>::value) {
+      std::string description = a.scheme + ", orders " + order_names(scheme.orders(), n);
+      if (a.non_minimal) description += ", non-minimal routes";
+      if (a.minus_dateline != 0)
+        description += ", - dateline before ordinate " + std::to_string(a.minus_dateline);
+      return check(scheme, a, description);
+    } else {
+      std::string description = "t3e, " + a.tables + " tables";
+      if (a.other_way) description += ", other-way tags";
+      if (a.initial_hops) description += ", initial hops";
+      if (a.initial_onto_dateline) description += " (onto datelines too)";
+      if (a.final_hop) description += ", final hop";
+      return check(scheme, a, description);
     }
-    if (!r.acyclic) {
-      std::printf("verdict: cycle: deadlock possible\n");
-      for (const std::string& x : r.cycle) std::printf("  %s\n", x.c_str());
-      return 1;
-    }
-    std::printf("verdict: acyclic: deadlock free\n");
-    return 0;
-  }
-  if (a.scheme == "vc_promotion" || a.scheme == "per_dimension") {
-    interlock::vc_promotion_options options;
-    options.scheme = a.scheme == "vc_promotion" ? interlock::vc_scheme::promotion
-                                                : interlock::vc_scheme::per_dimension;
-    options.non_minimal_routes = a.non_minimal;
-    options.minus_dateline = a.minus_dateline;
-    const interlock::vc_promotion_routing scheme(t, parse_orders(a.orders, n, true), options);
-    std::string description = a.scheme + ", orders " + order_names(scheme.orders(), n);
-    if (a.non_minimal) description += ", non-minimal routes";
-    if (a.minus_dateline != 0)
-      description += ", - dateline before ordinate " + std::to_string(a.minus_dateline);
-    return check(scheme, a, description);
-  }
-  if (a.scheme == "t3e") {
-    interlock::allowed_routes allowed;
-    allowed.other_way = a.other_way;
-    allowed.initial_hops = a.initial_hops;
-    allowed.final_hop = a.final_hop;
-    allowed.initial_onto_dateline = a.initial_onto_dateline;
-    const interlock::direction_order_routing t3e(t, {}, t3e_tables(a), allowed);
-    std::string description = "t3e, " + a.tables + " tables";
-    if (a.other_way) description += ", other-way tags";
-    if (a.initial_hops) description += ", initial hops";
-    if (a.initial_onto_dateline) description += " (onto datelines too)";
-    if (a.final_hop) description += ", final hop";
-    return check(t3e, a, description);
-  }
-  if (a.scheme == "t3e_adaptive") {
-    const interlock::t3e_adaptive_routing adaptive(t, {}, t3e_tables(a));
-    check_limits(adaptive, a, adaptive.vcs_per_channel());
-    const auto flow = a.flow == "wormhole" ? interlock::verify::adaptive_flow_control::wormhole
-                                           : interlock::verify::adaptive_flow_control::whole_packet;
-    std::printf(
-        "scheme: t3e_adaptive, %s tables, %s flow control, escape %u VCs per class + 1 "
-        "adaptive VC\n",
-        a.tables.c_str(), a.flow.c_str(), adaptive.vcs_per_class());
-    const auto r = interlock::verify::check_adaptive_deadlock_freedom(
-        adaptive, flow, checker_options(a, adaptive.vcs_per_class()));
-    const int escape = print_report(t, r.escape, a, "escape ");
-    std::printf(
-        "adaptive: %zu adaptive resources; escape hop always offered: %s; adaptive hops "
-        "profitable: %s\n",
-        r.adaptive_resources, r.escape_always_offered ? "yes" : "no",
-        r.adaptive_profitable && r.continues_as_fresh_route ? "yes" : "no");
-    if (!r.problem.empty()) std::printf("adaptive: %s\n", r.problem.c_str());
-    int status = escape != 0 || !r.problem.empty() ? 1 : 0;
-    if (flow == interlock::verify::adaptive_flow_control::wormhole)
-      status |= print_report(t, r.extended, a, "extended ");
-    std::printf("verdict: %s\n", r.deadlock_free() ? "deadlock free" : "deadlock possible");
-    return status;
-  }
-  throw bad_input{"--scheme: '" + a.scheme +
-                  "'; allowed: dor, t3e, t3e_adaptive, vc_promotion, per_dimension"};
+  });
 }
 
 }  // namespace

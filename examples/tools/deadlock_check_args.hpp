@@ -130,6 +130,13 @@ inline arguments parse(int argc, char** argv) {
           a.scheme};
     for (const std::string& f : a.scheme_flags)
       if (f != "--orders") throw bad_input{f + ": does not apply to --node anton2"};
+    // Anton 2's node lays its channels out for a 3-D torus of two slices.
+    if (a.radix.size() != 3)
+      throw bad_input{"--radix: " + std::to_string(a.radix.size()) +
+                      " dimensions; --node anton2 takes a 3-D torus (K0,K1,K2)"};
+    if (a.slices != 2)
+      throw bad_input{"--slices: " + std::to_string(a.slices) +
+                      "; --node anton2 has Anton 2's two slices (--slices 2)"};
   }
   for (const auto& [scheme, allowed] : takes) {
     if (scheme != a.scheme) continue;

@@ -67,9 +67,10 @@ const char* const help_text =
     "                     flags without the dashes); the command line overrides it\n"
     "  --help             this text\n";
 
-std::vector<interlock::qos::ib_vl_arbitration_entry> read_table(const std::string& path) {
+std::vector<interlock::qos::ib_vl_arbitration_entry> read_table(const std::string& flag,
+                                                                const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw bad_input{path + ": cannot open"};
+  if (!in) throw bad_input{flag + ": cannot open '" + path + "'"};
   return interlock::qos::read_vl_arbitration_table(in, path);
 }
 
@@ -77,13 +78,13 @@ int run(int argc, char** argv) {
   {
     const arguments a = parse(argc, argv);
     interlock::qos::ib_vl_arbitration_config config;
-    config.high = read_table(a.high);
+    config.high = read_table("--high", a.high);
     bool sends = false;
     for (const auto& e : config.high) sends = sends || e.weight > 0;
     if (!sends)
       throw bad_input{a.high + ": the high-priority table has no entry with a weight above 0 " +
                       "(empty, or every weight 0)"};
-    if (!a.low.empty()) config.low = read_table(a.low);
+    if (!a.low.empty()) config.low = read_table("--low", a.low);
     config.limit_of_high_priority = static_cast<std::uint8_t>(a.limit);
     config.turn = a.turn;
     // The packets the analysis will walk, bounded above: per high-table

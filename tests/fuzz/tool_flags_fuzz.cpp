@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // Fuzzes the command-line parsing of the tools (deadlock_check, ib_analyze,
-// vc_balance, netsim; --config reads no file here) and the real-number parser
+// vc_balance, netsim, qos_switch with its presets; --config and
+// --write-config touch no file here) and the real-number parser
 // they share ("real", then the text): the input's first line names the tool,
 // each further line is one argument. Parsing must accept, or refuse with bad_input naming what is
 // wrong in at most a few hundred characters; nothing else may escape, crash
@@ -23,6 +24,7 @@
 #include "deadlock_check_args.hpp"
 #include "ib_analyze_args.hpp"
 #include "netsim_args.hpp"
+#include "qos_switch_args.hpp"
 #include "vc_balance_args.hpp"
 
 namespace {
@@ -53,7 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::string tool = lines.front();
   for (const std::string& line : lines)
-    if (line == "--config") return 0;  // reads a file: its parser is the same loop
+    if (line == "--config" || line == "--write-config")
+      return 0;  // reads or writes a file: the file's parser is the same loop
   std::vector<char*> argv;
   for (std::string& line : lines) argv.push_back(&line[0]);
   const int argc = static_cast<int>(argv.size());
@@ -102,6 +105,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(text.find_first_not_of("0123456789.eE+-") == std::string::npos,
             "accepted a character outside decimal notation");
       check(std::isfinite(x) && x >= 0 && x <= 1e6, "accepted a number out of range");
+    } catch (const cli::bad_input& e) {
+      check_message(e.message);
+    }
+  } else if (tool == "qos_switch") {
+    // Presets A and B under the file and the command line, KEY:VALUE lists,
+    // and flags refused when no chosen scheduler reads them.
+    try {
+      cli::experiment_flags shared;
+      const qos_switch_tool::options o = qos_switch_tool::parse(argc, argv.data(), shared);
+      check(!o.sl2sc.empty() && o.generation.size() == o.sl2sc.size(),
+            "accepted shares that do not match the SLs");
+      check(!o.loads.empty() && o.seeds >= 1 && o.ib_limit <= 255 && shared.jobs >= 1,
+            "accepted arguments out of range");
+      check(!o.label.empty() && o.label.find(',') == std::string::npos,
+            "accepted a label that breaks the CSV");
     } catch (const cli::bad_input& e) {
       check_message(e.message);
     }

@@ -19,6 +19,7 @@
 #include <interlock/routing/anton2.hpp>
 #include <interlock/routing/vc_promotion.hpp>
 #include <interlock/traffic/anton2_loads.hpp>
+#include <interlock/traffic/arbitration_weights.hpp>
 #include <interlock/traffic/loads.hpp>
 #include <interlock/traffic/patterns.hpp>
 
@@ -29,6 +30,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -182,7 +184,10 @@ class anton2_shape {
   }
 
  private:
+  // Computed at first use, under a lock: runs on several threads share them
+  // (a std::map's elements stay where they are).
   const interlock::unified_arbiter_loads& loads(const std::string& pattern) {
+    std::lock_guard<std::mutex> lock(mutex_);
     auto it = loads_.find(pattern);
     if (it == loads_.end())
       it = loads_
@@ -203,22 +208,13 @@ class anton2_shape {
     std::vector<const interlock::unified_arbiter_loads*> l;
     for (const std::string& w : weights) l.push_back(&loads(w));
     interlock::inverse_weight_tables<8, N, weight_bits> tables;
-    const std::size_t ports = l[0]->ports, routers = l[0]->routers;
-    std::vector<
-        std::shared_ptr<const typename interlock::inverse_weight_tables<8, N, weight_bits>::table>>
-        out(routers * ports), in(routers * ports);
-    for (node_id r = 0; r < routers; ++r)
-      for (std::size_t p = 0; p < ports; ++p) {
-        out[r * ports + p] = tables.from_loads(
-            ports, [&](std::size_t i, std::size_t n) { return l[n]->output(r, p, i, 0); });
-        in[r * ports + p] = tables.from_loads(
-            l[0]->vcs, [&](std::size_t v, std::size_t n) { return l[n]->input(r, p, v, 0); });
-      }
+    const auto w =
+        interlock::unified_arbitration_tables(tables, interlock::stack_unified_labels(l));
     interlock::model::network<interlock::anton2_routing, iw,
                               interlock::model::separable_input_first, iw>
         net(
-            routing_, c, traffic, [&](node_id r, std::size_t o) { return iw(out[r * ports + o]); },
-            {}, {}, [&](node_id r, std::size_t q) { return iw(in[r * ports + q]); });
+            routing_, c, traffic, [&](node_id r, std::size_t o) { return iw(w.output(r, o)); }, {},
+            {}, [&](node_id r, std::size_t q) { return iw(w.input(r, q)); });
     return finish(net, packets, ideal);
   }
 
@@ -226,6 +222,7 @@ class anton2_shape {
   interlock::anton2_topology node_;
   interlock::anton2_routing routing_;
   std::map<std::string, interlock::unified_arbiter_loads> loads_;
+  std::mutex mutex_;
 };
 
 /// One router per node: 12 torus ports and 8 endpoints.
@@ -258,6 +255,7 @@ class router_shape {
     interlock::arbiter_loads outputs, inputs;
   };
   const stage_loads& loads(const std::string& pattern) {
+    std::lock_guard<std::mutex> lock(mutex_);
     auto it = loads_.find(pattern);
     if (it == loads_.end()) {
       stage_loads s;
@@ -278,23 +276,26 @@ class router_shape {
                        const interlock::model::traffic_source& nodes,
                        const std::vector<std::string>& weights, double packets, double ideal) {
     using iw = interlock::inverse_weighted_arbiter<64, N, weight_bits>;
-    std::vector<const stage_loads*> l;
-    for (const std::string& w : weights) l.push_back(&loads(w));
+    std::vector<const interlock::arbiter_loads*> outputs, inputs;
+    for (const std::string& w : weights) {
+      outputs.push_back(&loads(w).outputs);
+      inputs.push_back(&loads(w).inputs);
+    }
     const std::size_t local = torus_.local_port(), lp = torus_.ports();
+    // The output stage's inputs: the torus ports, then the endpoints, which
+    // share the loads' one local port evenly.
+    interlock::arbiter_loads spread = interlock::stack_labels(outputs);
+    for (auto& point : spread) {
+      const std::vector<double> shared = point[local];
+      point.resize(local + endpoints, shared);
+      for (std::size_t e = local; e < local + endpoints; ++e)
+        for (double& x : point[e]) x /= static_cast<double>(endpoints);
+    }
     interlock::inverse_weight_tables<64, N, weight_bits> tables;
-    auto output = [&](node_id r, std::size_t o) {
-      const std::size_t arb = r * lp + std::min(o, local);
-      return iw(tables.from_loads(local + endpoints, [&](std::size_t q, std::size_t n) {
-        const auto& x = l[n]->outputs[arb];
-        return q < local ? x[q][0] : x[local][0] / static_cast<double>(endpoints);
-      }));
-    };
-    auto input = [&](node_id r, std::size_t q) {
-      const auto& x0 = l[0]->inputs[r * lp + std::min(q, local)];
-      return iw(tables.from_loads(x0.size(), [&](std::size_t v, std::size_t n) {
-        return l[n]->inputs[r * lp + std::min(q, local)][v][0];
-      }));
-    };
+    const auto out = interlock::arbitration_tables(tables, spread);
+    const auto in = interlock::arbitration_tables(tables, interlock::stack_labels(inputs));
+    auto output = [&](node_id r, std::size_t o) { return iw(out[r * lp + std::min(o, local)]); };
+    auto input = [&](node_id r, std::size_t q) { return iw(in[r * lp + std::min(q, local)]); };
     interlock::model::network<interlock::vc_promotion_routing, iw,
                               interlock::model::separable_input_first, iw>
         net(routing_, c, nodes, output, {}, {}, input);
@@ -304,6 +305,48 @@ class router_shape {
   interlock::torus_topology torus_;
   interlock::vc_promotion_routing routing_;
   std::map<std::string, stage_loads> loads_;
+  std::mutex mutex_;
+};
+
+/// The node shapes an experiment runs on, built once and shared by its runs
+/// (on any thread).
+class shapes {
+ public:
+  shapes(const std::vector<std::string>& nodes, std::size_t k) : k_(k) {
+    for (const std::string& n : nodes) {
+      if (n == "anton2" && !anton_) anton_ = std::make_unique<anton2_shape>(k);
+      if (n == "router" && !router_) router_ = std::make_unique<router_shape>(k);
+    }
+  }
+
+  /// A batch run on node shape `node`, normalized to a blend whose busiest
+  /// torus channel carries `busiest_load` per unit of node injection.
+  outcome run(const std::string& node, std::size_t batch, unsigned buffer_flits, std::uint64_t seed,
+              const interlock::model::traffic_source& traffic,
+              const std::vector<std::string>& weights, double busiest_load) const {
+    if (node == "anton2")
+      return anton_->run(batch, buffer_flits, seed, traffic, weights, anton_->ideal(busiest_load));
+    return router_->run(batch, buffer_flits, seed, traffic, weights, router_->ideal(busiest_load));
+  }
+
+  /// A run's work estimate for --max-work, in router-cycles: every router
+  /// (28 per Anton 2 node: 16 mesh routers and 12 adapters) stepped for
+  /// twice the cycles the batch takes at the ideal throughput.
+  double work(const std::string& node, std::size_t batch, double busiest_load) const {
+    const double nodes = static_cast<double>(k_ * k_ * k_);
+    const double packets = static_cast<double>(batch * cores);
+    if (node == "anton2")
+      return nodes *
+             static_cast<double>(interlock::anton2_topology::mesh_routers +
+                                 interlock::anton2_topology::channels) *
+             2 * packets / anton_->ideal(busiest_load);
+    return nodes * 2 * packets / router_->ideal(busiest_load);
+  }
+
+ private:
+  std::size_t k_;
+  std::unique_ptr<anton2_shape> anton_;
+  std::unique_ptr<router_shape> router_;
 };
 
 using cli::names;

@@ -13,12 +13,12 @@
 // packets labelled with their pattern). Throughput as Section 4.1 measures
 // it, normalized to the blend's torus channel capacity (anton2_experiment.hpp).
 #include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "anton2_experiment.hpp"
 #include "cli.hpp"
+#include "experiment.hpp"
 
 namespace {
 
@@ -32,11 +32,9 @@ struct settings {
   std::vector<std::string> nodes = {"anton2"};
   unsigned buffer_flits = 8;
   std::uint64_t seed = 1;
-  std::string csv;
-  std::string json;  // --json FILE
 };
 
-const char* help =
+const std::string help =
     "usage: blend [options]\n"
     "\n"
     "Blended patterns (Towles et al., ISCA'14, Section 4.2, Figure 10): each\n"
@@ -54,27 +52,25 @@ const char* help =
     "  --settings S,...     none, forward, reverse, both (default all four)\n"
     "  --nodes N,...        anton2 (16 routers per node, default), router (one)\n"
     "  --buffer-flits N     input buffer per (port, VC), 1..64 (default 8)\n"
-    "  --seed N             the runs' seed (default 1)\n"
-    "  --csv FILE           one row per run, with a header\n"
-    "  --json FILE          the rows as JSON, with the version and the flags\n"
-    "  --config FILE        key = value lines of the flags above\n"
+    "  --seed N             the runs' seed (default 1)\n" +
+    cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
     "3 an output could not be written.\n";
 
+struct cell {
+  std::string node, setting;
+  double f;
+};
+
 int run(int argc, char** argv) {
   settings s;
-  bool full = false, radix_given = false, batch_given = false;
-  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--full") {
-      full = true;
-    } else if (flag == "--radix") {
+  cli::experiment_flags shared;
+  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
+    if (flag == "--radix") {
       s.radix = cli::number(flag, value(), 4, 16);
-      radix_given = true;
     } else if (flag == "--batch") {
       s.batch = cli::number(flag, value(), 1, 1000000);
-      batch_given = true;
     } else if (flag == "--steps") {
       s.steps = cli::number(flag, value(), 1, 100);
     } else if (flag == "--settings") {
@@ -85,19 +81,37 @@ int run(int argc, char** argv) {
       s.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 64));
     } else if (flag == "--seed") {
       s.seed = cli::number(flag, value(), 0, 1000000000);
-    } else if (flag == "--csv") {
-      s.csv = value();
-    } else if (flag == "--json") {
-      s.json = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
-  if (full) {
-    if (!radix_given) s.radix = 8;
-    if (!batch_given) s.batch = 1024;
+  if (shared.full) {
+    if (!flags.given("--radix")) s.radix = 8;
+    if (!flags.given("--batch")) s.batch = 1024;
   }
-  cli::table_output csv(s.csv, s.json, "blend", flags.settings());
+  shared.resolve(flags, {{"radix", std::to_string(s.radix)},
+                         {"batch", std::to_string(s.batch)},
+                         {"steps", std::to_string(s.steps)},
+                         {"settings", cli::joined(s.arbiters)},
+                         {"nodes", cli::joined(s.nodes)},
+                         {"buffer-flits", std::to_string(s.buffer_flits)},
+                         {"seed", std::to_string(s.seed)}});
+  // Built once, before the runs, and shared by them (read only).
+  const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
+  const node_pattern forward = pattern_named("tornado", torus);
+  const node_pattern reverse = pattern_named("reverse_tornado", torus);
+  const shapes both(s.nodes, s.radix);
+  std::vector<cell> cells;
+  double work = 0;
+  for (const std::string& node : s.nodes)
+    for (const std::string& setting : s.arbiters)
+      for (std::size_t i = 0; i <= s.steps; ++i) {
+        const double f = static_cast<double>(i) / static_cast<double>(s.steps);
+        cells.push_back({node, setting, f});
+        work += both.work(node, s.batch, busiest({&forward, &reverse}, {1 - f, f}));
+      }
+  shared.check_work(work, "lower --radix, --batch or --steps");
+  cli::table_output csv = shared.output("blend");
   csv.line(
       "node,setting,reverse_share,radix,batch,last_arrival,normalized_throughput,"
       "completion_spread,seconds");
@@ -109,40 +123,33 @@ int run(int argc, char** argv) {
       s.radix, s.radix, s.radix, s.batch, s.buffer_flits, weight_bits);
   std::printf("%-7s %-8s %5s %10s %11s %9s\n", "node", "setting", "f", "last", "throughput",
               "spread");
-  const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
-  const node_pattern forward = pattern_named("tornado", torus);
-  const node_pattern reverse = pattern_named("reverse_tornado", torus);
-  std::unique_ptr<anton2_shape> anton;
-  std::unique_ptr<router_shape> router;
+  std::fflush(stdout);
   int status = 0;
-  for (const std::string& node : s.nodes) {
-    if (node == "anton2" && !anton) anton = std::make_unique<anton2_shape>(s.radix);
-    if (node == "router" && !router) router = std::make_unique<router_shape>(s.radix);
-    for (const std::string& setting : s.arbiters)
-      for (std::size_t i = 0; i <= s.steps; ++i) {
-        const double f = static_cast<double>(i) / static_cast<double>(s.steps);
-        const std::vector<double> shares = {1 - f, f};
+  shared.grid(
+      cells.size(),
+      [&](std::size_t k, bool) {
+        const cell& c = cells[k];
+        const std::vector<double> shares = {1 - c.f, c.f};
         std::vector<std::string> weights;
-        if (setting == "forward") weights = {"tornado"};
-        if (setting == "reverse") weights = {"reverse_tornado"};
-        if (setting == "both") weights = {"tornado", "reverse_tornado"};
-        const auto traffic = blend({&forward, &reverse}, shares, setting == "both");
-        const double load = busiest({&forward, &reverse}, shares);
-        const outcome o = node == "anton2" ? anton->run(s.batch, s.buffer_flits, s.seed, traffic,
-                                                        weights, anton->ideal(load))
-                                           : router->run(s.batch, s.buffer_flits, s.seed, traffic,
-                                                         weights, router->ideal(load));
-        std::printf("%-7s %-8s %5.2f %10llu %11.3f %9.3f%s\n", node.c_str(), setting.c_str(), f,
-                    static_cast<unsigned long long>(o.last), o.normalized, o.completion_spread,
+        if (c.setting == "forward") weights = {"tornado"};
+        if (c.setting == "reverse") weights = {"reverse_tornado"};
+        if (c.setting == "both") weights = {"tornado", "reverse_tornado"};
+        const auto traffic = blend({&forward, &reverse}, shares, c.setting == "both");
+        return both.run(c.node, s.batch, s.buffer_flits, s.seed, traffic, weights,
+                        busiest({&forward, &reverse}, shares));
+      },
+      [&](std::size_t k, const outcome& o) {
+        const cell& c = cells[k];
+        std::printf("%-7s %-8s %5.2f %10llu %11.3f %9.3f%s\n", c.node.c_str(), c.setting.c_str(),
+                    c.f, static_cast<unsigned long long>(o.last), o.normalized, o.completion_spread,
                     o.ok ? "" : "  (did not finish)");
         std::fflush(stdout);
         if (!o.ok) status = 1;
-        csv.line(cli::format("%s,%s,%.3f,%zu,%zu,%llu,%.5f,%.4f,%.2f", node.c_str(),
-                             setting.c_str(), f, s.radix, s.batch,
+        csv.line(cli::format("%s,%s,%.3f,%zu,%zu,%llu,%.5f,%.4f,%.2f", c.node.c_str(),
+                             c.setting.c_str(), c.f, s.radix, s.batch,
                              static_cast<unsigned long long>(o.last), o.normalized,
                              o.completion_spread, o.seconds));
-      }
-  }
+      });
   csv.close();
   return status;
 }
@@ -150,6 +157,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("blend", help, "try a smaller --radix", argc, argv,
+  return cli::run_tool("blend", help.c_str(), "try a smaller --radix", argc, argv,
                        [&] { return run(argc, argv); });
 }

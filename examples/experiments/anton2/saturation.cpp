@@ -4,7 +4,7 @@
 //
 //   saturation [--full] [--radix K] [--batches B,...] [--patterns P,...]
 //              [--nodes anton2,router] [--arbiters round_robin,inverse_weighted]
-//              [--buffer-flits N] [--seed N] [--csv FILE]
+//              [--buffer-flits N] [--seed N] [--csv FILE] [--json FILE] [--jobs N]
 //
 // Every core sends a batch of 1-flit packets as fast as it can; throughput is
 // Section 4.1's (anton2_experiment.hpp). Round robin against inverse-weighted
@@ -12,12 +12,13 @@
 // point (output and input stages), on Anton 2's node and on one router per
 // node (anton2_experiment.hpp).
 #include <cstdio>
-#include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "anton2_experiment.hpp"
 #include "cli.hpp"
+#include "experiment.hpp"
 
 namespace {
 
@@ -31,11 +32,9 @@ struct settings {
   std::vector<std::string> arbiters = {"round_robin", "inverse_weighted"};
   unsigned buffer_flits = 8;
   std::uint64_t seed = 1;
-  std::string csv;
-  std::string json;  // --json FILE
 };
 
-const char* help =
+const std::string help =
     "usage: saturation [options]\n"
     "\n"
     "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9):\n"
@@ -53,28 +52,25 @@ const char* help =
     "  --nodes N,...        anton2 (16 routers per node), router (one); default both\n"
     "  --arbiters A,...     round_robin, inverse_weighted; default both\n"
     "  --buffer-flits N     input buffer per (port, VC), 1..64 (default 8)\n"
-    "  --seed N             the runs' seed (default 1)\n"
-    "  --csv FILE           one row per run, with a header\n"
-    "  --json FILE          the rows as JSON, with the version and the flags\n"
-    "  --config FILE        key = value lines of the flags above\n"
+    "  --seed N             the runs' seed (default 1)\n" +
+    cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
     "3 an output could not be written.\n";
 
+struct cell {
+  std::string node, pattern, arbiter;
+  std::size_t batch;
+};
+
 int run(int argc, char** argv) {
   settings s;
-  bool full = false;
-  bool radix_given = false, batches_given = false;
-  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--full") {
-      full = true;
-    } else if (flag == "--radix") {
+  cli::experiment_flags shared;
+  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
+    if (flag == "--radix") {
       s.radix = cli::number(flag, value(), 2, 16);
-      radix_given = true;
     } else if (flag == "--batches") {
       s.batches = numbers(flag, value(), 1, 1000000);
-      batches_given = true;
     } else if (flag == "--patterns") {
       s.patterns = names(flag, value(), pattern_names());
     } else if (flag == "--nodes") {
@@ -85,19 +81,37 @@ int run(int argc, char** argv) {
       s.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 64));
     } else if (flag == "--seed") {
       s.seed = cli::number(flag, value(), 0, 1000000000);
-    } else if (flag == "--csv") {
-      s.csv = value();
-    } else if (flag == "--json") {
-      s.json = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
-  if (full) {
-    if (!radix_given) s.radix = 8;
-    if (!batches_given) s.batches = {16, 64, 256, 1024};
+  if (shared.full) {
+    if (!flags.given("--radix")) s.radix = 8;
+    if (!flags.given("--batches")) s.batches = {16, 64, 256, 1024};
   }
-  cli::table_output csv(s.csv, s.json, "saturation", flags.settings());
+  shared.resolve(flags, {{"radix", std::to_string(s.radix)},
+                         {"batches", cli::joined(s.batches)},
+                         {"patterns", cli::joined(s.patterns)},
+                         {"nodes", cli::joined(s.nodes)},
+                         {"arbiters", cli::joined(s.arbiters)},
+                         {"buffer-flits", std::to_string(s.buffer_flits)},
+                         {"seed", std::to_string(s.seed)}});
+  // Built once, before the runs, and shared by them (read only).
+  const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
+  const shapes both(s.nodes, s.radix);
+  std::map<std::string, node_pattern> patterns;
+  for (const std::string& p : s.patterns) patterns.emplace(p, pattern_named(p, torus));
+  std::vector<cell> cells;
+  double work = 0;
+  for (const std::string& node : s.nodes)
+    for (const std::string& pattern : s.patterns)
+      for (const std::string& arbiter : s.arbiters)
+        for (const std::size_t batch : s.batches) {
+          cells.push_back({node, pattern, arbiter, batch});
+          work += both.work(node, batch, busiest({&patterns.at(pattern)}, {1.0}));
+        }
+  shared.check_work(work, "lower --radix or --batches");
+  cli::table_output csv = shared.output("saturation");
   csv.line(
       "node,pattern,arbiter,radix,batch,last_arrival,normalized_throughput,"
       "completion_spread,seconds");
@@ -113,39 +127,33 @@ int run(int argc, char** argv) {
       s.radix, s.radix, s.radix, s.buffer_flits, weight_bits);
   std::printf("%-7s %-10s %-17s %7s %10s %11s %9s\n", "node", "pattern", "arbiter", "batch", "last",
               "throughput", "spread");
-  const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
-  std::unique_ptr<anton2_shape> anton;
-  std::unique_ptr<router_shape> router;
+  std::fflush(stdout);
   int status = 0;
-  for (const std::string& node : s.nodes) {
-    if (node == "anton2" && !anton) anton = std::make_unique<anton2_shape>(s.radix);
-    if (node == "router" && !router) router = std::make_unique<router_shape>(s.radix);
-    for (const std::string& pname : s.patterns) {
-      const node_pattern p = pattern_named(pname, torus);
-      const double busiest_load = busiest({&p}, {1.0});
-      for (const std::string& arbiter : s.arbiters)
-        for (const std::size_t batch : s.batches) {
-          // Section 4.1: one set of weights, uniform traffic's, for every pattern.
-          const std::vector<std::string> weights = arbiter == "inverse_weighted"
-                                                       ? std::vector<std::string>{"uniform"}
-                                                       : std::vector<std::string>{};
-          const outcome o = node == "anton2"
-                                ? anton->run(batch, s.buffer_flits, s.seed, p.destination, weights,
-                                             anton->ideal(busiest_load))
-                                : router->run(batch, s.buffer_flits, s.seed, p.destination, weights,
-                                              router->ideal(busiest_load));
-          std::printf("%-7s %-10s %-17s %7zu %10llu %11.3f %9.3f%s\n", node.c_str(), pname.c_str(),
-                      arbiter.c_str(), batch, static_cast<unsigned long long>(o.last), o.normalized,
-                      o.completion_spread, o.ok ? "" : "  (did not finish)");
-          std::fflush(stdout);
-          if (!o.ok) status = 1;
-          csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.2f", node.c_str(), pname.c_str(),
-                               arbiter.c_str(), s.radix, batch,
-                               static_cast<unsigned long long>(o.last), o.normalized,
-                               o.completion_spread, o.seconds));
-        }
-    }
-  }
+  shared.grid(
+      cells.size(),
+      [&](std::size_t k, bool) {
+        const cell& c = cells[k];
+        const node_pattern& p = patterns.at(c.pattern);
+        // Section 4.1: one set of weights, uniform traffic's, for every pattern.
+        const std::vector<std::string> weights = c.arbiter == "inverse_weighted"
+                                                     ? std::vector<std::string>{"uniform"}
+                                                     : std::vector<std::string>{};
+        return both.run(c.node, c.batch, s.buffer_flits, s.seed, p.destination, weights,
+                        busiest({&p}, {1.0}));
+      },
+      [&](std::size_t k, const outcome& o) {
+        const cell& c = cells[k];
+        std::printf("%-7s %-10s %-17s %7zu %10llu %11.3f %9.3f%s\n", c.node.c_str(),
+                    c.pattern.c_str(), c.arbiter.c_str(), c.batch,
+                    static_cast<unsigned long long>(o.last), o.normalized, o.completion_spread,
+                    o.ok ? "" : "  (did not finish)");
+        std::fflush(stdout);
+        if (!o.ok) status = 1;
+        csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.2f", c.node.c_str(),
+                             c.pattern.c_str(), c.arbiter.c_str(), s.radix, c.batch,
+                             static_cast<unsigned long long>(o.last), o.normalized,
+                             o.completion_spread, o.seconds));
+      });
   csv.close();
   return status;
 }
@@ -153,6 +161,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("saturation", help, "try a smaller --radix", argc, argv,
+  return cli::run_tool("saturation", help.c_str(), "try a smaller --radix", argc, argv,
                        [&] { return run(argc, argv); });
 }

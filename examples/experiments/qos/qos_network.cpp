@@ -5,7 +5,7 @@
 // OPA-shaped and IB-shaped switches, the DTable against SBT and round robin.
 //
 //   qos_network [--topology tree|torus] [--switch opa,ib] [--scheduler dtable,sbt,round_robin]
-//               [--steps N] [--seeds N] [--cycles N] [--csv FILE]
+//               [--steps N] [--seeds N] [--cycles N] [--csv FILE] [--json FILE] [--jobs N]
 #include <interlock/model/switch_deadlock.hpp>
 #include <interlock/model/switch_layouts.hpp>
 #include <interlock/model/switch_network.hpp>
@@ -20,10 +20,11 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "experiment.hpp"
 
 namespace {
 
-const char* help =
+const std::string help =
     "usage: qos_network [options]\n"
     "\n"
     "[QoSThesis] Chapter 5: seven SLs (Table 5.2: NC uniform 192 B; VO and VI CBR\n"
@@ -48,8 +49,8 @@ const char* help =
     "  --cycles N              measured cycles per run (default 10000; warm-up 4000)\n"
     "  --whole-packets         a packet crosses a switch's crossbars only once wholly in\n"
     "                          its input buffer (default: cut-through, as the thesis)\n"
-    "  --csv FILE              one row per (switch, scheduler, injection, SL), with a header\n"
-    "  --json FILE             the rows as JSON, with the version and the flags\n"
+    "                          (the table: one row per switch, scheduler, injection, SL)\n" +
+    cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 1 a layout's routes have a dependency cycle; 2 bad input;\n"
     "3 an output could not be written.\n";
@@ -84,45 +85,49 @@ interlock::model::switch_shape shape_of(const std::string& kind, std::size_t por
   return s;
 }
 
+bool is_switch(const std::string& flag) {
+  return cli::experiment_flags::is_switch(flag) || flag == "--whole-packets";
+}
+
 int run(int argc, char** argv) {
   std::string topology = "tree";
   std::vector<std::string> switches{"opa", "ib"}, schedulers{"dtable"};
   std::size_t steps = 8, seeds = 1, cycles = 10000;
-  bool full = false, steps_given = false, seeds_given = false, whole = false;
-  std::string csv_path, json_path;
-  cli::flags flags(argc, argv,
-                   [](const std::string& f) { return f == "--full" || f == "--whole-packets"; });
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--topology") {
-      const std::vector<std::string> t = cli::names(flag, value(), {"tree", "torus"});
-      if (t.size() != 1) throw cli::bad_input{flag + ": one of tree, torus"};
-      topology = t[0];
-    } else if (flag == "--switch") {
-      switches = cli::names(flag, value(), {"opa", "ib"});
-    } else if (flag == "--scheduler") {
-      schedulers = cli::names(flag, value(), {"dtable", "sbt", "round_robin"});
-    } else if (flag == "--steps") {
-      steps = cli::number(flag, value(), 1, 100);
-      steps_given = true;
-    } else if (flag == "--seeds") {
-      seeds = cli::number(flag, value(), 1, 1000);
-      seeds_given = true;
-    } else if (flag == "--full") {
-      full = true;
-    } else if (flag == "--whole-packets") {
-      whole = true;
-    } else if (flag == "--cycles") {
-      cycles = cli::number(flag, value(), 1000, 100000000);
-    } else if (flag == "--csv") {
-      csv_path = value();
-    } else if (flag == "--json") {
-      json_path = value();
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  if (full && !steps_given) steps = 15;
-  if (full && !seeds_given) seeds = 30;
+  bool whole = false;
+  cli::experiment_flags shared;
+  cli::flags flags = shared.read(
+      argc, argv,
+      [&](const std::string& flag, const auto& value) {
+        if (flag == "--topology") {
+          const std::vector<std::string> t = cli::names(flag, value(), {"tree", "torus"});
+          if (t.size() != 1) throw cli::bad_input{flag + ": one of tree, torus"};
+          topology = t[0];
+        } else if (flag == "--switch") {
+          switches = cli::names(flag, value(), {"opa", "ib"});
+        } else if (flag == "--scheduler") {
+          schedulers = cli::names(flag, value(), {"dtable", "sbt", "round_robin"});
+        } else if (flag == "--steps") {
+          steps = cli::number(flag, value(), 1, 100);
+        } else if (flag == "--seeds") {
+          seeds = cli::number(flag, value(), 1, 1000);
+        } else if (flag == "--whole-packets") {
+          whole = true;
+        } else if (flag == "--cycles") {
+          cycles = cli::number(flag, value(), 1000, 100000000);
+        } else {
+          throw cli::bad_input{flag + ": unknown option (see --help)"};
+        }
+      },
+      nullptr, is_switch);
+  if (shared.full && !flags.given("--steps")) steps = 15;
+  if (shared.full && !flags.given("--seeds")) seeds = 30;
+  shared.resolve(flags, {{"topology", topology},
+                         {"switch", cli::joined(switches)},
+                         {"scheduler", cli::joined(schedulers)},
+                         {"steps", std::to_string(steps)},
+                         {"seeds", std::to_string(seeds)},
+                         {"cycles", std::to_string(cycles)},
+                         {"whole-packets", whole ? "true" : "false"}});
 
   // Table 5.4 by the methodology.
   std::vector<interlock::qos::dtable_sl> plan_sls;
@@ -158,6 +163,10 @@ int run(int argc, char** argv) {
               torus ? "8x8 torus, trunks of 10, 8 NICs per switch" : "4-ary 3-tree",
               layout.switches(), layout.ports(), layout.nics(), report.describe().c_str());
   if (!report.acyclic) return 1;
+  // Every switch stepped over warm-up and window, for every run.
+  shared.check_work(static_cast<double>(layout.switches()) * static_cast<double>(4000 + cycles) *
+                        static_cast<double>(switches.size() * schedulers.size() * steps * seeds),
+                    "lower --steps, --seeds or --cycles");
   std::vector<std::uint8_t> sl2sc(sls), sc2vl(torus ? 2 * sls : sls), sl2sc1;
   for (std::size_t i = 0; i < sc2vl.size(); ++i) sc2vl[i] = static_cast<std::uint8_t>(i);
   for (std::size_t sl = 0; sl < sls; ++sl) {
@@ -173,25 +182,32 @@ int run(int argc, char** argv) {
        sl_source::bursts, sl_source::bursts, sl_source::bursts},
       4};
 
-  cli::table_output csv(csv_path, json_path, "qos_network", flags.settings());
+  cli::table_output csv = shared.output("qos_network");
   csv.line(
       "topology,switch,scheduler,injection,sl,name,offered,throughput,latency_mean,"
       "network_latency_mean");
-  for (const std::string& sw : switches) {
-    interlock::model::switch_shape shape = shape_of(sw, layout.ports());
-    shape.whole_packet_crossing = whole;
-    for (const std::string& name : schedulers) {
-      std::printf("\n%s switches, %s (latency in cycles of 5.12 ns; throughput flits/cycle/NIC)\n",
-                  sw == "opa" ? "OPA-shaped" : "IB-shaped", name.c_str());
-      std::printf("  %9s", "injection");
-      for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" %8s", sl_names[sl]);
-      std::printf(" | throughput per SL\n");
-      for (std::size_t step = 0; step < steps; ++step) {
-        const double x = steps == 1 ? 0.0125 : 0.0125 + 0.14 * double(step) / double(steps - 1);
-        std::vector<double> rates = fixed_rate;
-        for (std::size_t sl = 4; sl < sls; ++sl) rates[sl] = x;
-        double injection = 0;
-        for (const double r : rates) injection += r;
+  std::fflush(stdout);
+  struct cell {
+    std::string sw, scheduler;
+    std::size_t step;
+  };
+  std::vector<cell> cells;
+  for (const std::string& sw : switches)
+    for (const std::string& name : schedulers)
+      for (std::size_t step = 0; step < steps; ++step) cells.push_back({sw, name, step});
+  const auto rates_of = [&](std::size_t step) {
+    const double x = steps == 1 ? 0.0125 : 0.0125 + 0.14 * double(step) / double(steps - 1);
+    std::vector<double> rates = fixed_rate;
+    for (std::size_t sl = 4; sl < sls; ++sl) rates[sl] = x;
+    return rates;
+  };
+  shared.grid(
+      cells.size(),
+      [&](std::size_t k, bool) {
+        const cell& c = cells[k];
+        interlock::model::switch_shape shape = shape_of(c.sw, layout.ports());
+        shape.whole_packet_crossing = whole;
+        const std::vector<double> rates = rates_of(c.step);
         std::vector<interlock::model::sl_result> mean;
         const auto one = [&](const auto& scheduler) {
           using S = std::decay_t<decltype(scheduler)>;
@@ -201,26 +217,39 @@ int run(int argc, char** argv) {
             return net.results();
           });
         };
-        if (name == "dtable") {
+        if (c.scheduler == "dtable") {
           one(interlock::model::dtable_for(levels, plan.table, mtu));
-        } else if (name == "sbt") {
+        } else if (c.scheduler == "sbt") {
           one(interlock::model::sbt_for(levels, {9, 16, 30, 35, 4, 4, 2}));
         } else {
           one(interlock::model::round_robin_scheduler{});
         }
+        return mean;
+      },
+      [&](std::size_t k, const std::vector<interlock::model::sl_result>& mean) {
+        const cell& c = cells[k];
+        if (c.step == 0) {
+          std::printf(
+              "\n%s switches, %s (latency in cycles of 5.12 ns; throughput flits/cycle/NIC)\n",
+              c.sw == "opa" ? "OPA-shaped" : "IB-shaped", c.scheduler.c_str());
+          std::printf("  %9s", "injection");
+          for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" %8s", sl_names[sl]);
+          std::printf(" | throughput per SL\n");
+        }
+        double injection = 0;
+        for (const double r : rates_of(c.step)) injection += r;
         std::printf("  %9.4f", injection);
         for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" %8.0f", mean[sl].latency_mean);
         std::printf(" |");
         for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" %.3f", mean[sl].throughput);
         std::printf("\n");
+        std::fflush(stdout);
         for (std::size_t sl = 0; sl < sls; ++sl)
           csv.line(cli::format("%s,%s,%s,%.4f,%zu,%s,%.5f,%.5f,%.1f,%.1f", topology.c_str(),
-                               sw.c_str(), name.c_str(), injection, sl, sl_names[sl],
+                               c.sw.c_str(), c.scheduler.c_str(), injection, sl, sl_names[sl],
                                mean[sl].offered, mean[sl].throughput, mean[sl].latency_mean,
                                mean[sl].network_latency_mean));
-      }
-    }
-  }
+      });
   csv.close();
   return 0;
 }
@@ -228,6 +257,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("qos_network", help, "try --topology tree", argc, argv,
+  return cli::run_tool("qos_network", help.c_str(), "try --topology tree", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -3,9 +3,8 @@
 // per SL throughput, normalized throughput and latency of a 48-port OPA-shaped switch
 // under an output scheduler, swept over the injection rate.
 //
-//   qos_switch [--preset A|B] [--config FILE] [--scheduler LIST] [--traffic LIST] [--load L |
-//   --sweep]
-//              [--seeds N] [--full] [--csv FILE] ...
+//   qos_switch [--preset A|B] [--config FILE] [--scheduler LIST] [--traffic LIST]
+//              [--load L | --sweep] [--seeds N] [--full] [--csv FILE] [--jobs N] ...
 #include <interlock/model/switch_network.hpp>
 #include <interlock/qos/dtable_config.hpp>
 
@@ -16,12 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "catalogue.hpp"
 #include "cli.hpp"
+#include "experiment.hpp"
+#include "qos_switch_args.hpp"
 
 namespace {
 
-const char* help =
+using namespace qos_switch_tool;
+
+const std::string help =
     "usage: qos_switch [options]\n"
     "\n"
     "One switch shaped as [QoSThesis] Section 2.2 models the 48-port Omni-Path\n"
@@ -66,98 +68,12 @@ const char* help =
     "  --entries SL:N,...      DTable entries per SL (default: N split by weight)\n"
     "  --ib-high SL,...        SLs whose VLs go in InfiniBand's high-priority table\n"
     "  --ib-limit N            LimitOfHighPriority, 0..255 (default 255: no limit)\n"
-    "  --csv FILE              one row per (scheduler, traffic, load, SL), with a header\n"
-    "  --json FILE             the rows as JSON, with the version and the flags\n"
+    "  --label NAME            the table's config column (default: the preset, the\n"
+    "                          --config file, or A)\n"
+    "                          (the table: one row per scheduler, traffic, load, SL)\n" +
+    cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 2 bad input; 3 an output could not be written.\n";
-
-std::vector<cli::token> named(const std::string& name) {
-  const auto tokens = [&](std::vector<std::string> words) {
-    std::vector<cli::token> t;
-    for (std::string& w : words) t.push_back({std::move(w), "--preset " + name});
-    return t;
-  };
-  if (name == "A") {
-    return tokens({"--sl2sc", "0:0,1:1,2:2", "--sc2vl", "0:0,1:1,2:2", "--generation",
-                   "0.5,0.4,0.1", "--table", "0:60,1:30,2:10"});
-  }
-  if (name == "B") {
-    return tokens({"--sl2sc", "0:1,1:2,2:3", "--sc2vl", "0:0,1:1,2:2,3:2", "--generation",
-                   "0.4,0.5,0.1", "--table", "0:50,1:30,2:20"});
-  }
-  return {};
-}
-
-// "K:V,K:V,..." with every key 0..n-1 exactly once, values in lo..hi.
-std::vector<std::size_t> key_values(const std::string& flag, const std::string& text,
-                                    std::size_t max_key, std::size_t lo, std::size_t hi) {
-  std::vector<std::size_t> out;
-  std::vector<bool> seen;
-  for (const std::string& part : cli::split(text)) {
-    const std::size_t colon = part.find(':');
-    if (colon == std::string::npos)
-      throw cli::bad_input{flag + ": '" + part.substr(0, 40) + "' is not KEY:VALUE"};
-    const std::size_t k = cli::number(flag, part.substr(0, colon), 0, max_key);
-    const std::size_t v = cli::number(flag, part.substr(colon + 1), lo, hi);
-    if (k >= out.size()) {
-      out.resize(k + 1, 0);
-      seen.resize(k + 1, false);
-    }
-    if (seen[k]) throw cli::bad_input{flag + ": key " + std::to_string(k) + " given twice"};
-    seen[k] = true;
-    out[k] = v;
-  }
-  for (std::size_t k = 0; k < seen.size(); ++k)
-    if (!seen[k])
-      throw cli::bad_input{flag + ": key " + std::to_string(k) + " missing (keys are 0.." +
-                           std::to_string(seen.size() - 1) + ")"};
-  return out;
-}
-
-// The flag a configuration error of the switch, its traffic or a scheduler's
-// table is about, from the library's field name.
-std::string flag_of_field(const std::string& field) {
-  static const char* const fields[][2] = {
-      {"sum of weights", "--table"},
-      {"number of shares", "--table"},
-      {"phi of", "--table"},
-      {"sum of phi", "--table"},
-      {"sum of n_i", "--entries"},
-      {"w", "--dtable"},
-      {"k", "--dtable"},
-      {"mport_ports", "--mport-ports"},
-      {"ports", "--ports"},
-      {"generation", "--generation"},
-      {"packet sizes", "--packet-flits"},
-      {"sl2sc", "--sl2sc"},
-      {"sc2vl", "--sc2vl"},
-      {"vl_min_flits", "--buffer-flits"},
-      {"vl_max_flits", "--buffer-flits"},
-      {"input_flits", "--buffer-flits"},
-  };
-  for (const auto& f : fields) {
-    const std::string name = f[0];
-    if (field == name || (name.size() > 2 && field.compare(0, name.size(), name) == 0)) return f[1];
-  }
-  return "--config";
-}
-
-struct options {
-  std::vector<std::size_t> sl2sc{0, 1, 2}, sc2vl{0, 1, 2}, table{60, 30, 10}, entries;
-  std::vector<double> generation{0.5, 0.4, 0.1};
-  std::vector<std::string> schedulers{"sbt", "round_robin"}, traffic{"uniform", "shift"};
-  std::vector<double> loads;
-  double max_load = 1.0;
-  std::size_t seeds = 3, cycles = 20000, ports = 48, mport_ports = 4;
-  std::uint32_t packet_flits = 16, buffer_flits = 256;
-  std::size_t dtable_entries = 64;
-  std::uint32_t dtable_gmtu = 0;  // 0: the packet's credits
-  double dtable_w = 3, dtable_k = 2;
-  std::vector<std::size_t> ib_high;
-  std::size_t ib_limit = 255;
-  std::string csv;
-  std::string json;  // --json FILE
-};
 
 template <class S>
 std::vector<interlock::model::sl_result> run_point(const S& scheduler, const options& o,
@@ -175,115 +91,9 @@ std::vector<interlock::model::sl_result> run_point(const S& scheduler, const opt
 }
 
 int run(int argc, char** argv) {
-  options o;
-  bool full = false, sweep = false, seeds_given = false;
-  cli::flags flags(
-      argc, argv, [](const std::string& f) { return f == "--full" || f == "--sweep"; }, named);
-  const std::string config = !flags.preset().empty()  ? flags.preset()
-                             : flags.config().empty() ? "A"
-                                                      : flags.config();
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--sl2sc") {
-      o.sl2sc = key_values(flag, value(), 31, 0, 31);
-    } else if (flag == "--sc2vl") {
-      o.sc2vl = key_values(flag, value(), 31, 0, 31);
-    } else if (flag == "--generation") {
-      o.generation.clear();
-      for (const std::string& s : cli::split(value()))
-        o.generation.push_back(cli::real(flag, s, 0, 1));
-    } else if (flag == "--table") {
-      o.table = key_values(flag, value(), 31, 0, 100);
-    } else if (flag == "--scheduler") {
-      o.schedulers = cli::names(flag, value(), cli::catalogue::names("qos_scheduler"));
-    } else if (flag == "--traffic") {
-      o.traffic = cli::names(flag, value(), {"uniform", "shift"});
-    } else if (flag == "--load") {
-      o.loads = {cli::real(flag, value(), 0.01, 4)};
-    } else if (flag == "--sweep") {
-      sweep = true;
-    } else if (flag == "--max-load") {
-      o.max_load = cli::real(flag, value(), 0.1, 4);
-    } else if (flag == "--seeds") {
-      o.seeds = cli::number(flag, value(), 1, 1000);
-      seeds_given = true;
-    } else if (flag == "--full") {
-      full = true;
-    } else if (flag == "--cycles") {
-      o.cycles = cli::number(flag, value(), 1000, 100000000);
-    } else if (flag == "--ports") {
-      o.ports = cli::number(flag, value(), 2, 256);
-    } else if (flag == "--mport-ports") {
-      o.mport_ports = cli::number(flag, value(), 1, 256);
-    } else if (flag == "--packet-flits") {
-      o.packet_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--buffer-flits") {
-      o.buffer_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 1u << 20));
-    } else if (flag == "--dtable") {
-      const auto parts = cli::split(value());
-      if (parts.size() != 4) throw cli::bad_input{flag + ": four values N,GMTU,W,K"};
-      o.dtable_entries = cli::number(flag, parts[0], 1, 256);
-      o.dtable_gmtu = static_cast<std::uint32_t>(cli::number(flag, parts[1], 0, 1u << 16));
-      o.dtable_w = cli::real(flag, parts[2], 0.01, 65536);
-      o.dtable_k = cli::real(flag, parts[3], 0.01, 65536);
-    } else if (flag == "--entries") {
-      o.entries = key_values(flag, value(), 31, 1, 256);
-    } else if (flag == "--ib-high") {
-      o.ib_high.clear();
-      for (const std::string& s : cli::split(value()))
-        o.ib_high.push_back(cli::number(flag, s, 0, 31));
-    } else if (flag == "--ib-limit") {
-      o.ib_limit = cli::number(flag, value(), 0, 255);
-    } else if (flag == "--csv") {
-      o.csv = value();
-    } else if (flag == "--json") {
-      o.json = value();
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  if (sweep && !o.loads.empty()) throw cli::bad_input{"--sweep: not with --load"};
-  // A flag the chosen schedulers do not read is refused (presets A and B
-  // set --table for every scheduler: only a flag the user gave counts).
-  const auto user_given = [&](const char* f) {
-    for (const cli::token& t : flags.words())
-      if (t.text == f && t.where.rfind("--preset ", 0) != 0) return true;
-    return false;
-  };
-  const auto uses = [&](const std::vector<std::string>& names) {
-    for (const std::string& s : o.schedulers)
-      for (const std::string& n : names)
-        if (s == n) return true;
-    return false;
-  };
-  struct scheduler_flag {
-    const char* flag;
-    std::vector<std::string> schedulers;
-    const char* which;
-  };
-  const scheduler_flag scheduler_flags[] = {
-      {"--table", {"sbt", "dtable", "ib"}, "sbt, dtable and ib"},
-      {"--dtable", {"dtable"}, "dtable"},
-      {"--entries", {"dtable"}, "dtable"},
-      {"--ib-high", {"ib"}, "ib"},
-      {"--ib-limit", {"ib"}, "ib"}};
-  for (const scheduler_flag& f : scheduler_flags)
-    if (user_given(f.flag) && !uses(f.schedulers)) {
-      std::string list;
-      for (const std::string& s : o.schedulers) list += (list.empty() ? "" : ",") + s;
-      throw cli::bad_input{std::string(f.flag) + ": does not apply to --scheduler " + list +
-                           " (only " + f.which + " read it)"};
-    }
-  if (o.loads.empty())
-    for (int i = 1; i <= static_cast<int>(o.max_load * 10 + 1e-9); ++i) o.loads.push_back(i / 10.0);
-  if (full && !seeds_given) o.seeds = 30;
+  cli::experiment_flags shared;
+  const options o = parse(argc, argv, shared);
   const std::size_t sls = o.sl2sc.size();
-  if (o.generation.size() != sls)
-    throw cli::bad_input{"--generation: " + std::to_string(o.generation.size()) + " shares for " +
-                         std::to_string(sls) + " SLs (--sl2sc)"};
-  if (o.table.size() != sls)
-    throw cli::bad_input{"--table: " + std::to_string(o.table.size()) + " weights for " +
-                         std::to_string(sls) + " SLs (--sl2sc)"};
-
   std::vector<std::uint8_t> sl2sc(o.sl2sc.begin(), o.sl2sc.end());
   std::vector<std::uint8_t> sc2vl(o.sc2vl.begin(), o.sc2vl.end());
   const interlock::model::service_levels levels(sl2sc, sc2vl);
@@ -299,7 +109,12 @@ int run(int argc, char** argv) {
   traffic.check(sls, std::min(o.buffer_flits, shape.vl_max_flits));
   std::vector<std::uint32_t> weights(o.table.begin(), o.table.end());
 
-  cli::table_output csv(o.csv, o.json, "qos_switch", flags.settings());
+  // Every run steps the switch (one router-cycle per port) over warm-up and window.
+  shared.check_work(
+      static_cast<double>(o.ports) * static_cast<double>(5000 + o.cycles) *
+          static_cast<double>(o.seeds * o.schedulers.size() * o.traffic.size() * o.loads.size()),
+      "lower --seeds, --cycles or the loads");
+  cli::table_output csv = shared.output("qos_switch");
   csv.line(
       "config,scheduler,traffic,load,sl,offered,throughput,normalized_throughput,latency_mean,"
       "network_latency_mean");
@@ -381,33 +196,57 @@ int run(int argc, char** argv) {
   std::printf(
       "%zu-port switch (MPorts of %zu), %u-flit packets, %u-flit buffers; configuration %s: %zu "
       "SLs, %zu VLs, %zu seed(s) x %zu cycles per point\n",
-      o.ports, o.mport_ports, o.packet_flits, o.buffer_flits, config.c_str(), sls, levels.vls(),
+      o.ports, o.mport_ports, o.packet_flits, o.buffer_flits, o.label.c_str(), sls, levels.vls(),
       o.seeds, o.cycles);
-  for (const std::string& name : o.schedulers) {
-    const auto sweep_with = [&](const auto& scheduler, const std::string& note) {
-      for (const std::string& tr : o.traffic) {
-        const auto pattern = tr == "shift" ? interlock::model::switch_pattern::shift
-                                           : interlock::model::switch_pattern::uniform;
-        std::printf("\n%s, %s traffic%s\n  %5s", name.c_str(), tr.c_str(), note.c_str(), "load");
-        for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" | SL%zu thr  norm  latency net", sl);
-        std::printf("\n");
-        for (const double load : o.loads) {
-          const auto mean = run_point(scheduler, o, shape, levels, traffic, pattern, load);
-          std::printf("  %5.2f", load);
-          for (std::size_t sl = 0; sl < sls; ++sl) {
-            const auto& m = mean[sl];
-            std::printf(" | %7.3f %5.3f %7.0f %4.0f", m.throughput, m.normalized_throughput,
-                        m.latency_mean, m.network_latency_mean);
-            csv.line(cli::format("%s,%s,%s,%.2f,%zu,%.5f,%.5f,%.5f,%.1f,%.1f", config.c_str(),
-                                 name.c_str(), tr.c_str(), load, sl, m.offered, m.throughput,
-                                 m.normalized_throughput, m.latency_mean, m.network_latency_mean));
-          }
+  std::fflush(stdout);
+  struct cell {
+    std::string scheduler, traffic;
+    std::size_t load;
+  };
+  std::vector<cell> cells;
+  for (const std::string& name : o.schedulers)
+    for (const std::string& tr : o.traffic)
+      for (std::size_t l = 0; l < o.loads.size(); ++l) cells.push_back({name, tr, l});
+  struct point {
+    std::vector<interlock::model::sl_result> mean;
+    std::string note;
+  };
+  shared.grid(
+      cells.size(),
+      [&](std::size_t k, bool) {
+        const cell& c = cells[k];
+        const auto pattern = c.traffic == "shift" ? interlock::model::switch_pattern::shift
+                                                  : interlock::model::switch_pattern::uniform;
+        point out;
+        with_scheduler(c.scheduler, [&](const auto& scheduler, const std::string& note) {
+          out.mean = run_point(scheduler, o, shape, levels, traffic, pattern, o.loads[c.load]);
+          out.note = note;
+        });
+        return out;
+      },
+      [&](std::size_t k, const point& out) {
+        const cell& c = cells[k];
+        if (c.load == 0) {
+          std::printf("\n%s, %s traffic%s\n  %5s", c.scheduler.c_str(), c.traffic.c_str(),
+                      out.note.c_str(), "load");
+          for (std::size_t sl = 0; sl < sls; ++sl)
+            std::printf(" | SL%zu thr  norm  latency net", sl);
           std::printf("\n");
         }
-      }
-    };
-    with_scheduler(name, sweep_with);
-  }
+        const double load = o.loads[c.load];
+        std::printf("  %5.2f", load);
+        for (std::size_t sl = 0; sl < sls; ++sl) {
+          const auto& m = out.mean[sl];
+          std::printf(" | %7.3f %5.3f %7.0f %4.0f", m.throughput, m.normalized_throughput,
+                      m.latency_mean, m.network_latency_mean);
+          csv.line(cli::format("%s,%s,%s,%.2f,%zu,%.5f,%.5f,%.5f,%.1f,%.1f", o.label.c_str(),
+                               c.scheduler.c_str(), c.traffic.c_str(), load, sl, m.offered,
+                               m.throughput, m.normalized_throughput, m.latency_mean,
+                               m.network_latency_mean));
+        }
+        std::printf("\n");
+        std::fflush(stdout);
+      });
   csv.close();
   return 0;
 }
@@ -415,12 +254,12 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("qos_switch", help, "try fewer --ports", argc, argv, [&] {
+  return cli::run_tool("qos_switch", help.c_str(), "try fewer --ports", argc, argv, [&] {
     try {
       return run(argc, argv);
     } catch (const interlock::config_error& e) {
-      throw cli::bad_input{flag_of_field(e.field()) + ": " + e.field() + " = " + e.value() +
-                           "; allowed: " + e.allowed()};
+      throw cli::bad_input{qos_switch_tool::flag_of_field(e.field()) + ": " + e.field() + " = " +
+                           e.value() + "; allowed: " + e.allowed()};
     }
   });
 }

@@ -3,7 +3,7 @@
 // torus, Abts & Weisser (SC'07) Section 4 and Table 5, on the network model.
 //
 //   age_parameters [--full] [--radix K0,K1,K2] [--load-fraction F] [--cycles N]
-//                  [--settings S,...] [--seed N] [--csv FILE]
+//                  [--settings S,...] [--seed N] [--csv FILE] [--json FILE] [--jobs N]
 //
 // The router is the seastar preset's (interlock/model/presets.hpp): dimension
 // order with datelines, 4 VCs (request/response x dateline), 96-flit input
@@ -27,6 +27,7 @@
 #include <interlock/model/network.hpp>
 #include <interlock/model/presets.hpp>
 #include "cli.hpp"
+#include "experiment.hpp"
 
 namespace {
 
@@ -56,7 +57,7 @@ std::vector<setting> all_settings() {
   };
 }
 
-const char* help =
+const std::string help =
     "usage: age_parameters [options]\n"
     "\n"
     "The age-epoch arbiter's parameters against round robin (Abts & Weisser,\n"
@@ -75,10 +76,8 @@ const char* help =
     "                       predicted (Section 3.2's period and biases),\n"
     "                       age8_321_half_rr (AGE_RR_SELECT 0x5555...: every other\n"
     "                       grant by round robin); default all\n"
-    "  --seed N             the runs' seed (default 1)\n"
-    "  --csv FILE           one row per setting, with a header\n"
-    "  --json FILE          the rows as JSON, with the version and the flags\n"
-    "  --config FILE        key = value lines of the flags above\n"
+    "  --seed N             the runs' seed (default 1)\n" +
+    cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
     "be written.\n";
@@ -88,22 +87,16 @@ int run(int argc, char** argv) {
   double fraction = 1.0;
   std::uint64_t cycles = 16000, seed = 1;
   std::vector<setting> chosen = all_settings();
-  std::string csv_path, json_path;
-  bool full = false, radix_given = false, cycles_given = false;
-  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--full") {
-      full = true;
-    } else if (flag == "--radix") {
+  cli::experiment_flags shared;
+  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
+    if (flag == "--radix") {
       radix.clear();
       for (const std::string& k : cli::split(value())) radix.push_back(cli::number(flag, k, 2, 64));
       if (radix.size() != 3) throw cli::bad_input{"--radix: three radices (a 3-D torus)"};
-      radix_given = true;
     } else if (flag == "--load-fraction") {
       fraction = cli::real(flag, value(), 0.05, 1);
     } else if (flag == "--cycles") {
       cycles = cli::number(flag, value(), 100, 100000000);
-      cycles_given = true;
     } else if (flag == "--settings") {
       chosen.clear();
       for (const std::string& name : cli::split(value())) {
@@ -120,18 +113,26 @@ int run(int argc, char** argv) {
       }
     } else if (flag == "--seed") {
       seed = cli::number(flag, value(), 0, 1000000000);
-    } else if (flag == "--csv") {
-      csv_path = value();
-    } else if (flag == "--json") {
-      json_path = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
-  if (full) {
-    if (!radix_given) radix = {11, 12, 16};
-    if (!cycles_given) cycles = 40000;
+  if (shared.full) {
+    if (!flags.given("--radix")) radix = {11, 12, 16};
+    if (!flags.given("--cycles")) cycles = 40000;
   }
+  std::vector<std::string> setting_names;
+  for (const setting& s : chosen) setting_names.push_back(s.name);
+  shared.resolve(flags, {{"radix", cli::joined(radix)},
+                         {"load-fraction", cli::real_text(fraction)},
+                         {"cycles", std::to_string(cycles)},
+                         {"settings", cli::joined(setting_names)},
+                         {"seed", std::to_string(seed)}});
+  // Every router stepped over warm-up, window and the longest drain, per setting.
+  shared.check_work(static_cast<double>(radix[0] * radix[1] * radix[2]) *
+                        static_cast<double>(cycles / 2 + cycles + 4 * cycles) *
+                        static_cast<double>(chosen.size()),
+                    "lower --radix, --cycles or --settings");
   const interlock::model::preset p = interlock::model::seastar_preset();
   const interlock::torus_topology t(radix, {}, 1);
   const interlock::dimension_order_routing dor(t);
@@ -147,7 +148,7 @@ int run(int argc, char** argv) {
   c.drain = 4 * cycles;
   c.seed = seed;
   const interlock::model::age_advice advice = interlock::model::recommended_age(t, c, 2);
-  cli::table_output csv(csv_path, json_path, "age_parameters", flags.settings());
+  cli::table_output csv = shared.output("age_parameters");
   csv.line(
       "setting,period,bias,age_rr_select,radix,offered,accepted,stalled_px,stalled_mx,"
       "stalled_py,stalled_my,stalled_pz,stalled_mz,latency_mean,latency_sd,latency_max,"
@@ -163,50 +164,68 @@ int run(int argc, char** argv) {
   std::printf("%-17s %6s %6s  %-29s %8s %7s %6s %11s %s\n", "setting", "period", "bias",
               "stalled/packet +x -x +y -y +z -z", "latency", "sd", "max", "src spread",
               "ages 0-63/64-127/128-191/192-255");
+  std::fflush(stdout);
+  struct outcome {
+    interlock::model::results r;
+    std::uint32_t period = 0;
+    std::vector<unsigned> bias;
+  };
   int status = 0;
-  for (const setting& s : chosen) {
-    interlock::model::age_config age;
-    age.period = s.period != 0 ? s.period : advice.age.period;
-    const std::vector<unsigned> bias = !s.bias.empty() ? s.bias : advice.dimension_bias;
-    age.port_bias = interlock::model::biases_by_dimension(t, bias);
-    const std::uint64_t select = s.select;
-    interlock::model::network<interlock::dimension_order_routing, age_arbiter,
-                              interlock::model::separable_input_first, age_arbiter>
-        net(
-            dor, c,
-            [&](node_id n, interlock::splitmix64& g) { return uniform.destination(t, n, g); },
-            [select](node_id, std::size_t) { return age_arbiter(select); }, age, {},
-            [select](node_id, std::size_t) { return age_arbiter(select); });
-    const interlock::model::results r = net.run();
-    if (r.deadlock.deadlocked) status = 1;
-    std::string bias_text;
-    for (std::size_t i = 0; i < bias.size(); ++i)
-      bias_text += (i ? "," : "") + std::to_string(bias[i]);
-    std::string csv_bias = bias_text;  // "3/2/1": a CSV cell
-    for (char& ch : csv_bias)
-      if (ch == ',') ch = '/';
-    const auto& o = r.occupancy_by_direction;
-    std::printf(
-        "%-17s %6u %6s  %4.1f %4.1f %4.1f %4.1f %4.1f %4.1f %8.0f %7.0f %6.0f %11.2f "
-        "%llu/%llu/%llu/%llu\n",
-        s.name.c_str(), age.period, bias_text.c_str(), o[0][0], o[0][1], o[1][0], o[1][1], o[2][0],
-        o[2][1], r.latency_mean, r.latency_sd, r.latency_max, r.source_latency_max_min,
-        static_cast<unsigned long long>(r.age_histogram[0]),
-        static_cast<unsigned long long>(r.age_histogram[1]),
-        static_cast<unsigned long long>(r.age_histogram[2]),
-        static_cast<unsigned long long>(r.age_histogram[3]));
-    std::fflush(stdout);
-    csv.line(cli::format(
-        "%s,%u,%s,0x%llx,%zux%zux%zu,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,"
-        "%.0f,%.2f,%.4f,%llu,%llu,%llu,%llu,%.4f",
-        s.name.c_str(), age.period, csv_bias.c_str(), static_cast<unsigned long long>(select),
-        radix[0], radix[1], radix[2], r.offered, r.accepted, o[0][0], o[0][1], o[1][0], o[1][1],
-        o[2][0], o[2][1], r.latency_mean, r.latency_sd, r.latency_max, r.network_latency_mean,
-        r.source_latency_max_min, static_cast<unsigned long long>(r.age_histogram[0]),
-        static_cast<unsigned long long>(r.age_histogram[1]),
-        static_cast<unsigned long long>(r.age_histogram[2]),
-        static_cast<unsigned long long>(r.age_histogram[3]), r.inhibited_share));
-  }
+  shared.grid(
+      chosen.size(),
+      [&](std::size_t k, bool) {
+        const setting& s = chosen[k];
+        outcome out;
+        interlock::model::age_config age;
+        age.period = s.period != 0 ? s.period : advice.age.period;
+        out.period = age.period;
+        out.bias = !s.bias.empty() ? s.bias : advice.dimension_bias;
+        age.port_bias = interlock::model::biases_by_dimension(t, out.bias);
+        const std::uint64_t select = s.select;
+        interlock::model::network<interlock::dimension_order_routing, age_arbiter,
+                                  interlock::model::separable_input_first, age_arbiter>
+            net(
+                dor, c,
+                [&](node_id n, interlock::splitmix64& g) { return uniform.destination(t, n, g); },
+                [select](node_id, std::size_t) { return age_arbiter(select); }, age, {},
+                [select](node_id, std::size_t) { return age_arbiter(select); });
+        out.r = net.run();
+        return out;
+      },
+      [&](std::size_t k, const outcome& out) {
+        const setting& s = chosen[k];
+        const interlock::model::results& r = out.r;
+        const std::vector<unsigned>& bias = out.bias;
+        const std::uint64_t select = s.select;
+        if (r.deadlock.deadlocked) status = 1;
+        std::string bias_text;
+        for (std::size_t i = 0; i < bias.size(); ++i)
+          bias_text += (i ? "," : "") + std::to_string(bias[i]);
+        std::string csv_bias = bias_text;  // "3/2/1": a CSV cell
+        for (char& ch : csv_bias)
+          if (ch == ',') ch = '/';
+        const auto& o = r.occupancy_by_direction;
+        std::printf(
+            "%-17s %6u %6s  %4.1f %4.1f %4.1f %4.1f %4.1f %4.1f %8.0f %7.0f %6.0f %11.2f "
+            "%llu/%llu/%llu/%llu\n",
+            s.name.c_str(), out.period, bias_text.c_str(), o[0][0], o[0][1], o[1][0], o[1][1],
+            o[2][0], o[2][1], r.latency_mean, r.latency_sd, r.latency_max, r.source_latency_max_min,
+            static_cast<unsigned long long>(r.age_histogram[0]),
+            static_cast<unsigned long long>(r.age_histogram[1]),
+            static_cast<unsigned long long>(r.age_histogram[2]),
+            static_cast<unsigned long long>(r.age_histogram[3]));
+        std::fflush(stdout);
+        csv.line(cli::format(
+            "%s,%u,%s,0x%llx,%zux%zux%zu,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,"
+            "%.0f,%.2f,%.4f,%llu,%llu,%llu,%llu,%.4f",
+            s.name.c_str(), out.period, csv_bias.c_str(), static_cast<unsigned long long>(select),
+            radix[0], radix[1], radix[2], r.offered, r.accepted, o[0][0], o[0][1], o[1][0], o[1][1],
+            o[2][0], o[2][1], r.latency_mean, r.latency_sd, r.latency_max, r.network_latency_mean,
+            r.source_latency_max_min, static_cast<unsigned long long>(r.age_histogram[0]),
+            static_cast<unsigned long long>(r.age_histogram[1]),
+            static_cast<unsigned long long>(r.age_histogram[2]),
+            static_cast<unsigned long long>(r.age_histogram[3]), r.inhibited_share));
+      });
   csv.close();
   return status;
 }
@@ -214,6 +233,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("age_parameters", help, "try a smaller --radix", argc, argv,
+  return cli::run_tool("age_parameters", help.c_str(), "try a smaller --radix", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -2,7 +2,8 @@
 // all_to_one: the parking lot at network scale ([Abts07] Section 2; [Towles14] Section 3.1) on
 // the network model: every node of a 3-D torus sends to one node as fast as it can.
 //
-//   all_to_one [--full] [--radix K0,K1,K2] [--cycles N] [--injection-buffers B,...] [--csv FILE]
+//   all_to_one [--full] [--radix K0,K1,K2] [--cycles N] [--injection-buffers B,...]
+//              [--csv FILE] [--json FILE] [--jobs N]
 //
 // Per source, its share of the destination's ejection port and its packets'
 // network latency, under round robin, the age-epoch arbiter (at Section 3.2's
@@ -23,18 +24,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include <interlock/model/network.hpp>
 #include "cli.hpp"
+#include "experiment.hpp"
 
 namespace {
 
 using interlock::node_id;
 
-const char* help =
+const std::string help =
     "usage: all_to_one [options]\n"
     "\n"
     "The parking lot at network scale: every node of a 3-D torus sends to the\n"
@@ -42,17 +43,15 @@ const char* help =
     "buffers, 1-flit packets). Per arbiter: each source's share of the\n"
     "destination's ejection port by its distance, Jain's index, max/min share\n"
     "and network latency. Arbiters: round robin; age (Section 3.2's period, and\n"
-    "the smallest doubling of it with the age clock inhibited under 1%% of the\n"
+    "the smallest doubling of it with the age clock inhibited under 1% of the\n"
     "time); inverse weights from this pattern's loads.\n"
     "\n"
     "  --full                  an 8x8x8 torus\n"
     "  --radix K0,K1,K2        the torus (default 4,4,4)\n"
     "  --cycles N              measured cycles (default 40000; warm-up 10000)\n"
     "  --injection-buffers B,...  injection buffer depths (flits) for the age runs\n"
-    "                          (default 16: as the network's)\n"
-    "  --csv FILE              one row per (setting, source), with a header\n"
-    "  --json FILE             the rows as JSON, with the version and the flags\n"
-    "  --config FILE           key = value lines of the flags above\n"
+    "                          (default 16: as the network's)\n" +
+    cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
     "be written.\n";
@@ -68,17 +67,12 @@ int run(int argc, char** argv) {
   std::vector<std::size_t> radix = {4, 4, 4};
   std::uint64_t cycles = 40000;
   std::vector<unsigned> injection = {16};
-  std::string csv_path, json_path;
-  bool full = false, radix_given = false;
-  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--full"; });
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--full") {
-      full = true;
-    } else if (flag == "--radix") {
+  cli::experiment_flags shared;
+  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
+    if (flag == "--radix") {
       radix.clear();
       for (const std::string& k : cli::split(value())) radix.push_back(cli::number(flag, k, 2, 32));
       if (radix.size() != 3) throw cli::bad_input{"--radix: three radices (a 3-D torus)"};
-      radix_given = true;
     } else if (flag == "--cycles") {
       cycles = cli::number(flag, value(), 1000, 100000000);
     } else if (flag == "--injection-buffers") {
@@ -86,15 +80,14 @@ int run(int argc, char** argv) {
       for (const std::string& b : cli::split(value()))
         injection.push_back(static_cast<unsigned>(cli::number(flag, b, 1, 4096)));
       if (injection.empty()) throw cli::bad_input{"--injection-buffers: names nothing"};
-    } else if (flag == "--csv") {
-      csv_path = value();
-    } else if (flag == "--json") {
-      json_path = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
-  if (full && !radix_given) radix = {8, 8, 8};
+  if (shared.full && !flags.given("--radix")) radix = {8, 8, 8};
+  shared.resolve(flags, {{"radix", cli::joined(radix)},
+                         {"cycles", std::to_string(cycles)},
+                         {"injection-buffers", cli::joined(injection)}});
   const interlock::torus_topology t(radix, {}, 1);
   const interlock::dimension_order_routing dor(t);
   const node_id destination = t.node_count() - 1;
@@ -107,52 +100,76 @@ int run(int argc, char** argv) {
   c.warmup = 10000;
   c.measure = cycles;
   c.drain = 0;
-  cli::table_output csv(csv_path, json_path, "all_to_one", flags.settings());
+  const interlock::model::age_advice advice =
+      interlock::model::recommended_age(t, c, dor.vcs_per_class());
+  // The runs: round robin, the age runs of each injection buffer depth (the
+  // period doubled until the age clock is quiet, at most to 0x1000), inverse
+  // weights.
+  double age_runs = 0;
+  for (std::uint32_t period = advice.age.period; period < 0x1000; period *= 2) ++age_runs;
+  shared.check_work(static_cast<double>(t.node_count()) * static_cast<double>(c.warmup + cycles) *
+                        (2 + static_cast<double>(injection.size()) * (age_runs + 1)),
+                    "lower --radix, --cycles or --injection-buffers");
+  cli::table_output csv = shared.output("all_to_one");
   csv.line("setting,period,injection_buffer_flits,source,hops,share,network_latency");
-  std::vector<row> rows;
   using rr = interlock::round_robin_arbiter<64>;
   using age = interlock::age_epoch_arbiter<64>;
   using iw = interlock::inverse_weighted_arbiter<64, 1, 8>;
-  {
-    interlock::model::network<interlock::dimension_order_routing, rr> net(
-        dor, c, to_one, [](node_id, std::size_t) { return rr{}; });
-    rows.push_back({"round_robin", c.buffer_flits, net.run(), 0});
-  }
-  const interlock::model::age_advice advice =
-      interlock::model::recommended_age(t, c, dor.vcs_per_class());
   interlock::model::age_config age_cfg = advice.age;
   age_cfg.port_bias = interlock::model::biases_by_dimension(t, advice.dimension_bias);
+  interlock::inverse_weight_tables<64, 1, 8> weights;
+  const interlock::arbiter_loads loads =
+      interlock::router_arbiter_loads(dor, interlock::traffic_class::request, pattern);
+  const auto tables = interlock::arbitration_tables(weights, loads);
+  // A cell's rows and the period from which its age clock stayed quiet.
+  struct cell {
+    std::vector<row> rows;
+    std::uint32_t quiet_period = 0;
+  };
+  std::vector<row> rows;
   std::uint32_t quiet_period = 0;
-  for (const unsigned inj : injection) {
-    interlock::model::config ci = c;
-    ci.injection_buffer_flits = inj;
-    for (std::uint32_t period = advice.age.period;; period *= 2) {
-      interlock::model::age_config a = age_cfg;
-      a.period = period;
-      interlock::model::network<interlock::dimension_order_routing, age> net(
-          dor, ci, to_one, [](node_id, std::size_t) { return age(age::all_age); }, a);
-      const interlock::model::results r = net.run();
-      const bool first = period == advice.age.period;
-      const bool quiet = r.inhibited_share < 0.01 || period >= 0x1000;
-      if (first) rows.push_back({"age_" + std::to_string(period), inj, r, r.inhibited_share});
-      if (quiet) {
-        if (!first) rows.push_back({"age_" + std::to_string(period), inj, r, r.inhibited_share});
-        if (quiet_period == 0) quiet_period = period;
-        break;
-      }
-    }
-  }
-  {
-    interlock::inverse_weight_tables<64, 1, 8> weights;
-    const interlock::arbiter_loads loads =
-        interlock::router_arbiter_loads(dor, interlock::traffic_class::request, pattern);
-    const auto tables = interlock::arbitration_tables(weights, loads);
-    interlock::model::network<interlock::dimension_order_routing, iw> net(
-        dor, c, to_one, [&](node_id r, std::size_t port) {
-          return iw(tables[interlock::router_arbiter(t, r, port)]);
-        });
-    rows.push_back({"inverse_weighted", c.buffer_flits, net.run(), 0});
-  }
+  shared.grid(
+      injection.size() + 2,
+      [&](std::size_t k, bool) {
+        cell out;
+        if (k == 0) {
+          interlock::model::network<interlock::dimension_order_routing, rr> net(
+              dor, c, to_one, [](node_id, std::size_t) { return rr{}; });
+          out.rows.push_back({"round_robin", c.buffer_flits, net.run(), 0});
+        } else if (k == injection.size() + 1) {
+          interlock::model::network<interlock::dimension_order_routing, iw> net(
+              dor, c, to_one, [&](node_id r, std::size_t port) {
+                return iw(tables[interlock::router_arbiter(t, r, port)]);
+              });
+          out.rows.push_back({"inverse_weighted", c.buffer_flits, net.run(), 0});
+        } else {
+          const unsigned inj = injection[k - 1];
+          interlock::model::config ci = c;
+          ci.injection_buffer_flits = inj;
+          for (std::uint32_t period = advice.age.period;; period *= 2) {
+            interlock::model::age_config a = age_cfg;
+            a.period = period;
+            interlock::model::network<interlock::dimension_order_routing, age> net(
+                dor, ci, to_one, [](node_id, std::size_t) { return age(age::all_age); }, a);
+            const interlock::model::results r = net.run();
+            const bool first = period == advice.age.period;
+            const bool quiet = r.inhibited_share < 0.01 || period >= 0x1000;
+            if (first)
+              out.rows.push_back({"age_" + std::to_string(period), inj, r, r.inhibited_share});
+            if (quiet) {
+              if (!first)
+                out.rows.push_back({"age_" + std::to_string(period), inj, r, r.inhibited_share});
+              out.quiet_period = period;
+              break;
+            }
+          }
+        }
+        return out;
+      },
+      [&](std::size_t, const cell& out) {
+        rows.insert(rows.end(), out.rows.begin(), out.rows.end());
+        if (quiet_period == 0) quiet_period = out.quiet_period;
+      });
   std::printf(
       "All-to-one on a %zux%zux%zu torus: %u sources send to node %u as fast as they can\n"
       "(dimension order, 16-flit buffers, 1-flit packets; %llu measured cycles). Section 3.2\n"
@@ -195,6 +212,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("all_to_one", help, "try a smaller --radix", argc, argv,
+  return cli::run_tool("all_to_one", help.c_str(), "try a smaller --radix", argc, argv,
                        [&] { return run(argc, argv); });
 }

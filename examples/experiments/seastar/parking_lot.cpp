@@ -4,7 +4,7 @@
 // to P7 as fast as it can, under round-robin, age-based and inverse-weighted
 // ([Towles14], weights from the all-to-P7 pattern's loads) output arbitration.
 //
-//   parking_lot [--csv FILE] [--cycles N]
+//   parking_lot [--cycles N] [--csv FILE] [--json FILE] [--jobs N]
 //
 // Prints, per network, each source's share of P7's ejection port under each
 // arbiter beside round robin's share by the paper's merging rule, and the
@@ -29,6 +29,7 @@
 #include <interlock/model/network.hpp>
 #include <interlock/model/presets.hpp>
 #include "cli.hpp"
+#include "experiment.hpp"
 
 namespace {
 
@@ -92,24 +93,34 @@ std::string fraction(double x) {
   return text;
 }
 
-const char* const help_text = "usage: parking_lot [--csv FILE] [--json FILE] [--cycles N]\n";
+const std::string help_text =
+    "usage: parking_lot [options]\n"
+    "\n"
+    "The parking lot ([Abts07] Section 2, Figure 4): 8 nodes on a line and on a\n"
+    "ring, P0..P6 all sending to P7 as fast as they can; each source's share of\n"
+    "P7's ejection port and its network latency under round robin, age-based\n"
+    "arbitration (Section 3.2's parameters) and inverse weights ([Towles14]),\n"
+    "beside round robin's share by the paper's merging rule.\n"
+    "\n"
+    "  --cycles N           measured cycles, 100..100000000 (default 40000)\n" +
+    cli::experiment_flags::help() +
+    "\n"
+    "Exit status: 0 done; 2 bad input; 3 an output could not be written.\n";
 
 int run_all(int argc, char** argv) {
-  std::string csv_path, json_path;
   std::uint64_t cycles = 40000;
-  cli::flags flags(argc, argv, cli::no_switches);
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--csv") {
-      csv_path = value();
-    } else if (flag == "--json") {
-      json_path = value();
-    } else if (flag == "--cycles") {
+  cli::experiment_flags shared(false);
+  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
+    if (flag == "--cycles") {
       cycles = cli::number(flag, value(), 100, 100000000);
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
-  cli::table_output csv(csv_path, json_path, "parking_lot", flags.settings());
+  shared.resolve(flags, {{"cycles", std::to_string(cycles)}});
+  // Two networks of 8 routers, three runs each, over warm-up and window.
+  shared.check_work(2.0 * 3 * 8 * static_cast<double>(2000 + cycles), "lower --cycles");
+  cli::table_output csv = shared.output("parking_lot");
   csv.line(
       "network,source,hops,round_robin,age,merging_rule,round_robin_network_latency,"
       "age_network_latency,inverse_weighted,inverse_weighted_network_latency");
@@ -119,40 +130,47 @@ int run_all(int argc, char** argv) {
       "%llu cycles on the network model (dimension order, 16-flit buffers, 1-flit\n"
       "packets), beside round robin's share by the paper's merging rule.\n",
       static_cast<unsigned long long>(cycles));
-  for (const bool wrap : {false, true}) {
-    const outcome o = run(wrap, cycles);
-    const interlock::torus_topology t({8}, {wrap});
-    std::printf("\n%s, age-based with AGE_CLK_PERIOD %u and age bias %u (Section 3.2):\n",
-                wrap ? "8-node ring (1-torus)" : "8-node line (1-mesh)", o.age_parameters.period,
-                o.age_parameters.port_bias.empty() ? o.age_parameters.bias.request()
-                                                   : o.age_parameters.port_bias[0].request());
-    std::printf(
-        "  source  hops  round robin  age-based  inverse weights  merging rule (paper)   network "
-        "latency: round robin  age-based  inverse weights\n");
-    for (std::size_t i = 0; i < o.round_robin.sources.size(); ++i) {
-      const node_id s = o.round_robin.sources[i];
-      const std::size_t hops = t.distance(s, 7);
-      std::printf(
-          "  P%u      %zu     %.4f       %.4f     %.4f           %-22s %12.1f %10.1f %10.1f\n", s,
-          hops, o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i],
-          o.inverse.accepted_per_source[i], fraction(o.merging[s]).c_str(),
-          o.round_robin.network_latency_per_source[i], o.age.network_latency_per_source[i],
-          o.inverse.network_latency_per_source[i]);
-      csv.line(cli::format(
-          "%s,P%u,%zu,%.6f,%.6f,%.6f,%.3f,%.3f,%.6f,%.3f", wrap ? "ring" : "mesh", s, hops,
-          o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i], o.merging[s],
-          o.round_robin.network_latency_per_source[i], o.age.network_latency_per_source[i],
-          o.inverse.accepted_per_source[i], o.inverse.network_latency_per_source[i]));
-    }
-    std::printf(
-        "  Jain's fairness index   round robin %.3f   age-based %.3f   inverse weights %.3f\n",
-        o.round_robin.jain, o.age.jain, o.inverse.jain);
-    std::printf(
-        "  max/min share           round robin %.1f    age-based %.1f    inverse weights %.2f\n",
-        o.round_robin.max_min_ratio, o.age.max_min_ratio, o.inverse.max_min_ratio);
-    std::printf("  max/min network latency round robin %.2f   age-based %.3f\n",
-                o.round_robin.source_network_latency_max_min, o.age.source_network_latency_max_min);
-  }
+  std::fflush(stdout);
+  shared.grid(
+      2, [&](std::size_t k, bool) { return run(k == 1, cycles); },
+      [&](std::size_t k, const outcome& o) {
+        const bool wrap = k == 1;
+        const interlock::torus_topology t({8}, {wrap});
+        std::printf("\n%s, age-based with AGE_CLK_PERIOD %u and age bias %u (Section 3.2):\n",
+                    wrap ? "8-node ring (1-torus)" : "8-node line (1-mesh)",
+                    o.age_parameters.period,
+                    o.age_parameters.port_bias.empty() ? o.age_parameters.bias.request()
+                                                       : o.age_parameters.port_bias[0].request());
+        std::printf(
+            "  source  hops  round robin  age-based  inverse weights  merging rule (paper)   "
+            "network "
+            "latency: round robin  age-based  inverse weights\n");
+        for (std::size_t i = 0; i < o.round_robin.sources.size(); ++i) {
+          const node_id s = o.round_robin.sources[i];
+          const std::size_t hops = t.distance(s, 7);
+          std::printf(
+              "  P%u      %zu     %.4f       %.4f     %.4f           %-22s %12.1f %10.1f %10.1f\n",
+              s, hops, o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i],
+              o.inverse.accepted_per_source[i], fraction(o.merging[s]).c_str(),
+              o.round_robin.network_latency_per_source[i], o.age.network_latency_per_source[i],
+              o.inverse.network_latency_per_source[i]);
+          csv.line(cli::format(
+              "%s,P%u,%zu,%.6f,%.6f,%.6f,%.3f,%.3f,%.6f,%.3f", wrap ? "ring" : "mesh", s, hops,
+              o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i], o.merging[s],
+              o.round_robin.network_latency_per_source[i], o.age.network_latency_per_source[i],
+              o.inverse.accepted_per_source[i], o.inverse.network_latency_per_source[i]));
+        }
+        std::printf(
+            "  Jain's fairness index   round robin %.3f   age-based %.3f   inverse weights %.3f\n",
+            o.round_robin.jain, o.age.jain, o.inverse.jain);
+        std::printf(
+            "  max/min share           round robin %.1f    age-based %.1f    inverse weights "
+            "%.2f\n",
+            o.round_robin.max_min_ratio, o.age.max_min_ratio, o.inverse.max_min_ratio);
+        std::printf("  max/min network latency round robin %.2f   age-based %.3f\n",
+                    o.round_robin.source_network_latency_max_min,
+                    o.age.source_network_latency_max_min);
+      });
   std::printf(
       "\nRound robin gives the paper's geometric shares, and the far sources' packets\n"
       "wait longest. Age-based arbitration gives every source's packets the same\n"
@@ -172,6 +190,6 @@ int run_all(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("parking_lot", help_text, "fewer --cycles", argc, argv,
+  return cli::run_tool("parking_lot", help_text.c_str(), "fewer --cycles", argc, argv,
                        [&] { return run_all(argc, argv); });
 }

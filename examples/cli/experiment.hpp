@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: BSL-1.0
+// What every experiment of examples/experiments/ shares beside its own flags:
+//   --full          the paper's size (each experiment says what it sets;
+//                   flags given explicitly keep their value)
+//   --csv FILE      the table, one row per run, with a header
+//   --json FILE     the same rows as JSON, with the version and the resolved
+//                   configuration (table_output.hpp)
+//   --jobs N        the grid's runs N at a time (default: the machine's
+//                   cores); what is printed and written equals --jobs 1's
+//   --max-work N    refuse a grid estimated to take more router-cycles
+//   --write-config FILE  the resolved configuration: every flag after --full
+//                   and the defaults, read back by --config FILE
+// experiment_flags::read() is the argument loop: it takes these and hands the
+// experiment its own; the experiment then lists its resolved settings and
+// calls resolve(), which writes --write-config; output() opens the table;
+// check_work() refuses a grid past --max-work; grid() runs it.
+#ifndef INTERLOCK_EXAMPLES_CLI_EXPERIMENT_HPP
+#define INTERLOCK_EXAMPLES_CLI_EXPERIMENT_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "flags.hpp"
+#include "grid.hpp"
+#include "output.hpp"
+#include "table_output.hpp"
+#include "values.hpp"
+
+namespace cli {
+
+/// An experiment's resolved configuration: (key, value) in flag syntax.
+using settings_list = std::vector<std::pair<std::string, std::string>>;
+
+/// `values` joined by commas (numbers or names).
+template <class Values>
+std::string joined(const Values& values) {
+  std::string text;
+  for (const auto& v : values) {
+    if (!text.empty()) text += ",";
+    if constexpr (std::is_arithmetic<std::decay_t<decltype(v)>>::value) {
+      text += std::to_string(v);
+    } else {
+      text += v;
+    }
+  }
+  return text;
+}
+
+class experiment_flags {
+ public:
+  /// `has_full`: whether the experiment has a paper's size (--full).
+  explicit experiment_flags(bool has_full = true) : has_full_(has_full) {}
+
+  /// The switch test for cli::flags: --full.
+  static bool is_switch(const std::string& flag) { return flag == "--full"; }
+
+  /// The argument loop (cli::flags, with `presets` if the experiment has
+  /// them, and `switches`: the experiment's flags that take no value, --full
+  /// among them): the shared flags are taken here, every other goes to on().
+  template <class On>
+  flags read(int argc, char** argv, On&& on, named_configs presets = nullptr,
+             switch_test switches = &experiment_flags::is_switch) {
+    flags f(argc, argv, switches, presets);
+    f.tool_writes_config();
+    f.for_each([&](const std::string& flag, const auto& value) {
+      if (!take(flag, value)) on(flag, value);
+    });
+    return f;
+  }
+
+  /// Takes `flag` when it is one of the shared flags, reading its value.
+  template <class Value>
+  bool take(const std::string& flag, const Value& value) {
+    if (flag == "--full" && has_full_) {
+      full = true;
+    } else if (flag == "--csv") {
+      csv = value();
+    } else if (flag == "--json") {
+      json = value();
+    } else if (flag == "--jobs") {
+      jobs = number(flag, value(), 1, 1024);
+    } else if (flag == "--max-work") {
+      max_work = number(flag, value(), 1, 1000000000000000000);
+    } else if (flag == "--write-config") {
+      write_config = value();
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /// The shared flags' lines of an experiment's --help (--full's is the
+  /// experiment's own).
+  static std::string help() {
+    return "  --csv FILE           one row per run, with a header\n"
+           "  --json FILE          the rows as JSON, with the version and the configuration\n"
+           "  --jobs N             runs N at a time (default: the machine's cores); the\n"
+           "                       output equals --jobs 1's\n"
+           "  --max-work N         refuse a run estimated past N router-cycles\n"
+           "                       (default 1e11, about 9 hours)\n";
+  }
+
+  /// The resolved configuration, written to --write-config if given; the
+  /// JSON's "configuration" too. --max-work is included when given.
+  void resolve(flags& f, settings_list resolved) {
+    if (f.given("--max-work")) resolved.emplace_back("max-work", std::to_string(max_work));
+    resolved_ = std::move(resolved);
+    if (write_config.empty()) return;
+    output_file out("--write-config", write_config);
+    out.line("# the configuration as run; read it back with --config FILE");
+    for (const auto& s : resolved_) out.line(s.first + " = " + s.second);
+    out.close();
+  }
+
+  /// The table's CSV and JSON outputs (both opened now: a path that cannot
+  /// be written is bad input before any run).
+  table_output output(const char* program) const {
+    return table_output(csv, json, program, resolved_);
+  }
+
+  /// Refuses a grid whose estimate, `work` router-cycles, passes --max-work.
+  void check_work(double work, const char* lower) const {
+    if (work > static_cast<double>(max_work))
+      throw bad_input{
+          format("--max-work: the runs could take %.3g router-cycles (about %.3g hours at 3e6 "
+                 "router-cycles/s); %s or raise --max-work (now %.3g)",
+                 work, work / 3e6 / 3600, lower, static_cast<double>(max_work))};
+  }
+
+  /// Runs `cells` runs on --jobs threads (run_grid).
+  template <class Run, class Emit>
+  void grid(std::size_t cells, Run&& run, Emit&& emit) const {
+    run_grid(cells, jobs, std::forward<Run>(run), std::forward<Emit>(emit), "runs");
+  }
+
+  bool full = false;
+  std::string csv, json, write_config;
+  std::size_t jobs = default_jobs();
+  std::uint64_t max_work = 100000000000;
+
+ private:
+  bool has_full_;
+  settings_list resolved_;
+};
+
+}  // namespace cli
+
+#endif  // INTERLOCK_EXAMPLES_CLI_EXPERIMENT_HPP
