@@ -13,9 +13,10 @@
 #   effects_test(NAME PROGRAM CSV KEY CHECKS ARGS a...)  an experiment writes
 #       CSV, then the direction and rough size of its effects are checked
 #       (check_effects.cmake: KEY and CHECKS as that script takes them).
-#   config_round_trip(NAME PROGRAM ARGS... [WALL col...])  the configuration written by
-#       --write-config and read back by --config reproduces the CSV but for
-#       its wall-clock columns (config_round_trip.cmake);
+#   config_round_trip(NAME PROGRAM ARGS... [WALL col...] [STDOUT])  the
+#       configuration written by --write-config and read back by --config
+#       reproduces the CSV but for its wall-clock columns, or with STDOUT what
+#       the program prints (config_round_trip.cmake);
 #   jobs_equal(NAME PROGRAM ARGS... [WALL col...])  what --jobs 2 prints and
 #       writes equals --jobs 1's but for the wall-clock columns (jobs_equal.cmake);
 #   json_check(NAME PROGRAM JSON CHECKS ARGS a...)  the --json document parses
@@ -64,13 +65,13 @@ function(effects_test name program csv key checks)
 endfunction()
 
 function(config_round_trip name program)
-  cmake_parse_arguments(PARSE_ARGV 2 r "" "" "WALL")
+  cmake_parse_arguments(PARSE_ARGV 2 r "STDOUT" "" "WALL")
   string(MAKE_C_IDENTIFIER "${name}" dir)
   add_test(NAME "example: ${program} configuration round trip, ${name}"
     COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>"
             "-DARGS=${r_UNPARSED_ARGUMENTS}"
             "-DDIR=${CMAKE_CURRENT_BINARY_DIR}/round_trip_${dir}" "-DWALL=${r_WALL}"
-            -P "${INTERLOCK_TESTING_DIR}/config_round_trip.cmake")
+            "-DSTDOUT=${r_STDOUT}" -P "${INTERLOCK_TESTING_DIR}/config_round_trip.cmake")
 endfunction()
 
 function(jobs_equal name program)

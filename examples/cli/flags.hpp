@@ -187,7 +187,8 @@ class flags {
   /// tool_writes_config()): after the loop, every flag read, file first, is
   /// written as a `key = value` line that --config FILE reads back (a switch
   /// as `key = true`), but the paths of outputs (--csv, --json,
-  /// --per-source).
+  /// --per-source); a tool that resolves_config() writes its own list with
+  /// write_resolved() instead.
   template <class On>
   void for_each(On&& on) {
     std::string write_path;
@@ -209,7 +210,7 @@ class flags {
           taken = words_[i].text;
           return words_[i].text;
         };
-        if (flag == "--write-config" && generic_write_) {
+        if (flag == "--write-config" && (generic_write_ || resolves_)) {
           write_path = value();
           continue;
         }
@@ -220,7 +221,11 @@ class flags {
         throw bad_input{where + ": " + e.message};  // a configuration file's line and column
       }
     }
-    if (!write_path.empty()) write_config(write_path, read_);
+    if (resolves_) {
+      write_path_ = write_path;
+    } else if (!write_path.empty()) {
+      write_config(write_path, read_);
+    }
   }
   /// The flags read by for_each(), file first, without the dashes, each with
   /// its value ("true" for a switch): a program's configuration as given.
@@ -232,6 +237,18 @@ class flags {
   }
   /// The tool reads --write-config itself (it writes a resolved configuration).
   void tool_writes_config() noexcept { generic_write_ = false; }
+  /// The tool resolves its configuration: for_each() keeps --write-config's
+  /// path, and write_resolved() writes the settings the tool gives.
+  void resolves_config() noexcept { resolves_ = true; }
+  /// Writes `resolved` (every key the run reads, after the defaults, in the
+  /// flags' syntax) as `key = value` lines to --write-config's file, if given.
+  void write_resolved(const std::vector<std::pair<std::string, std::string>>& resolved) const {
+    if (write_path_.empty()) return;
+    output_file out("--write-config", write_path_);
+    out.line("# the configuration as run; read it back with --config FILE");
+    for (const auto& r : resolved) out.line(r.first + " = " + r.second);
+    out.close();
+  }
   /// Whether `flag` was given (in the file or on the command line).
   bool given(const std::string& flag) const {
     for (const std::string& f : seen_)
@@ -261,11 +278,11 @@ class flags {
     out.close();
   }
 
-  std::string config_, preset_;
+  std::string config_, preset_, write_path_;
   std::vector<token> words_;
   std::vector<std::string> seen_;
   std::vector<std::pair<std::string, std::string>> read_;
-  bool generic_write_ = true;
+  bool generic_write_ = true, resolves_ = false;
 };
 
 /// A switch-less tool: every flag takes a value.

@@ -49,10 +49,60 @@ inline bool is_switch(const std::string& flag) {
          flag == "--final-hop" || flag == "--initial-onto-dateline" || flag == "--non-minimal";
 }
 
+/// The configuration as run, for --write-config: every flag after the
+/// defaults (the orders a scheme takes by default written out; --vcs only
+/// when it limits the scheme's).
+inline std::vector<std::pair<std::string, std::string>> resolved(const arguments& a) {
+  std::vector<std::pair<std::string, std::string>> r;
+  const auto list = [](const auto& values) {
+    std::string text;
+    for (const auto& v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
+    return text;
+  };
+  r.emplace_back("radix", list(a.radix));
+  std::vector<int> wrap;
+  for (const bool w : a.wrap) wrap.push_back(w ? 1 : 0);
+  r.emplace_back("wrap", list(wrap));
+  r.emplace_back("slices", std::to_string(a.slices));
+  r.emplace_back("scheme", a.scheme);
+  r.emplace_back("node", a.node);
+  const bool ordered = a.scheme == "dor" || a.scheme == "vc_promotion" ||
+                       a.scheme == "per_dimension" || a.node == "anton2";
+  if (ordered) {
+    std::string orders = a.orders;
+    if (orders.empty() && a.scheme == "dor") {
+      for (std::size_t d = 0; d < a.radix.size(); ++d)
+        orders += a.radix.size() <= 3 ? static_cast<char>('x' + d) : static_cast<char>('0' + d);
+    }
+    r.emplace_back("orders", orders.empty() ? "all" : orders);
+  }
+  if (a.vcs != 0) r.emplace_back("vcs", std::to_string(a.vcs));
+  r.emplace_back("classes", a.classes.size() == 2                               ? "both"
+                            : a.classes[0] == interlock::traffic_class::request ? "request"
+                                                                                : "response");
+  for (const std::string& f : a.scheme_flags) {
+    const std::string key = f.substr(2);
+    if (key == "orders") continue;
+    if (key == "tables") {
+      r.emplace_back(key, a.tables);
+    } else if (key == "flow") {
+      r.emplace_back(key, a.flow);
+    } else if (key == "minus-dateline") {
+      r.emplace_back(key, std::to_string(a.minus_dateline));
+    } else {
+      r.emplace_back(key, "true");  // a switch
+    }
+  }
+  r.emplace_back("max-memory", std::to_string(a.max_memory_mib));
+  r.emplace_back("max-routes", std::to_string(a.max_routes));
+  return r;
+}
+
 inline arguments parse(int argc, char** argv) {
   arguments a;
   cli::network net;
   cli::flags flags(argc, argv, is_switch);
+  flags.resolves_config();
   flags.for_each([&](const std::string& flag, const auto& value) {
     static const char* const scheme_specific[] = {
         "--orders", "--no-datelines",          "--other-way", "--initial-hops", "--final-hop",
@@ -146,6 +196,7 @@ inline arguments parse(int argc, char** argv) {
       if (!ok) throw bad_input{f + ": does not apply to --scheme " + a.scheme};
     }
   }
+  flags.write_resolved(resolved(a));
   return a;
 }
 

@@ -28,6 +28,7 @@ struct arguments {
 inline arguments parse(int argc, char** argv) {
   arguments a;
   cli::flags flags(argc, argv, cli::no_switches);
+  flags.resolves_config();
   flags.for_each([&](const std::string& flag, const auto& read) {
     const std::string value = read();
     if (flag == "--high") {
@@ -55,6 +56,15 @@ inline arguments parse(int argc, char** argv) {
     }
   });
   if (a.high.empty()) throw bad_input{"--high: missing (the high-priority table is required)"};
+  std::vector<std::pair<std::string, std::string>> resolved = {{"high", a.high}};
+  if (!a.low.empty()) resolved.emplace_back("low", a.low);
+  resolved.emplace_back("limit", std::to_string(a.limit));
+  resolved.emplace_back("runs", std::to_string(a.runs));
+  resolved.emplace_back("packet-size", std::to_string(a.packet_bytes));
+  resolved.emplace_back(
+      "low-turn", a.turn == interlock::qos::low_priority_turn::whole_entry ? "entry" : "packet");
+  resolved.emplace_back("max-packets", std::to_string(a.max_packets));
+  flags.write_resolved(resolved);
   return a;
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
@@ -71,7 +72,10 @@ std::vector<requirement> parse_sls(const std::string& flag, const std::string& t
       throw cli::bad_input{flag + ": '" + item.substr(0, 60) +
                            "' is not NAME:SHARE:DISTANCE:MTU_BYTES"};
     requirement r;
-    r.name = f[0].substr(0, 16);
+    if (f[0].size() > 16)
+      throw cli::bad_input{flag + ": the name '" + f[0].substr(0, 40) +
+                           "' is longer than 16 characters"};
+    r.name = f[0];
     r.share = cli::real(flag, f[1], 0.000001, 1);
     r.distance = cli::number(flag, f[2], 1, 256);
     r.mtu_bytes = static_cast<std::uint32_t>(cli::number(flag, f[3], 1, 65536));
@@ -94,6 +98,7 @@ int run(int argc, char** argv) {
   std::string csv_path;
   bool whole = false;
   cli::flags flags(argc, argv, [](const std::string& f) { return f == "--whole-packets"; });
+  flags.resolves_config();
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--sls") {
       req = parse_sls(flag, value());
@@ -121,6 +126,25 @@ int run(int argc, char** argv) {
     }
   });
   if ((w > 0) != (k > 0)) throw cli::bad_input{"--w: give --w and --k together, or neither"};
+  {
+    // The configuration as run (--gmtu, --w and --k, when not given, are
+    // derived by the run: left out, they are derived again).
+    std::string sls_text, loads_text;
+    for (const requirement& r : req)
+      sls_text += (sls_text.empty() ? "" : ",") + r.name + ":" + cli::real_text(r.share) + ":" +
+                  std::to_string(r.distance) + ":" + std::to_string(r.mtu_bytes);
+    for (const double l : loads) loads_text += (loads_text.empty() ? "" : ",") + cli::real_text(l);
+    std::vector<std::pair<std::string, std::string>> resolved = {
+        {"sls", sls_text}, {"entries", std::to_string(entries)}};
+    if (gmtu_bytes != 0) resolved.emplace_back("gmtu", std::to_string(gmtu_bytes));
+    if (w > 0) resolved.emplace_back("w", cli::real_text(w));
+    if (k > 0) resolved.emplace_back("k", cli::real_text(k));
+    resolved.emplace_back("loads", loads_text);
+    resolved.emplace_back("seeds", std::to_string(seeds));
+    resolved.emplace_back("cycles", std::to_string(cycles));
+    resolved.emplace_back("whole-packets", whole ? "true" : "false");
+    flags.write_resolved(resolved);
+  }
   const std::size_t sls = req.size();
   constexpr std::uint32_t credit = 64;
   std::vector<std::uint32_t> mtu(sls);

@@ -78,7 +78,6 @@ int run(int argc, char** argv) {
   interlock::vc_optimizer_options options;
   options.seed = args.seed;
   if (args.iterations != 0) options.iterations = args.iterations;
-  if (rings.empty()) rings = {4, 8, 16, 32};
   // The annealing steps, bounded above before starting: per ring two
   // searches (T3E tables, full tables) of --iterations steps, or by
   // default 4000 per free entry (at most ring x entries).

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
@@ -19,7 +20,7 @@ namespace vc_balance_tool {
 using cli::bad_input;
 
 struct arguments {
-  std::vector<std::size_t> rings;  // empty: the default sizes
+  std::vector<std::size_t> rings;  // Table 1's 4, 8, 16, 32 unless given
   std::uint64_t seed = 1;
   std::size_t iterations = 0;           // 0: the optimizer's default
   std::uint64_t max_steps = 100000000;  // refuse a longer search (about 30 s)
@@ -48,6 +49,7 @@ inline arguments parse(int argc, char** argv) {
   std::vector<char*> args;
   for (std::string& w : words) args.push_back(&w[0]);
   cli::flags flags(static_cast<int>(args.size()), args.data(), cli::no_switches);
+  flags.resolves_config();
   flags.for_each([&](const std::string& word, const auto& value) {
     if (word == "--max-steps") {
       a.max_steps = cli::number(word, value(), 1, 1000000000000);
@@ -63,6 +65,16 @@ inline arguments parse(int argc, char** argv) {
       throw bad_input{word + ": unknown option (see --help)"};
     }
   });
+  if (a.rings.empty()) a.rings = {4, 8, 16, 32};  // Table 1's
+  // --iterations stays out unless given: its default is per table (4000 steps
+  // per free entry).
+  std::string sizes;
+  for (const std::size_t k : a.rings) sizes += (sizes.empty() ? "" : ",") + std::to_string(k);
+  std::vector<std::pair<std::string, std::string>> resolved = {{"rings", sizes},
+                                                               {"seed", std::to_string(a.seed)}};
+  if (a.iterations != 0) resolved.emplace_back("iterations", std::to_string(a.iterations));
+  resolved.emplace_back("max-steps", std::to_string(a.max_steps));
+  flags.write_resolved(resolved);
   return a;
 }
 
