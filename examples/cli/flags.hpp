@@ -36,6 +36,9 @@ struct token {
 /// Whether a flag takes no value (in a configuration file `key = true`).
 using switch_test = bool (*)(const std::string& flag);
 
+inline std::vector<token> config_tokens(const std::string& text, const std::string& path,
+                                        switch_test is_switch);
+
 /// A configuration file's flags and values as tokens that name their place.
 inline std::vector<token> read_config(const std::string& path, switch_test is_switch) {
   struct stat info {};
@@ -60,6 +63,13 @@ inline std::vector<token> read_config(const std::string& path, switch_test is_sw
   std::fclose(f);
   if (failed)
     throw bad_input{"--config: reading '" + path + "' failed: " + std::strerror(read_errno)};
+  return config_tokens(text, path, is_switch);
+}
+
+/// The text of a configuration file named `path` as tokens (read_config's
+/// parser, apart from the file so that the fuzz harness reaches it).
+inline std::vector<token> config_tokens(const std::string& text, const std::string& path,
+                                        switch_test is_switch) {
   std::vector<token> tokens;
   std::size_t line_number = 0, start = 0;
   while (start < text.size()) {

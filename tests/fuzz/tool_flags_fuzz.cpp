@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // Fuzzes the command-line parsing of the tools (deadlock_check, ib_analyze,
 // vc_balance, netsim, qos_switch with its presets; --config and
-// --write-config touch no file here) and the real-number parser
+// --write-config touch no file here), the configuration file parser they
+// share ("config", then the file's text) and the real-number parser
 // they share ("real", then the text): the input's first line names the tool,
 // each further line is one argument. Parsing must accept, or refuse with bad_input naming what is
 // wrong in at most a few hundred characters; nothing else may escape, crash
@@ -107,6 +108,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(std::isfinite(x) && x >= 0 && x <= 1e6, "accepted a number out of range");
     } catch (const cli::bad_input& e) {
       check_message(e.message);
+    }
+  } else if (tool == "config") {
+    // A configuration file's text (the lines after the first): every token
+    // names its file, line and column, a flag's key is a flag, and anything
+    // else is refused naming its place.
+    std::string text;
+    for (std::size_t i = 1; i < lines.size(); ++i) text += lines[i] + "\n";
+    try {
+      const std::vector<cli::token> tokens =
+          cli::config_tokens(text, "fuzz.conf", [](const std::string& f) { return f == "--full"; });
+      // Flags, each followed by its value unless a switch.
+      for (std::size_t i = 0; i < tokens.size(); ++i) {
+        check(tokens[i].where.compare(0, 10, "fuzz.conf:") == 0, "a token without its place");
+        check(tokens[i].text.compare(0, 2, "--") == 0, "a value where a flag belongs");
+        if (tokens[i].text == "--full") continue;
+        check(i + 1 < tokens.size() && !tokens[i + 1].text.empty(), "a flag without its value");
+        ++i;
+        check(tokens[i].where.compare(0, 10, "fuzz.conf:") == 0, "a value without its place");
+      }
+    } catch (const cli::bad_input& e) {
+      check_message(e.message);
+      check(e.message.compare(0, 10, "fuzz.conf:") == 0, "a refusal that does not name its place");
     }
   } else if (tool == "qos_switch") {
     // Presets A and B under the file and the command line, KEY:VALUE lists,
