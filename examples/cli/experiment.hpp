@@ -65,7 +65,7 @@ class experiment_flags {
   flags read(int argc, char** argv, On&& on, named_configs presets = nullptr,
              switch_test switches = &experiment_flags::is_switch) {
     flags f(argc, argv, switches, presets);
-    f.tool_writes_config();
+    f.resolves_config();
     f.for_each([&](const std::string& flag, const auto& value) {
       if (!take(flag, value)) on(flag, value);
     });
@@ -85,8 +85,6 @@ class experiment_flags {
       jobs = number(flag, value(), 1, 1024);
     } else if (flag == "--max-work") {
       max_work = number(flag, value(), 1, 1000000000000000000);
-    } else if (flag == "--write-config") {
-      write_config = value();
     } else {
       return false;
     }
@@ -109,11 +107,7 @@ class experiment_flags {
   void resolve(flags& f, settings_list resolved) {
     if (f.given("--max-work")) resolved.emplace_back("max-work", std::to_string(max_work));
     resolved_ = std::move(resolved);
-    if (write_config.empty()) return;
-    output_file out("--write-config", write_config);
-    out.line("# the configuration as run; read it back with --config FILE");
-    for (const auto& s : resolved_) out.line(s.first + " = " + s.second);
-    out.close();
+    f.write_resolved(resolved_);
   }
 
   /// The table's CSV and JSON outputs (both opened now: a path that cannot
@@ -138,7 +132,7 @@ class experiment_flags {
   }
 
   bool full = false;
-  std::string csv, json, write_config;
+  std::string csv, json;
   std::size_t jobs = default_jobs();
   std::uint64_t max_work = 100000000000;
 
