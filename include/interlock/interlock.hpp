@@ -31,6 +31,7 @@
 #include "interlock/arbiters/age_epoch.hpp"
 #include "interlock/arbiters/age_tuning.hpp"
 #include "interlock/arbiters/integer_priority.hpp"
+#include "interlock/arbiters/inverse_weight_tables.hpp"
 #include "interlock/arbiters/inverse_weighted.hpp"
 #include "interlock/arbiters/inverse_weights.hpp"
 #include "interlock/arbiters/priority.hpp"

@@ -7,6 +7,7 @@
 #include "support/interlock_test.hpp"
 #include "support/reference_arbiters.hpp"
 
+#include <interlock/arbiters/inverse_weight_tables.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/verify/arbiter_checks.hpp>
@@ -439,4 +440,77 @@ TEST_CASE(
   // No load at all: equal weights, so the arbiter serves round robin.
   const auto none = tables.from_loads(4, [](std::size_t, std::size_t) { return 0.0; });
   for (std::size_t i = 0; i < 4; ++i) CHECK(none->weight(i, 0) == 255);
+}
+
+TEST_CASE("inverse_weight_tables with headroom: M - h bits of weight in the M-bit arbiter",
+          "[inverse_weighted][tables]") {
+  // Figure 5's arbiter A (loads 1 and 0.5): 127 : 254 with all 8 bits, 31 : 62 with 2 spare.
+  auto figure5 = [](std::size_t i, std::size_t) { return i == 0 ? 1.0 : 0.5; };
+  interlock::inverse_weight_tables<4, 1, 8> full, spare(2);
+  CHECK(full.headroom() == 0);
+  CHECK(spare.headroom() == 2);
+  const auto a = full.from_loads(2, figure5);
+  const auto b = spare.from_loads(2, figure5);
+  CHECK(a->weight(0, 0) == 127);
+  CHECK(a->weight(1, 0) == 254);
+  CHECK(b->weight(0, 0) == 31);
+  CHECK(b->weight(1, 0) == 62);
+  // Its weights are weights_from_loads's at M - h bits, idle inputs included.
+  const interlock::quantized_weights q =
+      interlock::weights_from_loads({{1.0}, {0.5}, {0}, {0}}, 6, 0b1100);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(b->weight(i, 0) == q.weights[i][0]);
+  // No load at all: equal weights of M - h bits, round robin.
+  const auto none = spare.from_loads(4, [](std::size_t, std::size_t) { return 0.0; });
+  for (std::size_t i = 0; i < 4; ++i) CHECK(none->weight(i, 0) == 63);
+  // The same service ratio in the M-bit arbiter while both inputs request:
+  // within the EoS bound, |31 S_0 - 62 S_1| < 2^9.
+  interlock::inverse_weighted_arbiter<4, 1, 8> arb(b);
+  const std::uint8_t labels[4] = {};
+  const interlock::pattern_requests both{0b11, labels};
+  int served[2] = {};
+  for (int k = 0; k < 3000; ++k) ++served[arb.grant(both).index()];
+  CHECK(std::abs(31 * served[0] - 62 * served[1]) < 512);
+  CHECK(served[0] + served[1] == 3000);
+  CHECK(served[0] > 1980);
+}
+
+TEST_CASE("inverse_weight_tables refuses headroom that leaves no weight bit",
+          "[inverse_weighted][tables][contract]") {
+  using tables = interlock::inverse_weight_tables<4, 1, 8>;
+  CHECK_NOTHROW(tables(7));
+  try {
+    tables t(8);
+    FAIL("accepted 8 bits of headroom in an 8-bit arbiter");
+  } catch (const interlock::config_error& e) {
+    CHECK(e.field() == "headroom");
+    CHECK(std::string(e.what()).find("0..7") != std::string::npos);
+  }
+}
+
+TEST_CASE("exact_weight_tables: Eq. 3's 1 / gamma, shared, the least service for a zero load",
+          "[inverse_weighted][tables]") {
+  interlock::exact_weight_tables<4, 2> tables;
+  const std::vector<std::vector<double>> a = {{1.0, 0.5}, {0.25, 0.0}};
+  auto loads = [&a](std::size_t i, std::size_t n) { return a[i][n]; };
+  const auto t = tables.from_loads(2, loads);
+  CHECK(tables.from_loads(2, loads) == t);
+  CHECK(tables.distinct() == 1);
+  CHECK(t->weight(0, 0) == 1.0);
+  CHECK(t->weight(0, 1) == 2.0);
+  CHECK(t->weight(1, 0) == 4.0);
+  // Zero loads (pattern 1 at input 1; inputs 2 and 3): the least loaded input's weight.
+  CHECK(t->weight(1, 1) == 4.0);
+  CHECK(t->weight(2, 0) == 4.0);
+  CHECK(t->weight(3, 1) == 4.0);
+  // No load at all: equal weights.
+  const auto none = tables.from_loads(4, [](std::size_t, std::size_t) { return 0.0; });
+  for (std::size_t i = 0; i < 4; ++i) CHECK(none->weight(i, 0) == 1.0);
+  // An arbiter over the table serves inputs 0 and 1 (pattern 0) 4 : 1.
+  interlock::inverse_weighted_exact<4, 2> arb(t);
+  const std::uint8_t labels[4] = {};
+  const interlock::pattern_requests both{0b11, labels};
+  int served[2] = {};
+  for (int k = 0; k < 5000; ++k) ++served[arb.grant(both).index()];
+  CHECK(served[0] == 4000);
+  CHECK(served[1] == 1000);
 }

@@ -143,6 +143,28 @@ TEST_CASE("Anton 2's unified network: both stages' tables, stacked labels kept a
   CHECK(stages_differ);
 }
 
+TEST_CASE("Anton 2's unified network: the exact model's tables are Eq. 3's inverse loads",
+          "[arbitration_weights]") {
+  const torus_topology t({2, 2, 2}, {}, 2);
+  const interlock::anton2_topology node(t);
+  const interlock::anton2_routing scheme(node, interlock::all_dimension_orders(3));
+  const auto uniform = interlock::anton2_arbiter_loads(scheme, traffic_class::request,
+                                                       interlock::traffic::uniform_random{});
+  interlock::exact_weight_tables<8, 1> tables;
+  const auto w = interlock::unified_arbitration_tables(tables, uniform);
+  REQUIRE(w.outputs.size() == uniform.routers * uniform.ports);
+  std::size_t loaded = 0;
+  for (interlock::node_id r = 0; r < uniform.routers; ++r)
+    for (std::size_t p = 0; p < uniform.ports; ++p)
+      for (std::size_t i = 0; i < uniform.ports; ++i) {
+        const double g = uniform.output(r, p, i, 0);
+        if (g <= 0) continue;
+        ++loaded;
+        CHECK(w.output(r, p)->weight(i, 0) == Approx(1.0 / g));
+      }
+  CHECK(loaded > 0);
+}
+
 TEST_CASE("stacking refuses nothing to stack and loads of different networks",
           "[arbitration_weights][contract]") {
   const interlock::arbiter_loads two = {{{1.0}, {2.0}}}, three = {{{1.0}, {2.0}, {3.0}}};

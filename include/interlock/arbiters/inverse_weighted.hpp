@@ -37,7 +37,7 @@
 // Configuration and state: the weights are an inverse_weight_table
 // (exact_weight_table for the exact model), validated once, immutable and
 // shared (std::shared_ptr<const>) by every arbiter that uses them
-// (inverse_weight_tables programs a network's arbiters, one table per
+// (inverse_weight_tables.hpp programs a network's arbiters, one table per
 // distinct set of loads); an
 // arbiter holds that pointer and its own accumulators, priority bits and
 // round-robin state (8K + 32 bytes for the hardware model).
@@ -76,7 +76,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -167,46 +166,6 @@ class inverse_weight_table {
 
   std::array<std::array<std::uint32_t, N>, K> weights_{};
   std::array<std::uint32_t, K> largest_{};
-};
-
-/// Programming the arbiters of a whole network from their loads (Section
-/// 3.1): one table per distinct set of loads, shared by every arbiter with
-/// that set (in a symmetric network most arbiters share a few). Offline: it
-/// allocates and throws what weights_from_loads throws.
-template <std::size_t K, std::size_t N = 2, unsigned M = 8>
-class inverse_weight_tables {
- public:
-  using table = inverse_weight_table<K, N, M>;
-  /// The table for the loads loads(i, n) of inputs i < inputs under
-  /// pattern n (inputs from `inputs` on never request); an arbiter with no
-  /// load at all gets equal weights, 2^M - 1, so it serves round robin.
-  template <class Loads>
-  std::shared_ptr<const table> from_loads(std::size_t inputs, Loads&& loads) {
-    std::vector<double> key(K * N, 0.0);
-    for (std::size_t i = 0; i < inputs && i < K; ++i)
-      for (std::size_t n = 0; n < N; ++n) key[i * N + n] = loads(i, n);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
-    load_matrix m(K, std::vector<double>(N, 0.0));
-    std::uint64_t idle = 0;
-    bool any = false;
-    for (std::size_t i = 0; i < K; ++i) {
-      double sum = 0;
-      for (std::size_t n = 0; n < N; ++n) sum += m[i][n] = key[i * N + n];
-      if (sum == 0) idle |= std::uint64_t{1} << i;
-      any = any || sum > 0;
-    }
-    auto t = any ? std::make_shared<const table>(weights_from_loads(m, M, idle))
-                 : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
-                       K, std::vector<std::uint32_t>(N, (std::uint32_t{1} << M) - 1)));
-    cache_.emplace(std::move(key), t);
-    return t;
-  }
-  /// How many distinct tables were made.
-  std::size_t distinct() const noexcept { return cache_.size(); }
-
- private:
-  std::map<std::vector<double>, std::shared_ptr<const table>> cache_;
 };
 
 /// Section 3.3 and Figure 6: the hardware model.

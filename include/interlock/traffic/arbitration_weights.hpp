@@ -5,7 +5,9 @@
 // arbitration point, per input, per pattern label). Each point's inputs are
 // weighted by their loads, one table per distinct set of loads
 // (inverse_weight_tables shares equal tables, so a torus of identical
-// routers under a symmetric pattern holds a handful).
+// routers under a symmetric pattern holds a handful). `tables` is either
+// factory of inverse_weight_tables.hpp: inverse_weight_tables<K, N, M> (the
+// hardware model, with its headroom) or exact_weight_tables<K, N> (Eq. 3).
 //   - arbitration_table(tables, point, input_of): one point's table; the
 //     arbiter's input i is the loads' input input_of(i) (same_numbering by
 //     default; a simulator that numbers a router's inputs by the port of the
@@ -32,7 +34,7 @@
 #include <memory>
 #include <vector>
 
-#include "interlock/arbiters/inverse_weighted.hpp"
+#include "interlock/arbiters/inverse_weight_tables.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/traffic/anton2_loads.hpp"
 #include "interlock/traffic/loads.hpp"
@@ -47,10 +49,9 @@ struct same_numbering {
 /// The table of one arbitration point, whose loads are point[input][label]:
 /// the arbiter's input i weighted by point[input_of(i)][n] for each of the
 /// table's N labels.
-template <std::size_t K, std::size_t N, unsigned M, class InputOf = same_numbering>
-std::shared_ptr<const typename inverse_weight_tables<K, N, M>::table> arbitration_table(
-    inverse_weight_tables<K, N, M>& tables, const std::vector<std::vector<double>>& point,
-    InputOf input_of = {}) {
+template <class Tables, class InputOf = same_numbering>
+std::shared_ptr<const typename Tables::table> arbitration_table(
+    Tables& tables, const std::vector<std::vector<double>>& point, InputOf input_of = {}) {
   return tables.from_loads(point.size(), [&](std::size_t i, std::size_t n) {
     const std::size_t j = input_of(i);
     return j < point.size() && n < point[j].size() ? point[j][n] : 0.0;
@@ -58,11 +59,10 @@ std::shared_ptr<const typename inverse_weight_tables<K, N, M>::table> arbitratio
 }
 
 /// The table of every arbitration point of `loads`, in their order.
-template <std::size_t K, std::size_t N, unsigned M, class InputOf = same_numbering>
-std::vector<std::shared_ptr<const typename inverse_weight_tables<K, N, M>::table>>
-arbitration_tables(inverse_weight_tables<K, N, M>& tables, const arbiter_loads& loads,
-                   InputOf input_of = {}) {
-  std::vector<std::shared_ptr<const typename inverse_weight_tables<K, N, M>::table>> out;
+template <class Tables, class InputOf = same_numbering>
+std::vector<std::shared_ptr<const typename Tables::table>> arbitration_tables(
+    Tables& tables, const arbiter_loads& loads, InputOf input_of = {}) {
+  std::vector<std::shared_ptr<const typename Tables::table>> out;
   out.reserve(loads.size());
   for (const auto& point : loads) out.push_back(arbitration_table(tables, point, input_of));
   return out;
@@ -111,9 +111,9 @@ inline unified_arbiter_loads stack_unified_labels(
 }
 
 /// The tables of both stages of every router of Anton 2's unified network.
-template <std::size_t K, std::size_t N, unsigned M>
-struct unified_tables {
-  using table_ptr = std::shared_ptr<const typename inverse_weight_tables<K, N, M>::table>;
+template <class Table>
+struct unified_table_set {
+  using table_ptr = std::shared_ptr<const Table>;
   std::size_t ports = 0;
   std::vector<table_ptr> outputs, inputs;  // [r * ports + port]
 
@@ -126,13 +126,16 @@ struct unified_tables {
     return inputs[static_cast<std::size_t>(r) * ports + q];
   }
 };
+/// The hardware model's.
+template <std::size_t K, std::size_t N, unsigned M>
+using unified_tables = unified_table_set<inverse_weight_table<K, N, M>>;
 
 /// Every router's tables from the unified network's loads, labels 0..N-1
 /// (a label the loads lack carries no load).
-template <std::size_t K, std::size_t N, unsigned M>
-unified_tables<K, N, M> unified_arbitration_tables(inverse_weight_tables<K, N, M>& tables,
-                                                   const unified_arbiter_loads& l) {
-  unified_tables<K, N, M> out;
+template <class Tables>
+unified_table_set<typename Tables::table> unified_arbitration_tables(
+    Tables& tables, const unified_arbiter_loads& l) {
+  unified_table_set<typename Tables::table> out;
   out.ports = l.ports;
   out.outputs.resize(l.routers * l.ports);
   out.inputs.resize(l.routers * l.ports);
