@@ -233,6 +233,9 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
     } else if (flag == "--torus-latency") {
       a.links.torus_latency = static_cast<unsigned>(number(flag, value(), 0, 1000));
       node_flags.push_back(flag);
+    } else if (flag == "--adapter-buffer-flits") {
+      a.model.adapter_buffer_flits = static_cast<unsigned>(number(flag, value(), 1, 65535));
+      node_flags.push_back(flag);
     } else if (flag == "--endpoints") {
       a.model.endpoints = static_cast<unsigned>(number(flag, value(), 1, 8));
     } else if (flag == "--head-cycles") {

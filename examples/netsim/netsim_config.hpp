@@ -52,6 +52,7 @@ inline std::vector<setting> resolved_settings(const arguments& a, unsigned physi
   if (a.node == "anton2") {
     add("torus-bandwidth", real_text(a.links.torus_bandwidth));
     add("torus-latency", std::to_string(a.links.torus_latency));
+    add("adapter-buffer-flits", std::to_string(a.model.adapter_flits()));
   }
   add("scheme", a.scheme);
   const bool ordered =

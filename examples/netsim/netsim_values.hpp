@@ -56,6 +56,7 @@ inline std::string flag_of_field(const std::string& field) {
       {"vcs", "--vcs"},
       {"buffer_flits", "--buffer-flits"},
       {"injection_buffer_flits", "--injection-buffer-flits"},
+      {"adapter_buffer_flits", "--adapter-buffer-flits"},
       {"staging_flits", "--staging-flits"},
       {"channel_latency", "--channel-latency"},
       {"endpoint_bandwidth", "--endpoint-bandwidth"},

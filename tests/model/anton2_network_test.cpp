@@ -149,3 +149,80 @@ TEST_CASE("Anton 2 network: zero-load latency counts every router and adapter on
   // 2 cycles, the torus link 3 more, ejection 1.
   CHECK(r.latency_mean == Approx(2.0 + 2.0 * static_cast<double>(hops - 1) + 3.0 + 1.0));
 }
+
+namespace {
+
+// Cycles a batch of 1-flit uniform packets takes on a 2x2x2 torus of Anton 2
+// nodes whose torus links take `latency` extra cycles, with 2-flit buffers at
+// the mesh routers and `adapter` flits at the channel adapters.
+std::uint64_t batch_cycles(unsigned latency, unsigned adapter, std::string& problem) {
+  const interlock::torus_topology torus({2, 2, 2}, {}, 2);
+  interlock::anton2_links links;
+  links.torus_latency = latency;
+  const interlock::anton2_topology node(torus, links);
+  const interlock::anton2_routing anton(node);
+  interlock::model::config c;
+  c.batch = 60;
+  c.buffer_flits = 2;
+  c.adapter_buffer_flits = adapter;
+  c.measure = 1000000;
+  anton2_net net(anton, c,
+                 interlock::model::to_cores(
+                     node,
+                     [&torus](node_id s, interlock::splitmix64& g) {
+                       return interlock::traffic::uniform_random{}.destination(torus, s, g);
+                     }),
+                 make_rr());
+  // Each kind of input has its own depth: a mesh router's ports 2 flits, an
+  // adapter's (from its router and from the torus link) `adapter`.
+  const node_id mesh = node.router(0, 0), adapter_router = node.router(0, at::mesh_routers);
+  for (std::size_t p = 0; p < at::network_ports; ++p) CHECK(net.buffer_flits(mesh, p) == 2);
+  CHECK(net.buffer_flits(adapter_router, at::adapter_router_port) == adapter);
+  CHECK(net.buffer_flits(adapter_router, at::adapter_torus_port) == adapter);
+  net.start();
+  while (!net.finished()) {
+    net.step();
+    if (problem.empty()) problem = net.check_invariants();
+  }
+  CHECK(net.delivered() == 60u * 16u * 8u);
+  return net.now();
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Anton 2 network: adapter buffers deep enough for a long torus link's credit round trip "
+    "keep it busy",
+    "[model][anton2][buffers]") {
+  // A torus link of 40 extra cycles: credits come back 2 x 41 cycles after
+  // a flit leaves, so at 0.31 flits per cycle a VC needs about 26 flits of
+  // buffer at the adapter to keep its link busy; 2 flits starve it.
+  std::string problem;
+  const std::uint64_t shallow = batch_cycles(40, 2, problem);
+  const std::uint64_t deep = batch_cycles(40, 32, problem);
+  CHECK(problem.empty());
+  CHECK(static_cast<double>(shallow) > 1.5 * static_cast<double>(deep));
+  // With no extra latency the deep adapters change far less.
+  const std::uint64_t near_shallow = batch_cycles(0, 2, problem);
+  const std::uint64_t near_deep = batch_cycles(0, 32, problem);
+  CHECK(problem.empty());
+  CHECK(static_cast<double>(near_shallow) < 1.5 * static_cast<double>(near_deep));
+}
+
+TEST_CASE("Anton 2 network: an adapter buffer shorter than a packet is refused by its name",
+          "[model][anton2][buffers][contract]") {
+  const interlock::torus_topology torus({2, 2, 2}, {}, 2);
+  const interlock::anton2_topology node(torus);
+  const interlock::anton2_routing anton(node);
+  interlock::model::config c;
+  c.lengths = {{4, 1.0}};
+  c.buffer_flits = 4;
+  c.adapter_buffer_flits = 3;
+  try {
+    anton2_net net(
+        anton, c, [](node_id, interlock::splitmix64&) { return interlock::no_node; }, make_rr());
+    FAIL("accepted 3-flit adapter buffers for 4-flit packets");
+  } catch (const interlock::config_error& e) {
+    CHECK(e.field() == "adapter_buffer_flits");
+  }
+}

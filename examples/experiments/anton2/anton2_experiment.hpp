@@ -10,12 +10,20 @@
 // Throughput is Section 4.1's: the packets of a batch over the cycle of the
 // last arrival, normalized so that 1 is full use of the torus channels (the
 // pattern's busiest channel at its bandwidth).
+// A run's settings (run_settings): the arbiters (round robin, or inverse
+// weights as Figure 6/8's hardware model with a headroom of weight bits, or
+// as Eq. 3 exactly, at both stages), the buffers by kind of port (mesh
+// router ports, channel adapters, the cores' injection ports) and the torus
+// links' extra latency (the router shape: every channel's, all being torus
+// links).
 #ifndef INTERLOCK_EXAMPLES_ANTON2_EXPERIMENT_HPP
 #define INTERLOCK_EXAMPLES_ANTON2_EXPERIMENT_HPP
 
+#include <interlock/arbiters/inverse_weight_tables.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/arbiters/inverse_weights.hpp>
 #include <interlock/arbiters/round_robin.hpp>
+#include <interlock/arbiters/window_slides.hpp>
 #include <interlock/routing/anton2.hpp>
 #include <interlock/routing/vc_promotion.hpp>
 #include <interlock/traffic/anton2_loads.hpp>
@@ -32,6 +40,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <interlock/model/network.hpp>
@@ -99,10 +108,64 @@ inline double busiest(const std::vector<const node_pattern*>& patterns,
   return worst;
 }
 
+/// How the arbiters decide: round robin, or inverse weights from loads as
+/// the hardware model (Figure 6/8) with `headroom` spare bits of M, or as
+/// Eq. 3 exactly.
+struct arbiter_model {
+  enum class kind { round_robin, hardware, exact };
+  kind model = kind::round_robin;
+  unsigned headroom = 0;
+
+  bool weighted() const { return model != kind::round_robin; }
+  /// The name it is given by: round_robin, inverse_weighted,
+  /// inverse_weighted:H, inverse_weighted_exact.
+  std::string name() const {
+    if (model == kind::round_robin) return "round_robin";
+    if (model == kind::exact) return "inverse_weighted_exact";
+    return headroom == 0 ? "inverse_weighted" : "inverse_weighted:" + std::to_string(headroom);
+  }
+};
+
+/// The arbiter model a flag names (bad_input naming the flag otherwise).
+inline arbiter_model parse_arbiter(const std::string& flag, const std::string& text) {
+  arbiter_model a;
+  if (text == "round_robin") return a;
+  if (text == "inverse_weighted_exact") {
+    a.model = arbiter_model::kind::exact;
+    return a;
+  }
+  const std::string hw = "inverse_weighted";
+  if (text.compare(0, hw.size(), hw) == 0 && (text.size() == hw.size() || text[hw.size()] == ':')) {
+    a.model = arbiter_model::kind::hardware;
+    if (text.size() > hw.size())
+      a.headroom =
+          static_cast<unsigned>(cli::number(flag + " (inverse_weighted:H, bits of headroom)",
+                                            text.substr(hw.size() + 1), 1, weight_bits - 1));
+    return a;
+  }
+  throw cli::bad_input{flag + ": '" + text.substr(0, 80) +
+                       "'; allowed: round_robin, inverse_weighted, inverse_weighted:H (H = 1.." +
+                       std::to_string(weight_bits - 1) +
+                       " bits of weight headroom), inverse_weighted_exact"};
+}
+
+/// What a batch run is given besides its traffic.
+struct run_settings {
+  std::size_t batch = 0;                // packets per core
+  unsigned buffer_flits = 8;            // per VC: the mesh routers' ports (router: network ports)
+  unsigned adapter_buffer_flits = 0;    // anton2: the channel adapters' (0: buffer_flits)
+  unsigned injection_buffer_flits = 0;  // the cores' injection ports (0: buffer_flits)
+  std::uint64_t seed = 1;
+  arbiter_model arbiter;
+};
+
 struct outcome {
   double normalized = 0;         // throughput over the torus channels' capacity
   std::uint64_t last = 0;        // cycle of the last arrival
   double completion_spread = 0;  // latest / earliest source completion
+  // The hardware model's window slides at every arbiter, both stages (zero
+  // for round robin and the exact model, which have no window).
+  interlock::window_slide_counts slides;
   bool ok = false;
   double seconds = 0;
 };
@@ -122,13 +185,36 @@ outcome finish(Net& net, double packets_per_node, double ideal_per_node) {
   return o;
 }
 
+/// The window-slide counts of every arbiter of `net` (routers x ports, both
+/// stages), when they count.
+template <class T>
+struct counts_slides : std::false_type {};
+template <class A>
+struct counts_slides<interlock::window_slide_counter<A>> : std::true_type {};
+
+template <class Arbiter, class Net>
+interlock::window_slide_counts slide_counts(Net& net, node_id routers, std::size_t ports) {
+  interlock::window_slide_counts c;
+  if constexpr (counts_slides<Arbiter>::value) {
+    for (node_id r = 0; r < routers; ++r)
+      for (std::size_t p = 0; p < ports; ++p) {
+        c += net.routers().policy(r, p).counts();
+        c += net.routers().input_policy(r, p).counts();
+      }
+  } else {
+    (void)net, (void)routers, (void)ports;
+  }
+  return c;
+}
+
 /// A batch run's configuration: `batch` packets per source, 1-flit packets.
-inline interlock::model::config batch_config(std::size_t batch, unsigned buffer_flits,
-                                             std::uint64_t seed) {
+inline interlock::model::config batch_config(std::size_t batch, const run_settings& s) {
   interlock::model::config c;
   c.batch = batch;
-  c.buffer_flits = buffer_flits;
-  c.seed = seed;
+  c.buffer_flits = s.buffer_flits;
+  c.adapter_buffer_flits = s.adapter_buffer_flits;
+  c.injection_buffer_flits = s.injection_buffer_flits;
+  c.seed = s.seed;
   c.measure = 100000000;
   c.drain = 0;
   return c;
@@ -156,21 +242,21 @@ inline std::function<interlock::model::labelled_destination(node_id, interlock::
 /// Anton 2's node: 16 mesh routers, 12 adapters, a core per router.
 class anton2_shape {
  public:
-  explicit anton2_shape(std::size_t k) : torus_({k, k, k}, {}, 2), node_(torus_), routing_(node_) {}
+  anton2_shape(std::size_t k, unsigned torus_latency)
+      : torus_({k, k, k}, {}, 2), node_(torus_, links(torus_latency)), routing_(node_) {}
 
   const interlock::torus_topology& torus() const { return torus_; }
   /// Packets per node per cycle that fill the torus links, for a blend.
   double ideal(double busiest_load) const { return node_.links().torus_bandwidth / busiest_load; }
 
-  /// A batch of `batch` packets per core; `weights` the patterns whose loads
+  /// A batch of s.batch packets per core; `weights` the patterns whose loads
   /// program inverse-weighted arbiters at both stages (none: round robin).
-  outcome run(std::size_t batch, unsigned buffer_flits, std::uint64_t seed,
-              const interlock::model::traffic_source& nodes,
+  outcome run(const run_settings& s, const interlock::model::traffic_source& nodes,
               const std::vector<std::string>& weights, double ideal_per_node) {
-    const interlock::model::config c = batch_config(batch, buffer_flits, seed);
+    const interlock::model::config c = batch_config(s.batch, s);
     const auto traffic = interlock::model::to_cores(node_, nodes);
-    const double packets = static_cast<double>(batch * cores);
-    if (weights.empty()) {
+    const double packets = static_cast<double>(s.batch * cores);
+    if (weights.empty() || !s.arbiter.weighted()) {
       using rr = interlock::round_robin_arbiter<8>;
       interlock::model::network<interlock::anton2_routing, rr,
                                 interlock::model::separable_input_first, rr>
@@ -179,11 +265,37 @@ class anton2_shape {
               [](node_id, std::size_t) { return rr{}; });
       return finish(net, packets, ideal_per_node);
     }
-    if (weights.size() == 1) return run_weighted<1>(c, traffic, weights, packets, ideal_per_node);
-    return run_weighted<2>(c, traffic, weights, packets, ideal_per_node);
+    if (s.arbiter.model == arbiter_model::kind::exact) {
+      if (weights.size() == 1)
+        return run_weighted<interlock::exact_weight_tables<8, 1>,
+                            interlock::inverse_weighted_exact<8, 1>>(c, traffic, weights, {},
+                                                                     packets, ideal_per_node);
+      return run_weighted<interlock::exact_weight_tables<8, 2>,
+                          interlock::inverse_weighted_exact<8, 2>>(c, traffic, weights, {}, packets,
+                                                                   ideal_per_node);
+    }
+    using hw1 =
+        interlock::window_slide_counter<interlock::inverse_weighted_arbiter<8, 1, weight_bits>>;
+    using hw2 =
+        interlock::window_slide_counter<interlock::inverse_weighted_arbiter<8, 2, weight_bits>>;
+    if (weights.size() == 1)
+      return run_weighted<interlock::inverse_weight_tables<8, 1, weight_bits>, hw1>(
+          c, traffic, weights,
+          interlock::inverse_weight_tables<8, 1, weight_bits>(s.arbiter.headroom), packets,
+          ideal_per_node);
+    return run_weighted<interlock::inverse_weight_tables<8, 2, weight_bits>, hw2>(
+        c, traffic, weights,
+        interlock::inverse_weight_tables<8, 2, weight_bits>(s.arbiter.headroom), packets,
+        ideal_per_node);
   }
 
  private:
+  static interlock::anton2_links links(unsigned torus_latency) {
+    interlock::anton2_links l;
+    l.torus_latency = torus_latency;
+    return l;
+  }
+
   // Computed at first use, under a lock: runs on several threads share them
   // (a std::map's elements stay where they are).
   const interlock::unified_arbiter_loads& loads(const std::string& pattern) {
@@ -200,22 +312,24 @@ class anton2_shape {
     return it->second;
   }
 
-  template <std::size_t N>
+  template <class Tables, class Arbiter>
   outcome run_weighted(const interlock::model::config& c,
                        const interlock::model::traffic_source& traffic,
-                       const std::vector<std::string>& weights, double packets, double ideal) {
-    using iw = interlock::inverse_weighted_arbiter<8, N, weight_bits>;
+                       const std::vector<std::string>& weights, Tables tables, double packets,
+                       double ideal) {
     std::vector<const interlock::unified_arbiter_loads*> l;
     for (const std::string& w : weights) l.push_back(&loads(w));
-    interlock::inverse_weight_tables<8, N, weight_bits> tables;
     const auto w =
         interlock::unified_arbitration_tables(tables, interlock::stack_unified_labels(l));
-    interlock::model::network<interlock::anton2_routing, iw,
-                              interlock::model::separable_input_first, iw>
+    interlock::model::network<interlock::anton2_routing, Arbiter,
+                              interlock::model::separable_input_first, Arbiter>
         net(
-            routing_, c, traffic, [&](node_id r, std::size_t o) { return iw(w.output(r, o)); }, {},
-            {}, [&](node_id r, std::size_t q) { return iw(w.input(r, q)); });
-    return finish(net, packets, ideal);
+            routing_, c, traffic, [&](node_id r, std::size_t o) { return Arbiter(w.output(r, o)); },
+            {}, {}, [&](node_id r, std::size_t q) { return Arbiter(w.input(r, q)); });
+    outcome o = finish(net, packets, ideal);
+    o.slides = slide_counts<Arbiter>(net, static_cast<node_id>(w.outputs.size() / w.ports),
+                                     interlock::anton2_topology::network_ports + 1);
+    return o;
   }
 
   interlock::torus_topology torus_;
@@ -229,25 +343,46 @@ class anton2_shape {
 class router_shape {
  public:
   static constexpr std::size_t endpoints = 8;
-  explicit router_shape(std::size_t k)
-      : torus_({k, k, k}, {}, 2), routing_(torus_, interlock::all_dimension_orders(3)) {}
+  router_shape(std::size_t k, unsigned torus_latency)
+      : torus_({k, k, k}, {}, 2),
+        routing_(torus_, interlock::all_dimension_orders(3)),
+        latency_(torus_latency) {}
 
   double ideal(double busiest_load) const { return 1.0 / busiest_load; }
 
-  outcome run(std::size_t batch, unsigned buffer_flits, std::uint64_t seed,
-              const interlock::model::traffic_source& nodes,
+  outcome run(const run_settings& s, const interlock::model::traffic_source& nodes,
               const std::vector<std::string>& weights, double ideal_per_node) {
-    interlock::model::config c = batch_config(batch * cores, buffer_flits, seed);
+    interlock::model::config c = batch_config(s.batch * cores, s);
     c.endpoints = endpoints;
-    const double packets = static_cast<double>(batch * cores);
-    if (weights.empty()) {
+    c.channel_latency = 1 + latency_;  // every channel a torus link
+    const double packets = static_cast<double>(s.batch * cores);
+    if (weights.empty() || !s.arbiter.weighted()) {
       using rr = interlock::round_robin_arbiter<64>;
       interlock::model::network<interlock::vc_promotion_routing, rr> net(
           routing_, c, nodes, [](node_id, std::size_t) { return rr{}; });
       return finish(net, packets, ideal_per_node);
     }
-    if (weights.size() == 1) return run_weighted<1>(c, nodes, weights, packets, ideal_per_node);
-    return run_weighted<2>(c, nodes, weights, packets, ideal_per_node);
+    if (s.arbiter.model == arbiter_model::kind::exact) {
+      if (weights.size() == 1)
+        return run_weighted<interlock::exact_weight_tables<64, 1>,
+                            interlock::inverse_weighted_exact<64, 1>>(c, nodes, weights, {},
+                                                                      packets, ideal_per_node);
+      return run_weighted<interlock::exact_weight_tables<64, 2>,
+                          interlock::inverse_weighted_exact<64, 2>>(c, nodes, weights, {}, packets,
+                                                                    ideal_per_node);
+    }
+    using hw1 =
+        interlock::window_slide_counter<interlock::inverse_weighted_arbiter<64, 1, weight_bits>>;
+    using hw2 =
+        interlock::window_slide_counter<interlock::inverse_weighted_arbiter<64, 2, weight_bits>>;
+    if (weights.size() == 1)
+      return run_weighted<interlock::inverse_weight_tables<64, 1, weight_bits>, hw1>(
+          c, nodes, weights,
+          interlock::inverse_weight_tables<64, 1, weight_bits>(s.arbiter.headroom), packets,
+          ideal_per_node);
+    return run_weighted<interlock::inverse_weight_tables<64, 2, weight_bits>, hw2>(
+        c, nodes, weights, interlock::inverse_weight_tables<64, 2, weight_bits>(s.arbiter.headroom),
+        packets, ideal_per_node);
   }
 
  private:
@@ -271,11 +406,11 @@ class router_shape {
 
   // The model's ports: 12 torus ports, then the endpoints, which share the
   // loads' one local port evenly.
-  template <std::size_t N>
+  template <class Tables, class Arbiter>
   outcome run_weighted(const interlock::model::config& c,
                        const interlock::model::traffic_source& nodes,
-                       const std::vector<std::string>& weights, double packets, double ideal) {
-    using iw = interlock::inverse_weighted_arbiter<64, N, weight_bits>;
+                       const std::vector<std::string>& weights, Tables tables, double packets,
+                       double ideal) {
     std::vector<const interlock::arbiter_loads*> outputs, inputs;
     for (const std::string& w : weights) {
       outputs.push_back(&loads(w).outputs);
@@ -291,19 +426,23 @@ class router_shape {
       for (std::size_t e = local; e < local + endpoints; ++e)
         for (double& x : point[e]) x /= static_cast<double>(endpoints);
     }
-    interlock::inverse_weight_tables<64, N, weight_bits> tables;
     const auto out = interlock::arbitration_tables(tables, spread);
     const auto in = interlock::arbitration_tables(tables, interlock::stack_labels(inputs));
-    auto output = [&](node_id r, std::size_t o) { return iw(out[r * lp + std::min(o, local)]); };
-    auto input = [&](node_id r, std::size_t q) { return iw(in[r * lp + std::min(q, local)]); };
-    interlock::model::network<interlock::vc_promotion_routing, iw,
-                              interlock::model::separable_input_first, iw>
+    auto output = [&](node_id r, std::size_t o) {
+      return Arbiter(out[r * lp + std::min(o, local)]);
+    };
+    auto input = [&](node_id r, std::size_t q) { return Arbiter(in[r * lp + std::min(q, local)]); };
+    interlock::model::network<interlock::vc_promotion_routing, Arbiter,
+                              interlock::model::separable_input_first, Arbiter>
         net(routing_, c, nodes, output, {}, {}, input);
-    return finish(net, packets, ideal);
+    outcome o = finish(net, packets, ideal);
+    o.slides = slide_counts<Arbiter>(net, torus_.node_count(), local + endpoints);
+    return o;
   }
 
   interlock::torus_topology torus_;
   interlock::vc_promotion_routing routing_;
+  unsigned latency_;
   std::map<std::string, stage_loads> loads_;
   std::mutex mutex_;
 };
@@ -312,21 +451,22 @@ class router_shape {
 /// (on any thread).
 class shapes {
  public:
-  shapes(const std::vector<std::string>& nodes, std::size_t k) : k_(k) {
+  /// The shapes named, of KxKxK nodes whose torus links take
+  /// `torus_latency` extra cycles.
+  shapes(const std::vector<std::string>& nodes, std::size_t k, unsigned torus_latency = 0) : k_(k) {
     for (const std::string& n : nodes) {
-      if (n == "anton2" && !anton_) anton_ = std::make_unique<anton2_shape>(k);
-      if (n == "router" && !router_) router_ = std::make_unique<router_shape>(k);
+      if (n == "anton2" && !anton_) anton_ = std::make_unique<anton2_shape>(k, torus_latency);
+      if (n == "router" && !router_) router_ = std::make_unique<router_shape>(k, torus_latency);
     }
   }
 
   /// A batch run on node shape `node`, normalized to a blend whose busiest
   /// torus channel carries `busiest_load` per unit of node injection.
-  outcome run(const std::string& node, std::size_t batch, unsigned buffer_flits, std::uint64_t seed,
+  outcome run(const std::string& node, const run_settings& s,
               const interlock::model::traffic_source& traffic,
               const std::vector<std::string>& weights, double busiest_load) const {
-    if (node == "anton2")
-      return anton_->run(batch, buffer_flits, seed, traffic, weights, anton_->ideal(busiest_load));
-    return router_->run(batch, buffer_flits, seed, traffic, weights, router_->ideal(busiest_load));
+    if (node == "anton2") return anton_->run(s, traffic, weights, anton_->ideal(busiest_load));
+    return router_->run(s, traffic, weights, router_->ideal(busiest_load));
   }
 
   /// A run's work estimate for --max-work, in router-cycles: every router

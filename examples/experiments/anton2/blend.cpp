@@ -3,7 +3,9 @@
 // network model.
 //
 //   blend [--full] [--radix K] [--batch B] [--steps N] [--settings S,...]
-//         [--nodes anton2,router] [--buffer-flits N] [--seed N] [--csv FILE]
+//         [--arbiter A] [--nodes anton2,router] [--buffer-flits N]
+//         [--adapter-buffer-flits N] [--injection-buffer-flits N] [--torus-latency N]
+//         [--seed N] [--csv FILE]
 //
 // Every core sends a batch of 1-flit packets, each to the tornado pattern's
 // destination node with probability 1 - f and to the reverse tornado's with
@@ -12,6 +14,7 @@
 // tornado's loads), reverse (from reverse tornado's), both (two weight sets,
 // packets labelled with their pattern). Throughput as Section 4.1 measures
 // it, normalized to the blend's torus channel capacity (anton2_experiment.hpp).
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -30,8 +33,8 @@ struct settings {
   std::size_t steps = 10;
   std::vector<std::string> arbiters = {"none", "forward", "reverse", "both"};
   std::vector<std::string> nodes = {"anton2"};
-  unsigned buffer_flits = 8;
-  std::uint64_t seed = 1;
+  run_settings run;  // buffers, seed and the weighted settings' arbiter model
+  unsigned torus_latency = 0;
 };
 
 const std::string help =
@@ -50,8 +53,20 @@ const std::string help =
     "  --batch B            packets per core (default 64)\n"
     "  --steps N            f in N equal steps from 0 to 1, 1..100 (default 10)\n"
     "  --settings S,...     none, forward, reverse, both (default all four)\n"
+    "  --arbiter A          the weighted settings' arbiters: inverse_weighted\n"
+    "                       (default: Figure 6/8's hardware model, every weight bit\n"
+    "                       used), inverse_weighted:H (H bits of the 12 left as\n"
+    "                       headroom, 1..11), inverse_weighted_exact (Eq. 3)\n"
     "  --nodes N,...        anton2 (16 routers per node, default), router (one)\n"
-    "  --buffer-flits N     input buffer per (port, VC), 1..64 (default 8)\n"
+    "  --buffer-flits N     input buffer per VC at the mesh routers' ports (router:\n"
+    "                       the network ports), 1..4096 (default 8)\n"
+    "  --adapter-buffer-flits N  anton2: per VC at the channel adapters' inputs,\n"
+    "                       from their router and from the torus link, 1..4096\n"
+    "                       (default --buffer-flits)\n"
+    "  --injection-buffer-flits N  per VC at the cores' injection ports, 1..4096\n"
+    "                       (default --buffer-flits)\n"
+    "  --torus-latency N    cycles a torus link takes beyond an on-chip channel,\n"
+    "                       0..1000 (default 0); its credits take it back too\n"
     "  --seed N             the runs' seed (default 1)\n" +
     cli::experiment_flags::help() +
     "\n"
@@ -77,30 +92,57 @@ int run(int argc, char** argv) {
       s.arbiters = names(flag, value(), {"none", "forward", "reverse", "both"});
     } else if (flag == "--nodes") {
       s.nodes = names(flag, value(), {"anton2", "router"});
+    } else if (flag == "--arbiter") {
+      s.run.arbiter = parse_arbiter(flag, value());
+      if (!s.run.arbiter.weighted())
+        throw cli::bad_input{flag +
+                             ": 'round_robin'; the setting 'none' runs round robin; "
+                             "allowed: inverse_weighted, inverse_weighted:H, "
+                             "inverse_weighted_exact"};
     } else if (flag == "--buffer-flits") {
-      s.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 64));
+      s.run.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
+    } else if (flag == "--adapter-buffer-flits") {
+      s.run.adapter_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
+    } else if (flag == "--injection-buffer-flits") {
+      s.run.injection_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
+    } else if (flag == "--torus-latency") {
+      s.torus_latency = static_cast<unsigned>(cli::number(flag, value(), 0, 1000));
     } else if (flag == "--seed") {
-      s.seed = cli::number(flag, value(), 0, 1000000000);
+      s.run.seed = cli::number(flag, value(), 0, 1000000000);
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
+  if (flags.given("--adapter-buffer-flits") &&
+      std::find(s.nodes.begin(), s.nodes.end(), "anton2") == s.nodes.end())
+    throw cli::bad_input{
+        "--adapter-buffer-flits: applies only to --nodes anton2 (the router "
+        "shape has no channel adapters)"};
   if (shared.full) {
     if (!flags.given("--radix")) s.radix = 8;
     if (!flags.given("--batch")) s.batch = 1024;
   }
+  if (!flags.given("--arbiter")) s.run.arbiter = parse_arbiter("--arbiter", "inverse_weighted");
+  const unsigned adapter =
+      s.run.adapter_buffer_flits != 0 ? s.run.adapter_buffer_flits : s.run.buffer_flits;
+  const unsigned injection =
+      s.run.injection_buffer_flits != 0 ? s.run.injection_buffer_flits : s.run.buffer_flits;
   shared.resolve(flags, {{"radix", std::to_string(s.radix)},
                          {"batch", std::to_string(s.batch)},
                          {"steps", std::to_string(s.steps)},
                          {"settings", cli::joined(s.arbiters)},
+                         {"arbiter", s.run.arbiter.name()},
                          {"nodes", cli::joined(s.nodes)},
-                         {"buffer-flits", std::to_string(s.buffer_flits)},
-                         {"seed", std::to_string(s.seed)}});
+                         {"buffer-flits", std::to_string(s.run.buffer_flits)},
+                         {"adapter-buffer-flits", std::to_string(adapter)},
+                         {"injection-buffer-flits", std::to_string(injection)},
+                         {"torus-latency", std::to_string(s.torus_latency)},
+                         {"seed", std::to_string(s.run.seed)}});
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
   const node_pattern forward = pattern_named("tornado", torus);
   const node_pattern reverse = pattern_named("reverse_tornado", torus);
-  const shapes both(s.nodes, s.radix);
+  const shapes both(s.nodes, s.radix, s.torus_latency);
   std::vector<cell> cells;
   double work = 0;
   for (const std::string& node : s.nodes)
@@ -117,10 +159,13 @@ int run(int argc, char** argv) {
       "completion_spread,seconds");
   std::printf(
       "Blended patterns (Towles et al., ISCA'14, Section 4.2, Figure 10)\n"
-      "%zux%zux%zu torus, 2 slices, %zu 1-flit packets per core, %u-flit buffers per VC;\n"
-      "f = share of packets to reverse tornado's node; throughput normalized to the\n"
-      "blend's torus channel capacity. Inverse weights M = %u at every arbitration point.\n\n",
-      s.radix, s.radix, s.radix, s.batch, s.buffer_flits, weight_bits);
+      "%zux%zux%zu torus, 2 slices, %zu 1-flit packets per core; buffers per VC: %u flits\n"
+      "at the mesh routers, %u at the channel adapters, %u at the cores; torus links %u\n"
+      "cycles longer than on-chip channels. f = share of packets to reverse tornado's\n"
+      "node; throughput normalized to the blend's torus channel capacity. Inverse\n"
+      "weights (%s, M = %u) at every arbitration point.\n\n",
+      s.radix, s.radix, s.radix, s.batch, s.run.buffer_flits, adapter, injection, s.torus_latency,
+      s.run.arbiter.name().c_str(), weight_bits);
   std::printf("%-7s %-8s %5s %10s %11s %9s\n", "node", "setting", "f", "last", "throughput",
               "spread");
   std::fflush(stdout);
@@ -135,8 +180,9 @@ int run(int argc, char** argv) {
         if (c.setting == "reverse") weights = {"reverse_tornado"};
         if (c.setting == "both") weights = {"tornado", "reverse_tornado"};
         const auto traffic = blend({&forward, &reverse}, shares, c.setting == "both");
-        return both.run(c.node, s.batch, s.buffer_flits, s.seed, traffic, weights,
-                        busiest({&forward, &reverse}, shares));
+        run_settings r = s.run;
+        r.batch = s.batch;
+        return both.run(c.node, r, traffic, weights, busiest({&forward, &reverse}, shares));
       },
       [&](std::size_t k, const outcome& o) {
         const cell& c = cells[k];

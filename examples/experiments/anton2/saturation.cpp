@@ -3,14 +3,16 @@
 // on the network model.
 //
 //   saturation [--full] [--radix K] [--batches B,...] [--patterns P,...]
-//              [--nodes anton2,router] [--arbiters round_robin,inverse_weighted]
-//              [--buffer-flits N] [--seed N] [--csv FILE] [--json FILE] [--jobs N]
+//              [--nodes anton2,router] [--arbiters round_robin,inverse_weighted,...]
+//              [--buffer-flits N] [--adapter-buffer-flits N] [--injection-buffer-flits N]
+//              [--torus-latency N] [--seed N] [--csv FILE] [--json FILE] [--jobs N]
 //
 // Every core sends a batch of 1-flit packets as fast as it can; throughput is
 // Section 4.1's (anton2_experiment.hpp). Round robin against inverse-weighted
 // arbiters programmed once from uniform traffic's loads at every arbitration
 // point (output and input stages), on Anton 2's node and on one router per
 // node (anton2_experiment.hpp).
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -29,9 +31,10 @@ struct settings {
   std::vector<std::size_t> batches = {8, 32, 128};
   std::vector<std::string> patterns = {"uniform", "neighbor2", "neighbor1"};
   std::vector<std::string> nodes = {"anton2", "router"};
-  std::vector<std::string> arbiters = {"round_robin", "inverse_weighted"};
-  unsigned buffer_flits = 8;
-  std::uint64_t seed = 1;
+  std::vector<arbiter_model> arbiters = {parse_arbiter("", "round_robin"),
+                                         parse_arbiter("", "inverse_weighted")};
+  run_settings run;  // buffers and seed (batch and arbiter per cell)
+  unsigned torus_latency = 0;
 };
 
 const std::string help =
@@ -50,8 +53,20 @@ const std::string help =
     "  --patterns P,...     uniform, neighbor1, neighbor2, tornado, reverse_tornado\n"
     "                       (default uniform,neighbor2,neighbor1)\n"
     "  --nodes N,...        anton2 (16 routers per node), router (one); default both\n"
-    "  --arbiters A,...     round_robin, inverse_weighted; default both\n"
-    "  --buffer-flits N     input buffer per (port, VC), 1..64 (default 8)\n"
+    "  --arbiters A,...     round_robin, inverse_weighted (Figure 6/8's hardware\n"
+    "                       model, every weight bit used), inverse_weighted:H (H\n"
+    "                       bits of the 12 left as headroom, 1..11),\n"
+    "                       inverse_weighted_exact (Eq. 3); default\n"
+    "                       round_robin,inverse_weighted\n"
+    "  --buffer-flits N     input buffer per VC at the mesh routers' ports (router:\n"
+    "                       the network ports), 1..4096 (default 8)\n"
+    "  --adapter-buffer-flits N  anton2: per VC at the channel adapters' inputs,\n"
+    "                       from their router and from the torus link, 1..4096\n"
+    "                       (default --buffer-flits)\n"
+    "  --injection-buffer-flits N  per VC at the cores' injection ports, 1..4096\n"
+    "                       (default --buffer-flits)\n"
+    "  --torus-latency N    cycles a torus link takes beyond an on-chip channel,\n"
+    "                       0..1000 (default 0); its credits take it back too\n"
     "  --seed N             the runs' seed (default 1)\n" +
     cli::experiment_flags::help() +
     "\n"
@@ -59,7 +74,8 @@ const std::string help =
     "3 an output could not be written.\n";
 
 struct cell {
-  std::string node, pattern, arbiter;
+  std::string node, pattern;
+  arbiter_model arbiter;
   std::size_t batch;
 };
 
@@ -76,36 +92,58 @@ int run(int argc, char** argv) {
     } else if (flag == "--nodes") {
       s.nodes = names(flag, value(), {"anton2", "router"});
     } else if (flag == "--arbiters") {
-      s.arbiters = names(flag, value(), {"round_robin", "inverse_weighted"});
+      s.arbiters.clear();
+      for (const std::string& a : cli::split(value())) s.arbiters.push_back(parse_arbiter(flag, a));
+      if (s.arbiters.empty()) throw cli::bad_input{flag + ": names nothing"};
     } else if (flag == "--buffer-flits") {
-      s.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 64));
+      s.run.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
+    } else if (flag == "--adapter-buffer-flits") {
+      s.run.adapter_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
+    } else if (flag == "--injection-buffer-flits") {
+      s.run.injection_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
+    } else if (flag == "--torus-latency") {
+      s.torus_latency = static_cast<unsigned>(cli::number(flag, value(), 0, 1000));
     } else if (flag == "--seed") {
-      s.seed = cli::number(flag, value(), 0, 1000000000);
+      s.run.seed = cli::number(flag, value(), 0, 1000000000);
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
+  if (flags.given("--adapter-buffer-flits") &&
+      std::find(s.nodes.begin(), s.nodes.end(), "anton2") == s.nodes.end())
+    throw cli::bad_input{
+        "--adapter-buffer-flits: applies only to --nodes anton2 (the router "
+        "shape has no channel adapters)"};
   if (shared.full) {
     if (!flags.given("--radix")) s.radix = 8;
     if (!flags.given("--batches")) s.batches = {16, 64, 256, 1024};
   }
+  std::vector<std::string> arbiter_names;
+  for (const arbiter_model& a : s.arbiters) arbiter_names.push_back(a.name());
+  const unsigned adapter =
+      s.run.adapter_buffer_flits != 0 ? s.run.adapter_buffer_flits : s.run.buffer_flits;
+  const unsigned injection =
+      s.run.injection_buffer_flits != 0 ? s.run.injection_buffer_flits : s.run.buffer_flits;
   shared.resolve(flags, {{"radix", std::to_string(s.radix)},
                          {"batches", cli::joined(s.batches)},
                          {"patterns", cli::joined(s.patterns)},
                          {"nodes", cli::joined(s.nodes)},
-                         {"arbiters", cli::joined(s.arbiters)},
-                         {"buffer-flits", std::to_string(s.buffer_flits)},
-                         {"seed", std::to_string(s.seed)}});
+                         {"arbiters", cli::joined(arbiter_names)},
+                         {"buffer-flits", std::to_string(s.run.buffer_flits)},
+                         {"adapter-buffer-flits", std::to_string(adapter)},
+                         {"injection-buffer-flits", std::to_string(injection)},
+                         {"torus-latency", std::to_string(s.torus_latency)},
+                         {"seed", std::to_string(s.run.seed)}});
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
-  const shapes both(s.nodes, s.radix);
+  const shapes both(s.nodes, s.radix, s.torus_latency);
   std::map<std::string, node_pattern> patterns;
   for (const std::string& p : s.patterns) patterns.emplace(p, pattern_named(p, torus));
   std::vector<cell> cells;
   double work = 0;
   for (const std::string& node : s.nodes)
     for (const std::string& pattern : s.patterns)
-      for (const std::string& arbiter : s.arbiters)
+      for (const arbiter_model& arbiter : s.arbiters)
         for (const std::size_t batch : s.batches) {
           cells.push_back({node, pattern, arbiter, batch});
           work += both.work(node, batch, busiest({&patterns.at(pattern)}, {1.0}));
@@ -114,19 +152,24 @@ int run(int argc, char** argv) {
   cli::table_output csv = shared.output("saturation");
   csv.line(
       "node,pattern,arbiter,radix,batch,last_arrival,normalized_throughput,"
-      "completion_spread,seconds");
+      "completion_spread,forfeits_per_grant,seconds");
   std::printf(
       "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9)\n"
-      "%zux%zux%zu torus, 2 slices, 1-flit packets, %u-flit buffers per VC; batch = packets\n"
-      "per core (16 per node); throughput normalized to the torus channels' capacity.\n"
-      "Inverse weights (M = %u) from uniform traffic's loads at every arbitration point.\n"
+      "%zux%zux%zu torus, 2 slices, 1-flit packets; buffers per VC: %u flits at the mesh\n"
+      "routers, %u at the channel adapters, %u at the cores; torus links %u cycles longer\n"
+      "than on-chip channels. Batch = packets per core (16 per node); throughput\n"
+      "normalized to the torus channels' capacity. Inverse weights (M = %u) from\n"
+      "uniform traffic's loads at every arbitration point.\n"
       "Columns: batch, packets per core; last, the cycle of the last delivery;\n"
       "throughput, the batch over that cycle as a share of the torus's capacity\n"
       "(1 = every torus channel busy every cycle); spread, the latest core's\n"
-      "completion over the earliest's (1 = all finish together).\n\n",
-      s.radix, s.radix, s.radix, s.buffer_flits, weight_bits);
-  std::printf("%-7s %-10s %-17s %7s %10s %11s %9s\n", "node", "pattern", "arbiter", "batch", "last",
-              "throughput", "spread");
+      "completion over the earliest's (1 = all finish together); forfeits, the\n"
+      "hardware model's inputs zeroed by a window slide while owed service, per\n"
+      "grant, over every arbiter of both stages (window_slides.hpp).\n\n",
+      s.radix, s.radix, s.radix, s.run.buffer_flits, adapter, injection, s.torus_latency,
+      weight_bits);
+  std::printf("%-7s %-10s %-22s %7s %10s %11s %9s %9s\n", "node", "pattern", "arbiter", "batch",
+              "last", "throughput", "spread", "forfeits");
   std::fflush(stdout);
   int status = 0;
   shared.grid(
@@ -135,24 +178,26 @@ int run(int argc, char** argv) {
         const cell& c = cells[k];
         const node_pattern& p = patterns.at(c.pattern);
         // Section 4.1: one set of weights, uniform traffic's, for every pattern.
-        const std::vector<std::string> weights = c.arbiter == "inverse_weighted"
-                                                     ? std::vector<std::string>{"uniform"}
-                                                     : std::vector<std::string>{};
-        return both.run(c.node, c.batch, s.buffer_flits, s.seed, p.destination, weights,
-                        busiest({&p}, {1.0}));
+        const std::vector<std::string> weights =
+            c.arbiter.weighted() ? std::vector<std::string>{"uniform"} : std::vector<std::string>{};
+        run_settings r = s.run;
+        r.batch = c.batch;
+        r.arbiter = c.arbiter;
+        return both.run(c.node, r, p.destination, weights, busiest({&p}, {1.0}));
       },
       [&](std::size_t k, const outcome& o) {
         const cell& c = cells[k];
-        std::printf("%-7s %-10s %-17s %7zu %10llu %11.3f %9.3f%s\n", c.node.c_str(),
-                    c.pattern.c_str(), c.arbiter.c_str(), c.batch,
+        const std::string arbiter = c.arbiter.name();
+        std::printf("%-7s %-10s %-22s %7zu %10llu %11.3f %9.3f %9.4f%s\n", c.node.c_str(),
+                    c.pattern.c_str(), arbiter.c_str(), c.batch,
                     static_cast<unsigned long long>(o.last), o.normalized, o.completion_spread,
-                    o.ok ? "" : "  (did not finish)");
+                    o.slides.forfeits_per_grant(), o.ok ? "" : "  (did not finish)");
         std::fflush(stdout);
         if (!o.ok) status = 1;
-        csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.2f", c.node.c_str(),
-                             c.pattern.c_str(), c.arbiter.c_str(), s.radix, c.batch,
+        csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.5f,%.2f", c.node.c_str(),
+                             c.pattern.c_str(), arbiter.c_str(), s.radix, c.batch,
                              static_cast<unsigned long long>(o.last), o.normalized,
-                             o.completion_spread, o.seconds));
+                             o.completion_spread, o.slides.forfeits_per_grant(), o.seconds));
       });
   csv.close();
   return status;

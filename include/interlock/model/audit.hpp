@@ -7,8 +7,9 @@
 //   or being ejected; the count of packets in the network agrees; and for
 //   every output (router, port, VC) with a buffer downstream, its credits
 //   plus the flits that buffer holds or will hold plus the credits on their
-//   way back equal the buffer's size (injection_flits at the local port), with credits never below
-//   0 or above it. It costs a pass over every buffer and pending event: for tests, not for runs.
+//   way back equal the buffer's size (router_state::buffer_flits: by kind
+//   of router and port), with credits never below 0 or above it. It costs a pass over every buffer
+//   and pending event: for tests, not for runs.
 //
 // Example
 //   // each cycle of a test: net.step(); REQUIRE(net.check_invariants().empty());
@@ -34,7 +35,7 @@ struct packet_counts {
 
 template <class Pool>
 std::string audit(const router_state& s, const Pool& pool, const event_wheel& wheel,
-                  unsigned buffer_flits, unsigned injection_flits, const packet_counts& n) {
+                  const packet_counts& n) {
   std::uint64_t in_buffers = 0, in_flight = 0, ejecting = 0;
   std::vector<std::int64_t> held(s.credits.size(), 0);  // flits a buffer holds or will
   std::vector<std::int64_t> returning(s.credits.size(), 0);
@@ -79,18 +80,20 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
     for (std::size_t o = 0; o < s.ports; ++o)
       for (std::size_t v = 0; v < s.vcs; ++v) {
         const std::size_t up = s.buffer(r, o, v);
-        const unsigned size = o >= s.local ? injection_flits : buffer_flits;
-        if (s.credits[up] < 0 || s.credits[up] > static_cast<std::int32_t>(size))
-          return "credits out of range at router " + std::to_string(r) + " port " +
-                 std::to_string(o) + " VC " + std::to_string(v);
         std::size_t down;
+        unsigned size;  // the downstream buffer's
         if (o >= s.local) {
           down = up;  // the injection side's credits for the local input buffer
+          size = s.buffer_flits(r, o);
         } else {
           const port_state& out = s.port[s.port_index(r, o)];
           if (out.downstream == no_node) continue;
           down = s.buffer(out.downstream, out.downstream_port, v);
+          size = s.buffer_flits(out.downstream, out.downstream_port);
         }
+        if (s.credits[up] < 0 || s.credits[up] > static_cast<std::int32_t>(size))
+          return "credits out of range at router " + std::to_string(r) + " port " +
+                 std::to_string(o) + " VC " + std::to_string(v);
         const std::int64_t sum = s.credits[up] + held[down] + returning[up];
         if (sum != static_cast<std::int64_t>(size))
           return "credit loop of router " + std::to_string(r) + " port " + std::to_string(o) +

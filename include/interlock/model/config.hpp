@@ -44,6 +44,10 @@ struct config {
   unsigned buffer_flits = 16;  // per network input (port, VC)
   // Per VC of the local (injection) input port; 0: buffer_flits.
   unsigned injection_buffer_flits = 0;
+  // Per VC of the network inputs of routers that host no endpoints (Anton
+  // 2's channel adapters, both sides: from their router and from the torus
+  // link); 0: buffer_flits. buffer_flits is then the mesh routers' ports.
+  unsigned adapter_buffer_flits = 0;
   // Output staging buffers (the SeaStar's shape): per output port, a FIFO of
   // this many flits for each (input port, VC); 0: none, the output
   // arbitrates among the input ports' chosen heads.
@@ -86,6 +90,9 @@ struct config {
   unsigned injection_flits() const {
     return injection_buffer_flits == 0 ? buffer_flits : injection_buffer_flits;
   }
+  unsigned adapter_flits() const {
+    return adapter_buffer_flits == 0 ? buffer_flits : adapter_buffer_flits;
+  }
   unsigned max_flits() const {
     unsigned m = 0;
     for (const auto& l : lengths) m = l.flits > m ? l.flits : m;
@@ -113,6 +120,9 @@ struct config {
       throw config_error(who, "buffer_flits", std::to_string(buffer_flits), "1..65535");
     if (injection_buffer_flits > 65535)
       throw config_error(who, "injection_buffer_flits", std::to_string(injection_buffer_flits),
+                         "0 (as buffer_flits) or 1..65535");
+    if (adapter_buffer_flits > 65535)
+      throw config_error(who, "adapter_buffer_flits", std::to_string(adapter_buffer_flits),
                          "0 (as buffer_flits) or 1..65535");
     if (staging_flits > 65535)
       throw config_error(who, "staging_flits", std::to_string(staging_flits),
@@ -158,6 +168,10 @@ struct config {
                              " flits): virtual cut-through stores whole packets");
     if (injection_buffer_flits != 0 && max_flits() > injection_buffer_flits)
       throw config_error(who, "injection_buffer_flits", std::to_string(injection_buffer_flits),
+                         "at least the longest packet (" + std::to_string(max_flits()) +
+                             " flits): virtual cut-through stores whole packets");
+    if (adapter_buffer_flits != 0 && max_flits() > adapter_buffer_flits)
+      throw config_error(who, "adapter_buffer_flits", std::to_string(adapter_buffer_flits),
                          "at least the longest packet (" + std::to_string(max_flits()) +
                              " flits): virtual cut-through stores whole packets");
     if (!(load >= 0) || !(load <= 1))

@@ -9,7 +9,8 @@
 //   router<Scheme, Policy> (router.hpp) says, and one traffic source per
 //   node (sources.hpp). The network moves what the routers decide:
 //   - Input buffers per (port, VC) of config::buffer_flits flits
-//     (config::injection_buffer_flits at the local port), FIFO. A
+//     (config::injection_buffer_flits at the local port,
+//     config::adapter_buffer_flits at routers hosting no endpoints), FIFO. A
 //     packet granted an output takes credits for all of it downstream; its
 //     flits then cross the switch and the channel one per cycle (the input
 //     port and the output channel are busy for `flits` cycles). Its head
@@ -259,6 +260,8 @@ class network {
   std::uint64_t in_network() const noexcept { return in_network_; }
   const deadlock_report& deadlock() const noexcept { return deadlock_; }
   const config& configuration() const noexcept { return cfg_; }
+  /// The size in flits of each VC's buffer at router r's input port p.
+  unsigned buffer_flits(node_id r, std::size_t p) const { return s_.buffer_flits(r, p); }
   /// Flits sent out of router r's output port o during the measured window.
   std::uint64_t channel_flits(node_id r, std::size_t o) const { return m_.channel_flits(r, o); }
   /// The routers' decisions and policies.
@@ -271,8 +274,7 @@ class network {
 
   /// Conservation and every credit loop (audit.hpp); empty if all hold.
   std::string check_invariants() const {
-    return audit(s_, pool_, wheel_, cfg_.buffer_flits, cfg_.injection_flits(),
-                 packet_counts{injected_, delivered_, in_network_});
+    return audit(s_, pool_, wheel_, packet_counts{injected_, delivered_, in_network_});
   }
 
  private:
@@ -291,9 +293,8 @@ class network {
   }
   static router_state make_state(const fabric& f, const vc_sets& sets, const config& c,
                                  std::size_t candidates) {
-    router_state s(f, sets.physical(), c.buffer_flits, c.injection_flits(),
-                   std::max(c.buffer_flits, c.injection_flits()) / c.min_flits(), candidates,
-                   c.endpoints, c.channel_latency);
+    router_state s(f, sets.physical(), {c.buffer_flits, c.injection_flits(), c.adapter_flits()},
+                   c.min_flits(), candidates, c.endpoints, c.channel_latency);
     if (c.staging_flits != 0) s.add_staging(c.staging_flits, c.staging_flits / c.min_flits());
     if (c.head_cycles != 0) s.add_head_pipeline(c.head_cycles);
     return s;
@@ -326,8 +327,13 @@ class network {
                          std::to_string(a.port_bias.size()) + " ports",
                          "one bias per router port (" + std::to_string(network + 1) + ")");
     // The age clock's packet_count (11 bits) must hold every packet a router
-    // can store.
-    const std::size_t capacity = c.buffer_flits / c.min_flits();
+    // can store (the deeper kind's, with channel adapters).
+    bool adapters = false;
+    for (node_id r = 0; r < f.routers() && !adapters; ++r) adapters = !f.hosts(r);
+    const unsigned deepest =
+        adapters ? std::max(c.buffer_flits, c.adapter_flits()) : c.buffer_flits;
+    const bool by_adapters = deepest != c.buffer_flits;
+    const std::size_t capacity = deepest / c.min_flits();
     const std::size_t ports = network + c.endpoints;
     const std::size_t packets =
         (network * capacity + c.endpoints * (c.injection_flits() / c.min_flits()) +
@@ -335,7 +341,8 @@ class network {
         sets.physical();
     if (packets > age_clock::max_packet_count)
       throw config_error(
-          "interlock::model::config", "buffer_flits", std::to_string(c.buffer_flits),
+          "interlock::model::config", by_adapters ? "adapter_buffer_flits" : "buffer_flits",
+          std::to_string(deepest),
           "a router holding at most 2047 packets with an age arbiter (the age clock's "
           "11-bit packet_count): " +
               std::to_string(ports) + " ports x " + std::to_string(sets.physical()) + " VCs of " +
@@ -484,11 +491,12 @@ class network {
         age_.counters(r, port).count_received(static_cast<unsigned>(v), p.flits);
     }
     const std::size_t b = s_.buffer(r, port, v);
-    INTERLOCK_ASSERT(s_.buf[b].count < s_.capacity, "input buffer overflow");
+    buffer_state& in = s_.buf[b];
+    INTERLOCK_ASSERT(in.count < in.slots, "input buffer overflow");
     s_.wake(r);
-    std::size_t slot = s_.buf[b].head + s_.buf[b].count;
-    if (slot >= s_.capacity) slot -= s_.capacity;
-    s_.ring[b * s_.capacity + slot] = id;
+    std::size_t slot = in.head + in.count;
+    if (slot >= in.slots) slot -= in.slots;
+    s_.ring[in.base + slot] = id;
     if (s_.buf[b].count++ == 0) {
       router_.route_head(r, b, p, now_);
       s_.port[s_.port_index(r, port)].vcs |= bits::bit(v);
@@ -512,7 +520,7 @@ class network {
     const std::uint32_t id = s_.packet_at(b, 0);
     flits = head.flits;
     const std::size_t next_head = head.head + std::size_t{1};
-    head.head = static_cast<std::uint16_t>(next_head == s_.capacity ? 0 : next_head);
+    head.head = static_cast<std::uint16_t>(next_head == head.slots ? 0 : next_head);
     --head.count;
     last_progress_ = t;
     return id;

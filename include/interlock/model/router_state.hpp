@@ -17,14 +17,19 @@
 //       fabric.hpp) with the channels' latencies;
 //     per router: the input ports holding packets, the cycle it may sleep
 //       until, and a bitmap of routers holding packets.
+//   Buffer sizes: config::buffer_flits per VC at the network inputs of a
+//   router that hosts endpoints, adapter_flits at those of one that hosts
+//   none (Anton 2's channel adapters), injection_flits at the local ports;
+//   each ring holds as many packets as its buffer can (size / the shortest
+//   packet), so deep buffers cost memory only where they are.
 //   It allocates only when built. buffer(r, p, v) and port_index(r, p) are
-//   the indices.
+//   the indices; buffer_flits(r, p) a buffer's size.
 //
 // Example
 //   interlock::torus_topology t({4, 4}, {true, true});
-//   interlock::model::router_state s(interlock::model::fabric(t), /*vcs=*/2, /*buffer_flits=*/8,
-//                                    /*injection_flits=*/8, /*capacity=*/8,
-//                                    /*max_candidates=*/5);
+//   interlock::model::router_state s(interlock::model::fabric(t), /*vcs=*/2,
+//                                    {/*network=*/8, /*injection=*/8, /*adapter=*/8},
+//                                    /*shortest packet=*/1, /*max_candidates=*/5);
 //   // s.credits[s.buffer(0, 1, 0)] == 8
 #ifndef INTERLOCK_MODEL_ROUTER_STATE_HPP
 #define INTERLOCK_MODEL_ROUTER_STATE_HPP
@@ -48,6 +53,8 @@ struct candidate_info {
 
 /// One input buffer (router, port, VC): a ring of packet ids, and its head.
 struct buffer_state {
+  std::uint32_t base = 0;             // its ring's first slot in router_state::ring
+  std::uint16_t slots = 0;            // the ring's size: the packets it can hold
   std::uint16_t head = 0, count = 0;  // the ring
   std::uint16_t flits = 0;            // the head packet's length
   std::uint8_t ncand = 0;             // its ways on (0: it ejects here)
@@ -87,32 +94,53 @@ struct port_state {
   std::uint16_t out_latency = 1, in_latency = 1;
 };
 
+/// Input buffer sizes per VC, in flits, by kind of input.
+struct buffer_sizes {
+  unsigned network = 16;    // network inputs of routers hosting endpoints
+  unsigned injection = 16;  // local (injection) inputs
+  unsigned adapter = 16;    // network inputs of routers hosting none (channel adapters)
+};
+
 struct router_state {
   router_state() = default;
-  /// Buffers of `buffer_flits` per network input (port, VC) and
-  /// `injection_flits` per local input VC, each holding at most
-  /// `packets_per_buffer` packets, for the routers of fabric f, whose
+  /// Buffers of `sizes` per input (port, VC), each holding at most its size
+  /// over `shortest_packet` packets, for the routers of fabric f, whose
   /// channels take `channel_latency` cycles (plus the fabric's extra).
-  router_state(const fabric& f, std::size_t vcs_per_port, unsigned buffer_flits,
-               unsigned injection_flits, std::size_t packets_per_buffer, std::size_t max_candidates,
+  router_state(const fabric& f, std::size_t vcs_per_port, const buffer_sizes& sizes,
+               unsigned shortest_packet, std::size_t max_candidates,
                std::size_t endpoints_per_node = 1, unsigned channel_latency = 1)
       : nodes(f.routers()),
         ports(f.network_ports() + endpoints_per_node),
         local(f.network_ports()),
         endpoints(endpoints_per_node),
         vcs(vcs_per_port),
-        capacity(packets_per_buffer),
-        max_cand(max_candidates) {
+        max_cand(max_candidates),
+        injection_flits(sizes.injection) {
     const std::size_t buffers = static_cast<std::size_t>(nodes) * ports * vcs;
-    ring.assign(buffers * capacity, 0);
     buf.assign(buffers, buffer_state{});
     cand.assign(buffers * max_cand, hop{});
     cand_info.assign(buffers * max_cand, candidate_info{});
-    credits.assign(buffers, static_cast<std::int32_t>(buffer_flits));
+    credits.assign(buffers, 0);
+    input_flits.assign(nodes, sizes.network);
     for (node_id r = 0; r < nodes; ++r)
-      for (std::size_t q = local; q < ports; ++q)
-        for (std::size_t v = 0; v < vcs; ++v)
-          credits[buffer(r, q, v)] = static_cast<std::int32_t>(injection_flits);
+      if (!f.hosts(r)) input_flits[r] = sizes.adapter;
+    std::size_t slots = 0;
+    for (node_id r = 0; r < nodes; ++r)
+      for (std::size_t q = 0; q < ports; ++q) {
+        // An output's credits are for the buffer at the other end of its
+        // channel (a local port's: the injection side's, for its own input).
+        const port_end down =
+            q >= local ? port_end{r, static_cast<std::uint8_t>(q)} : f.downstream(r, q);
+        for (std::size_t v = 0; v < vcs; ++v) {
+          const std::size_t b = buffer(r, q, v);
+          credits[b] = static_cast<std::int32_t>(
+              down.router != no_node ? buffer_flits(down.router, down.port) : buffer_flits(r, q));
+          buf[b].base = static_cast<std::uint32_t>(slots);
+          buf[b].slots = static_cast<std::uint16_t>(buffer_flits(r, q) / shortest_packet);
+          slots += buf[b].slots;
+        }
+      }
+    ring.assign(slots, 0);
     port.assign(static_cast<std::size_t>(nodes) * ports, port_state{});
     for (node_id r = 0; r < nodes; ++r)
       for (std::size_t q = 0; q < ports; ++q) {
@@ -145,11 +173,16 @@ struct router_state {
   std::size_t port_index(node_id r, std::size_t p) const noexcept {
     return static_cast<std::size_t>(r) * ports + p;
   }
+  /// The size in flits of each VC's buffer at router r's input port p.
+  unsigned buffer_flits(node_id r, std::size_t p) const noexcept {
+    return p >= local ? injection_flits : input_flits[r];
+  }
   /// The packet id in slot k (0: the head) of buffer b.
   std::uint32_t packet_at(std::size_t b, std::size_t k) const noexcept {
-    std::size_t slot = buf[b].head + k;
-    if (slot >= capacity) slot -= capacity;
-    return ring[b * capacity + slot];
+    const buffer_state& x = buf[b];
+    std::size_t slot = x.head + k;
+    if (slot >= x.slots) slot -= x.slots;
+    return ring[x.base + slot];
   }
   void mark_active(node_id r) noexcept { active[r / 64] |= bits::bit(r % 64); }
   void wake(node_id r) noexcept { sleep_until[r] = 0; }
@@ -157,8 +190,10 @@ struct router_state {
   node_id nodes = 0;
   // Router ports: the topology's network ports, then one local port per
   // endpoint (local .. local + endpoints - 1).
-  std::size_t ports = 0, local = 0, endpoints = 1, vcs = 0, capacity = 0, max_cand = 1;
-  std::vector<std::uint32_t> ring;
+  std::size_t ports = 0, local = 0, endpoints = 1, vcs = 0, max_cand = 1;
+  unsigned injection_flits = 0;
+  std::vector<unsigned> input_flits;  // per router: its network inputs' buffer size
+  std::vector<std::uint32_t> ring;    // every buffer's ring, one after another
   std::vector<buffer_state> buf;
   std::vector<hop> cand;
   std::vector<candidate_info> cand_info;
