@@ -240,6 +240,8 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
       a.model.endpoints = static_cast<unsigned>(number(flag, value(), 1, 8));
     } else if (flag == "--head-cycles") {
       a.model.head_cycles = static_cast<unsigned>(number(flag, value(), 0, 1000));
+    } else if (flag == "--switch-stages") {
+      a.model.switch_stages = static_cast<unsigned>(number(flag, value(), 1, 2));
     } else if (flag == "--traffic") {
       a.traffic = value();
       a.mix = parse_mix(flag, a.traffic);

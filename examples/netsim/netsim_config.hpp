@@ -102,6 +102,7 @@ inline std::vector<setting> resolved_settings(const arguments& a, unsigned physi
   add("router-delay", std::to_string(a.model.router_delay));
   add("endpoints", std::to_string(a.model.endpoints));
   add("head-cycles", std::to_string(a.model.head_cycles));
+  add("switch-stages", std::to_string(a.model.switch_stages));
   add("traffic", a.traffic);
   const auto uses = [&](const char* pattern) {
     return mix_has(a.mix, pattern) || mix_has(a.weights_mix, pattern);

@@ -62,6 +62,7 @@ inline std::string flag_of_field(const std::string& field) {
       {"endpoint_bandwidth", "--endpoint-bandwidth"},
       {"router_delay", "--router-delay"},
       {"head_cycles", "--head-cycles"},
+      {"switch_stages", "--switch-stages"},
       {"endpoints", "--endpoints"},
       {"lengths", "--packet-flits"},
       {"load", "--load"},

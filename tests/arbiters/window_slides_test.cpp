@@ -90,3 +90,20 @@ TEST_CASE("window_slide_counter decides, commits and accumulates exactly as the 
   CHECK(counted.forfeits() > 0);
   CHECK(counted.grants() <= 20000);
 }
+
+TEST_CASE("window_slide_counter: a slide forgets who requested before it",
+          "[inverse_weighted][window_slides]") {
+  interlock::window_slide_counter<hw2> a(std::vector<std::vector<std::uint32_t>>{{3}, {3}});
+  step(a, 0b10);  // input 1: acc1 = 3
+  step(a, 0b01);  // input 0: acc0 = 3
+  step(a, 0b01);  // acc0 = 6
+  step(a, 0b01);  // a slide: input 1 forfeits 1; acc0 = 5
+  REQUIRE(a.forfeits() == 1);
+  // Input 0 alone again, still low priority (5): a second slide. Input 1 is
+  // high (0) but has not requested since the first slide: nothing owed.
+  step(a, 0b01);
+  CHECK(a.slides() == 2);
+  CHECK(a.accumulator(0) == 4);  // {0, 5[1:0]} + 3
+  CHECK(a.forfeits() == 1);
+  CHECK(a.forfeited_quota() == 1);
+}

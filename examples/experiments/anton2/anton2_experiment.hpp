@@ -15,7 +15,7 @@
 // as Eq. 3 exactly, at both stages), the buffers by kind of port (mesh
 // router ports, channel adapters, the cores' injection ports) and the torus
 // links' extra latency (the router shape: every channel's, all being torus
-// links).
+// links), and the router pipeline (1 stage, or Figure 12's RC, VA, SA1, SA2).
 #ifndef INTERLOCK_EXAMPLES_ANTON2_EXPERIMENT_HPP
 #define INTERLOCK_EXAMPLES_ANTON2_EXPERIMENT_HPP
 
@@ -155,6 +155,9 @@ struct run_settings {
   unsigned buffer_flits = 8;            // per VC: the mesh routers' ports (router: network ports)
   unsigned adapter_buffer_flits = 0;    // anton2: the channel adapters' (0: buffer_flits)
   unsigned injection_buffer_flits = 0;  // the cores' injection ports (0: buffer_flits)
+  // Router pipeline stages a head passes: 1 (routing, allocation and the
+  // switch in one cycle) or 4 (Figure 12's RC, VA, SA1, SA2).
+  unsigned pipeline = 1;
   std::uint64_t seed = 1;
   arbiter_model arbiter;
 };
@@ -214,6 +217,10 @@ inline interlock::model::config batch_config(std::size_t batch, const run_settin
   c.buffer_flits = s.buffer_flits;
   c.adapter_buffer_flits = s.adapter_buffer_flits;
   c.injection_buffer_flits = s.injection_buffer_flits;
+  if (s.pipeline == 4) {
+    c.head_cycles = 2;    // RC, VA
+    c.switch_stages = 2;  // SA1, SA2
+  }
   c.seed = s.seed;
   c.measure = 100000000;
   c.drain = 0;

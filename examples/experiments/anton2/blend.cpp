@@ -67,6 +67,9 @@ const std::string help =
     "                       (default --buffer-flits)\n"
     "  --torus-latency N    cycles a torus link takes beyond an on-chip channel,\n"
     "                       0..1000 (default 0); its credits take it back too\n"
+    "  --pipeline N         router stages a head passes: 1 (default) or 4 (route\n"
+    "                       computation, VC allocation, input and output switch\n"
+    "                       arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)\n"
     "  --seed N             the runs' seed (default 1)\n" +
     cli::experiment_flags::help() +
     "\n"
@@ -107,6 +110,11 @@ int run(int argc, char** argv) {
       s.run.injection_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
     } else if (flag == "--torus-latency") {
       s.torus_latency = static_cast<unsigned>(cli::number(flag, value(), 0, 1000));
+    } else if (flag == "--pipeline") {
+      const std::string v = value();
+      if (v != "1" && v != "4")
+        throw cli::bad_input{flag + ": '" + v.substr(0, 80) + "'; allowed: 1, 4"};
+      s.run.pipeline = v == "1" ? 1 : 4;
     } else if (flag == "--seed") {
       s.run.seed = cli::number(flag, value(), 0, 1000000000);
     } else {
@@ -137,6 +145,7 @@ int run(int argc, char** argv) {
                          {"adapter-buffer-flits", std::to_string(adapter)},
                          {"injection-buffer-flits", std::to_string(injection)},
                          {"torus-latency", std::to_string(s.torus_latency)},
+                         {"pipeline", std::to_string(s.run.pipeline)},
                          {"seed", std::to_string(s.run.seed)}});
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
@@ -161,11 +170,11 @@ int run(int argc, char** argv) {
       "Blended patterns (Towles et al., ISCA'14, Section 4.2, Figure 10)\n"
       "%zux%zux%zu torus, 2 slices, %zu 1-flit packets per core; buffers per VC: %u flits\n"
       "at the mesh routers, %u at the channel adapters, %u at the cores; torus links %u\n"
-      "cycles longer than on-chip channels. f = share of packets to reverse tornado's\n"
-      "node; throughput normalized to the blend's torus channel capacity. Inverse\n"
-      "weights (%s, M = %u) at every arbitration point.\n\n",
+      "cycles longer than on-chip channels; a %u-stage router pipeline. f = share of\n"
+      "packets to reverse tornado's node; throughput normalized to the blend's torus\n"
+      "channel capacity. Inverse weights (%s, M = %u) at every arbitration point.\n\n",
       s.radix, s.radix, s.radix, s.batch, s.run.buffer_flits, adapter, injection, s.torus_latency,
-      s.run.arbiter.name().c_str(), weight_bits);
+      s.run.pipeline, s.run.arbiter.name().c_str(), weight_bits);
   std::printf("%-7s %-8s %5s %10s %11s %9s\n", "node", "setting", "f", "last", "throughput",
               "spread");
   std::fflush(stdout);

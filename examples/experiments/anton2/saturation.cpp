@@ -67,6 +67,9 @@ const std::string help =
     "                       (default --buffer-flits)\n"
     "  --torus-latency N    cycles a torus link takes beyond an on-chip channel,\n"
     "                       0..1000 (default 0); its credits take it back too\n"
+    "  --pipeline N         router stages a head passes: 1 (default) or 4 (route\n"
+    "                       computation, VC allocation, input and output switch\n"
+    "                       arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)\n"
     "  --seed N             the runs' seed (default 1)\n" +
     cli::experiment_flags::help() +
     "\n"
@@ -103,6 +106,11 @@ int run(int argc, char** argv) {
       s.run.injection_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
     } else if (flag == "--torus-latency") {
       s.torus_latency = static_cast<unsigned>(cli::number(flag, value(), 0, 1000));
+    } else if (flag == "--pipeline") {
+      const std::string v = value();
+      if (v != "1" && v != "4")
+        throw cli::bad_input{flag + ": '" + v.substr(0, 80) + "'; allowed: 1, 4"};
+      s.run.pipeline = v == "1" ? 1 : 4;
     } else if (flag == "--seed") {
       s.run.seed = cli::number(flag, value(), 0, 1000000000);
     } else {
@@ -133,6 +141,7 @@ int run(int argc, char** argv) {
                          {"adapter-buffer-flits", std::to_string(adapter)},
                          {"injection-buffer-flits", std::to_string(injection)},
                          {"torus-latency", std::to_string(s.torus_latency)},
+                         {"pipeline", std::to_string(s.run.pipeline)},
                          {"seed", std::to_string(s.run.seed)}});
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
@@ -157,9 +166,9 @@ int run(int argc, char** argv) {
       "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9)\n"
       "%zux%zux%zu torus, 2 slices, 1-flit packets; buffers per VC: %u flits at the mesh\n"
       "routers, %u at the channel adapters, %u at the cores; torus links %u cycles longer\n"
-      "than on-chip channels. Batch = packets per core (16 per node); throughput\n"
-      "normalized to the torus channels' capacity. Inverse weights (M = %u) from\n"
-      "uniform traffic's loads at every arbitration point.\n"
+      "than on-chip channels; a %u-stage router pipeline. Batch = packets per core (16\n"
+      "per node); throughput normalized to the torus channels' capacity. Inverse\n"
+      "weights (M = %u) from uniform traffic's loads at every arbitration point.\n"
       "Columns: batch, packets per core; last, the cycle of the last delivery;\n"
       "throughput, the batch over that cycle as a share of the torus's capacity\n"
       "(1 = every torus channel busy every cycle); spread, the latest core's\n"
@@ -167,7 +176,7 @@ int run(int argc, char** argv) {
       "hardware model's inputs zeroed by a window slide while owed service, per\n"
       "grant, over every arbiter of both stages (window_slides.hpp).\n\n",
       s.radix, s.radix, s.radix, s.run.buffer_flits, adapter, injection, s.torus_latency,
-      weight_bits);
+      s.run.pipeline, weight_bits);
   std::printf("%-7s %-10s %-22s %7s %10s %11s %9s %9s\n", "node", "pattern", "arbiter", "batch",
               "last", "throughput", "spread", "forfeits");
   std::fflush(stdout);

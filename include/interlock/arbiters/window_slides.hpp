@@ -84,7 +84,9 @@ class window_slide_counter : public Arbiter {
       const std::uint64_t high = this->priority();
       if (((high >> granted) & 1u) == 0) {  // a low-priority grant: the window slides
         ++counts_.slides;
-        for (std::uint64_t x = high & active_ & ~bits::bit(granted); x != 0; x &= x - 1) {
+        // The owed: high priority (the granted input, low, is not among them)
+        // and requesting since the last slide.
+        for (std::uint64_t x = high & active_; x != 0; x &= x - 1) {
           ++counts_.forfeits;
           counts_.forfeited_quota += window - this->accumulator(bits::lowest_index(x));
         }

@@ -69,6 +69,14 @@ struct config {
   // packet queued behind another competes head_cycles after the other's tail
   // has left. 0: none, only router_delay's latency.
   unsigned head_cycles = 0;
+  // Switch allocation in 1 stage (both arbitrations in one cycle) or 2
+  // ([Towles14] Figure 12's SA1, input arbitration, then SA2, output
+  // arbitration, in the next cycle, with separable_input_first): an input
+  // port's pick waits a cycle in a register for its output; a pick that
+  // loses, or whose head can no longer go, is dropped and the input picks
+  // again. With head_cycles = 2 (RC and VA) a head passes Figure 12's four
+  // stages.
+  unsigned switch_stages = 1;
   // Traffic.
   std::vector<length_share> lengths = std::vector<length_share>(1);  // lengths in flits (1)
   double load = 0.1;          // offered flits per node per cycle (Bernoulli)
@@ -143,6 +151,9 @@ struct config {
       throw config_error(who, "router_delay", std::to_string(router_delay), "0..1000");
     if (head_cycles > 1000)
       throw config_error(who, "head_cycles", std::to_string(head_cycles), "0..1000");
+    if (switch_stages < 1 || switch_stages > 2)
+      throw config_error(who, "switch_stages", std::to_string(switch_stages),
+                         "1 (SA in one cycle) or 2 (SA1, then SA2)");
     if (lengths.empty() || lengths.size() > 16)
       throw config_error(who, "lengths", std::to_string(lengths.size()) + " lengths",
                          "1..16 lengths");

@@ -26,6 +26,8 @@
 //     channel is free), one packet at a time at config::endpoint_bandwidth
 //     flits per cycle, into the VC set of its first hop; it leaves its
 //     destination through the endpoint drawn at creation, as fast.
+//   - With config::switch_stages = 2, an input's pick reaches its output's
+//     arbiter a cycle later (SA1, SA2; router.hpp).
 //   - With config::head_cycles, each packet waits that long at the head of
 //     its buffer before it competes (route computation and VC allocation).
 //   - With an age-reading Policy, the age clocks tick every cycle; a packet
@@ -297,6 +299,7 @@ class network {
                    c.min_flits(), candidates, c.endpoints, c.channel_latency);
     if (c.staging_flits != 0) s.add_staging(c.staging_flits, c.staging_flits / c.min_flits());
     if (c.head_cycles != 0) s.add_head_pipeline(c.head_cycles);
+    if (c.switch_stages == 2) s.add_switch_stages();
     return s;
   }
   static std::size_t max_candidates(const torus_topology& t) {

@@ -130,6 +130,13 @@ class router {
                          std::to_string(s.staging_flits()),
                          "0 with a switch allocator other than separable_input_first (with "
                          "staging buffers no two inputs contend for one buffer)");
+    if (s.split_switch() && !std::is_same<Allocator, separable_input_first>::value)
+      throw config_error("interlock::model::config", "switch_stages", "2",
+                         "1 with a switch allocator other than separable_input_first (SA1 is "
+                         "its input stage, SA2 its output stage)");
+    if (s.split_switch() && s.staged())
+      throw config_error("interlock::model::config", "switch_stages", "2",
+                         "1 with staging buffers (their outputs arbitrate alone)");
     if (s.staged() && s.ports * s.vcs > 64)
       throw config_error("interlock::model::config", "staging_flits",
                          std::to_string(s.staging_flits()),
@@ -259,7 +266,11 @@ class router {
       if (can_go[in] != 0) requesting |= bits::bit(in);
     }
     if (requesting == 0) {
-      // Nothing can go: sleep until a port frees, a credit or a packet arrives.
+      // Nothing can go: sleep until a port frees, a credit or a packet
+      // arrives (a pick held from last cycle cannot go either: dropped).
+      if (s_.split_switch())
+        for (std::size_t q = 0; q < s_.ports; ++q)
+          s_.held_pick[s_.port_index(r, q)] = router_state::no_pick;
       s_.sleep_until[r] = wake;
       if constexpr (ages) {
         for (std::uint64_t x = stalled_ports; x != 0; x &= x - 1) {
@@ -270,7 +281,10 @@ class router {
       return;
     }
     if constexpr (std::is_same<Allocator, separable_input_first>::value) {
-      allocate_input_first(r, t, requesting, can_go, m);
+      if (s_.split_switch())
+        allocate_in_two_stages(r, t, requesting, can_go, m);
+      else
+        allocate_input_first(r, t, requesting, can_go, m);
     } else if constexpr (std::is_same<Allocator, separable_output_first>::value) {
       allocate_output_first(r, t, requesting, can_go, m);
     } else {
@@ -621,6 +635,54 @@ class router {
       const std::size_t pi = s_.port_index(r, in);
       commit_vc(pi, can_go[in], chosen[in], f);
       m.send(r, in, options_[pi * s_.vcs + chosen[in]], o, t);
+    }
+  }
+
+  // Figure 12's SA1 and SA2 in consecutive cycles. SA2: each output grants
+  // one of the input ports whose pick from last cycle points there and can
+  // still go (the pick's input policy commits then, over what it picked
+  // among). SA1: each input port with heads that can go picks one for the
+  // next cycle's SA2, not the VC it just sent from; a pick that lost is
+  // replaced.
+  template <class Moves>
+  void allocate_in_two_stages(node_id r, std::uint64_t t, std::uint64_t requesting,
+                              const std::array<std::uint64_t, 64>& can_go, Moves& m) {
+    std::uint64_t out_requests = 0, sent = 0;
+    output_view out;
+    head_fields f;
+    for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
+      const std::size_t in = bits::lowest_index(x);
+      const std::size_t pi = s_.port_index(r, in);
+      const std::uint8_t v = s_.held_pick[pi];
+      if (v == router_state::no_pick || (can_go[in] & bits::bit(v)) == 0) continue;
+      const std::size_t o = option_out_[pi * s_.vcs + v];
+      if ((out_requests & bits::bit(o)) == 0) out.requesters[o] = 0;
+      out_requests |= bits::bit(o);
+      out.requesters[o] |= bits::bit(in);
+      out.offer(in, s_.buf[pi * s_.vcs + v]);
+    }
+    for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
+      const std::size_t o = bits::lowest_index(outs);
+      const std::size_t po = s_.port_index(r, o);
+      const auto request = builders_[po](out.view(o, s_.ports));
+      const grant g = policies_[po].arbitrate(request);
+      if (!g) continue;
+      policies_[po].commit(g, request);
+      const std::size_t in = g.index();
+      const std::size_t pi = s_.port_index(r, in);
+      const std::size_t v = s_.held_pick[pi];
+      commit_vc(pi, s_.held_among[pi], v, f);
+      sent |= bits::bit(in);
+      m.send(r, in, options_[pi * s_.vcs + v], o, t);
+    }
+    for (std::size_t q = 0; q < s_.ports; ++q) {
+      const std::size_t pi = s_.port_index(r, q);
+      std::uint64_t among = (requesting & bits::bit(q)) != 0 ? can_go[q] : 0;
+      if ((sent & bits::bit(q)) != 0) among &= ~bits::bit(s_.held_pick[pi]);
+      s_.held_pick[pi] = router_state::no_pick;
+      if (among == 0) continue;
+      s_.held_pick[pi] = static_cast<std::uint8_t>(pick_vc(pi, among, f));
+      s_.held_among[pi] = among;
     }
   }
 

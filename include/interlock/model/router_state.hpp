@@ -212,6 +212,18 @@ struct router_state {
   unsigned head_cycles = 0;
   std::vector<std::uint64_t> ready_at;
 
+  // Switch allocation in two stages (config::switch_stages = 2): per (router,
+  // port), the VC its input stage picked last cycle (no_pick: none) and the
+  // VCs it picked among.
+  static constexpr std::uint8_t no_pick = 0xFF;
+  void add_switch_stages() {
+    held_pick.assign(static_cast<std::size_t>(nodes) * ports, no_pick);
+    held_among.assign(static_cast<std::size_t>(nodes) * ports, 0);
+  }
+  bool split_switch() const noexcept { return !held_pick.empty(); }
+  std::vector<std::uint8_t> held_pick;
+  std::vector<std::uint64_t> held_among;
+
   // Output staging buffers (staging_flits > 0), per (router, output, input
   // port, VC); a staging buffer's index at its output is input x vcs + VC.
   void add_staging(unsigned staging_flits, std::size_t packets_per_staging) {
