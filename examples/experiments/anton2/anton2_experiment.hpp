@@ -158,6 +158,7 @@ struct run_settings {
   // Router pipeline stages a head passes: 1 (routing, allocation and the
   // switch in one cycle) or 4 (Figure 12's RC, VA, SA1, SA2).
   unsigned pipeline = 1;
+  std::uint64_t timeline_bin = 0;  // > 0: the torus links' use per this many cycles
   std::uint64_t seed = 1;
   arbiter_model arbiter;
 };
@@ -169,12 +170,26 @@ struct outcome {
   // The hardware model's window slides at every arbiter, both stages (zero
   // for round robin and the exact model, which have no window).
   interlock::window_slide_counts slides;
+  // With run_settings::timeline_bin: the torus links' use per bin, up to
+  // the run's end (cycles).
+  std::vector<double> link_utilization;
+  std::uint64_t cycles = 0;
+  // Anton 2's node: per mesh router position (R(u,v), kind 0..15), the
+  // completion cycles of its cores over the nodes: mean, earliest, latest.
+  struct position {
+    double mean = 0;
+    std::uint64_t first = 0, last = 0;
+  };
+  std::vector<position> positions;
   bool ok = false;
   double seconds = 0;
 };
 
+/// Runs `net` and measures it; `node_positions`: its sources are Anton 2's
+/// cores, whose completion is summed by their router's place in the node.
 template <class Net>
-outcome finish(Net& net, double packets_per_node, double ideal_per_node) {
+outcome finish(Net& net, double packets_per_node, double ideal_per_node,
+               bool node_positions = false) {
   const auto start = std::chrono::steady_clock::now();
   const interlock::model::results r = net.run();
   outcome o;
@@ -185,6 +200,25 @@ outcome finish(Net& net, double packets_per_node, double ideal_per_node) {
   o.completion_spread = r.completion_min > 0 ? static_cast<double>(r.completion_max) /
                                                    static_cast<double>(r.completion_min)
                                              : 0;
+  o.link_utilization = r.link_utilization;
+  o.cycles = r.cycles;
+  if (node_positions) {
+    using at = interlock::anton2_topology;
+    o.positions.assign(at::mesh_routers, {});
+    std::vector<std::size_t> counted(at::mesh_routers, 0);
+    for (std::size_t i = 0; i < r.sources.size() && i < r.completion_per_source.size(); ++i) {
+      const std::size_t k = at::kind(r.sources[i]);
+      if (k >= at::mesh_routers) continue;
+      outcome::position& p = o.positions[k];
+      const std::uint64_t c = r.completion_per_source[i];
+      p.first = counted[k] == 0 ? c : std::min(p.first, c);
+      p.last = std::max(p.last, c);
+      p.mean += static_cast<double>(c);
+      ++counted[k];
+    }
+    for (std::size_t k = 0; k < at::mesh_routers; ++k)
+      if (counted[k] != 0) o.positions[k].mean /= static_cast<double>(counted[k]);
+  }
   return o;
 }
 
@@ -221,6 +255,7 @@ inline interlock::model::config batch_config(std::size_t batch, const run_settin
     c.head_cycles = 2;    // RC, VA
     c.switch_stages = 2;  // SA1, SA2
   }
+  c.utilization_bin = s.timeline_bin;
   c.seed = s.seed;
   c.measure = 100000000;
   c.drain = 0;
@@ -270,7 +305,7 @@ class anton2_shape {
           net(
               routing_, c, traffic, [](node_id, std::size_t) { return rr{}; }, {}, {},
               [](node_id, std::size_t) { return rr{}; });
-      return finish(net, packets, ideal_per_node);
+      return finish(net, packets, ideal_per_node, true);
     }
     if (s.arbiter.model == arbiter_model::kind::exact) {
       if (weights.size() == 1)
@@ -333,7 +368,7 @@ class anton2_shape {
         net(
             routing_, c, traffic, [&](node_id r, std::size_t o) { return Arbiter(w.output(r, o)); },
             {}, {}, [&](node_id r, std::size_t q) { return Arbiter(w.input(r, q)); });
-    outcome o = finish(net, packets, ideal);
+    outcome o = finish(net, packets, ideal, true);
     o.slides = slide_counts<Arbiter>(net, static_cast<node_id>(w.outputs.size() / w.ports),
                                      interlock::anton2_topology::network_ports + 1);
     return o;

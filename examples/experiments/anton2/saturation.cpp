@@ -35,6 +35,8 @@ struct settings {
                                          parse_arbiter("", "inverse_weighted")};
   run_settings run;  // buffers and seed (batch and arbiter per cell)
   unsigned torus_latency = 0;
+  std::string timeline, positions;  // --timeline, --positions: the files
+  std::uint64_t timeline_bin = 100;
 };
 
 const std::string help =
@@ -70,7 +72,12 @@ const std::string help =
     "  --pipeline N         router stages a head passes: 1 (default) or 4 (route\n"
     "                       computation, VC allocation, input and output switch\n"
     "                       arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)\n"
-    "  --seed N             the runs' seed (default 1)\n" +
+    "  --seed N             the runs' seed (default 1)\n"
+    "  --positions FILE     anton2: per run, each mesh router position R(u,v)'s\n"
+    "                       cores' completion (mean, earliest, latest over the\n"
+    "                       nodes), CSV\n"
+    "  --timeline FILE      per run, the torus links' use in bins of --timeline-bin\n"
+    "                       cycles (default 100, 1..1000000) from cycle 0, CSV\n" +
     cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
@@ -113,10 +120,22 @@ int run(int argc, char** argv) {
       s.run.pipeline = v == "1" ? 1 : 4;
     } else if (flag == "--seed") {
       s.run.seed = cli::number(flag, value(), 0, 1000000000);
+    } else if (flag == "--positions") {
+      s.positions = value();
+    } else if (flag == "--timeline") {
+      s.timeline = value();
+    } else if (flag == "--timeline-bin") {
+      s.timeline_bin = cli::number(flag, value(), 1, 1000000);
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
+  if (flags.given("--timeline-bin") && !flags.given("--timeline"))
+    throw cli::bad_input{"--timeline-bin: sets the bins of --timeline FILE, which is not given"};
+  if (flags.given("--positions") &&
+      std::find(s.nodes.begin(), s.nodes.end(), "anton2") == s.nodes.end())
+    throw cli::bad_input{"--positions: applies only to --nodes anton2 (positions in its node)"};
+  if (!s.timeline.empty()) s.run.timeline_bin = s.timeline_bin;
   if (flags.given("--adapter-buffer-flits") &&
       std::find(s.nodes.begin(), s.nodes.end(), "anton2") == s.nodes.end())
     throw cli::bad_input{
@@ -159,6 +178,11 @@ int run(int argc, char** argv) {
         }
   shared.check_work(work, "lower --radix or --batches");
   cli::table_output csv = shared.output("saturation");
+  cli::output_file positions("--positions", s.positions), timeline("--timeline", s.timeline);
+  positions.line(
+      "node,pattern,arbiter,batch,position,u,v,completion_mean,completion_first,"
+      "completion_last,last_arrival");
+  timeline.line("node,pattern,arbiter,batch,bin_start,bin_cycles,torus_utilization");
   csv.line(
       "node,pattern,arbiter,radix,batch,last_arrival,normalized_throughput,"
       "completion_spread,forfeits_per_grant,seconds");
@@ -207,8 +231,25 @@ int run(int argc, char** argv) {
                              c.pattern.c_str(), arbiter.c_str(), s.radix, c.batch,
                              static_cast<unsigned long long>(o.last), o.normalized,
                              o.completion_spread, o.slides.forfeits_per_grant(), o.seconds));
+        const std::string key =
+            c.node + "," + c.pattern + "," + arbiter + "," + std::to_string(c.batch);
+        for (std::size_t p = 0; p < o.positions.size(); ++p)
+          positions.line(cli::format("%s,%zu,%zu,%zu,%.1f,%llu,%llu,%llu", key.c_str(), p,
+                                     interlock::anton2_topology::u_of(p),
+                                     interlock::anton2_topology::v_of(p), o.positions[p].mean,
+                                     static_cast<unsigned long long>(o.positions[p].first),
+                                     static_cast<unsigned long long>(o.positions[p].last),
+                                     static_cast<unsigned long long>(o.last)));
+        for (std::size_t b = 0; b < o.link_utilization.size(); ++b)
+          timeline.line(cli::format("%s,%llu,%llu,%.5f", key.c_str(),
+                                    static_cast<unsigned long long>(b * s.timeline_bin),
+                                    static_cast<unsigned long long>(std::min<std::uint64_t>(
+                                        s.timeline_bin, o.cycles - b * s.timeline_bin)),
+                                    o.link_utilization[b]));
       });
   csv.close();
+  positions.close();
+  timeline.close();
   return status;
 }
 

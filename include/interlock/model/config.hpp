@@ -87,6 +87,9 @@ struct config {
   std::uint64_t measure = 10000;
   std::uint64_t drain = 50000;  // at most this many cycles waiting for measured packets
   std::uint64_t seed = 1;
+  // > 0: the torus links' utilization over the run, in bins of this many
+  // cycles (results::link_utilization; link_timeline.hpp).
+  std::uint64_t utilization_bin = 0;
   // Progress: a network holding packets in which nothing moves for this many
   // cycles is deadlocked (0: derived from the delays and packet lengths).
   std::uint64_t stall_limit = 0;
@@ -197,6 +200,8 @@ struct config {
       throw config_error(who, "warmup", std::to_string(warmup), "0..2^40");
     if (drain > (std::uint64_t{1} << 40))
       throw config_error(who, "drain", std::to_string(drain), "0..2^40");
+    if (utilization_bin > (std::uint64_t{1} << 40))
+      throw config_error(who, "utilization_bin", std::to_string(utilization_bin), "0..2^40");
     if (stall_limit > (std::uint64_t{1} << 40))
       throw config_error(who, "stall_limit", std::to_string(stall_limit), "0..2^40");
   }

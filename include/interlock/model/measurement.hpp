@@ -104,6 +104,9 @@ struct results {
   std::uint64_t completion_min = 0, completion_max = 0;
   // Channel utilization per direction: [dimension][0: +, 1: -], flits per channel per cycle.
   std::vector<std::array<double, 2>> utilization;
+  // With config::utilization_bin: the links between nodes, each bin's share
+  // of their capacity, from cycle 0 to the run's end.
+  std::vector<double> link_utilization;
   // Batch runs: the cycle of the last delivery.
   std::uint64_t batch_cycles = 0;
   // SeaStar counters (age arbiter only), over the measured window, summed

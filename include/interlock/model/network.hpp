@@ -34,6 +34,8 @@
 //     is aged on arrival (Procedure 1, with its input port's bias) and
 //     leaves with its age computed at the output (Procedure 2, send_packet);
 //     the Table 4 counters count departures by age.
+//   - With config::utilization_bin, the links between nodes' use over the
+//     run, per bin (link_timeline.hpp, results::link_utilization).
 //   - The run: warm-up, a measured window and a drain (config), or a batch;
 //     a network holding packets in which nothing moves for the stall limit
 //     is declared deadlocked and the cycle of full buffers reported.
@@ -81,6 +83,7 @@
 #include "interlock/model/config.hpp"
 #include "interlock/model/deadlock.hpp"
 #include "interlock/model/event_wheel.hpp"
+#include "interlock/model/link_timeline.hpp"
 #include "interlock/model/measurement.hpp"
 #include "interlock/model/packet.hpp"
 #include "interlock/model/router.hpp"
@@ -124,7 +127,8 @@ class network {
                    cfg_.max_flits() / std::min(cfg_.endpoint_bandwidth, min_bandwidth()))) +
                3),
         src_(f_.routers(), cfg_, hosts(f_)),
-        m_(f_.routers(), s_.ports) {
+        m_(f_.routers(), s_.ports),
+        timeline_(f_, cfg_.utilization_bin) {
     const node_id nodes = f_.routers();
     stall_limit_ = cfg_.stall_limit != 0 ? cfg_.stall_limit
                                          : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency +
@@ -609,6 +613,7 @@ class network {
       router_.follow_taken(r, b, c.candidate, pool_[id]);
       s_.credits[s_.buffer(r, o, c.out_vc)] -= static_cast<std::int32_t>(flits);
       m_.count_channel(r, o, flits, t);
+      if (timeline_.enabled()) timeline_.count(r, o, flits, t);
       // (A slower channel delivers the head so that forwarding it at a flit
       // per cycle never overtakes its tail.)
       wheel_.schedule(
@@ -683,6 +688,7 @@ class network {
     } else {
       s_.credits[s_.buffer(r, o, out_vc)] -= static_cast<std::int32_t>(flits);
       m_.count_channel(r, o, flits, t);
+      if (timeline_.enabled()) timeline_.count(r, o, flits, t);
       wheel_.schedule(t + (busy - flits) + s_.port[po].out_latency + cfg_.router_delay,
                       event{event_kind::arrival, s_.port[po].downstream_port,
                             static_cast<std::uint8_t>(out_vc), s_.port[po].downstream, id});
@@ -727,6 +733,7 @@ class network {
       return destination_(n, probe).node != no_node;
     });
     if constexpr (ages) collect_age(r);
+    r.link_utilization = timeline_.utilization(now_);
   }
 
   // The Table 4 counters over the measured window (a batch: the whole run),
@@ -802,6 +809,7 @@ class network {
   packet_pool<route_state> pool_;
   sources src_;
   measurement m_;
+  link_timeline timeline_;
   // Per node: the packet waiting to enter the local input port, its VC set
   // there and length, and when the injection channel frees.
   std::vector<std::uint32_t> pending_;
