@@ -12,17 +12,31 @@
 //   model/torus8x8x8/0.7/1/<allocator>
 //     saturated, with the other switch allocators: separable output-first,
 //     iSLIP with 1 and 4 iterations, wavefront (8-port matrices).
-// Each case builds the network, runs 2,000 cycles of warm-up untimed, then
-// times steps of 100 cycles. Counter router_cycles_per_s (a rate: routers x
-// cycles / second); accepted is the measured throughput, flits/node/cycle.
+//   model/anton2/<k>x<k>x<k>/<arbiter>
+//     Anton 2's unified network (28 routers per node: 16 mesh routers, 12
+//     channel adapters), uniform traffic at 0.1 flits per core per cycle
+//     (past the torus links' saturation: 0.078 at k = 4, 0.039 at k = 8),
+//     8-flit buffers, round robin or inverse weights (the hardware model,
+//     from uniform traffic's loads) at both stages; k = 8 is Figure 9's
+//     size. 1,000 cycles of warm-up, then steps of 20 cycles timed.
+// The torus cases build the network, run 2,000 cycles of warm-up untimed,
+// then time steps of 100 cycles. Counter router_cycles_per_s (a rate:
+// routers x cycles / second); accepted is the measured throughput,
+// flits/node/cycle (anton2: accepted_per_core, packets per core per cycle).
 #include <benchmark/benchmark.h>
 
+#include <interlock/arbiters/inverse_weight_tables.hpp>
 #include <interlock/arbiters/round_robin.hpp>
+#include <interlock/routing/anton2.hpp>
 #include <interlock/routing/dimension_order.hpp>
+#include <interlock/traffic/anton2_loads.hpp>
+#include <interlock/traffic/arbitration_weights.hpp>
 #include <interlock/traffic/patterns.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <type_traits>
 
 #include <interlock/model/network.hpp>
 
@@ -73,6 +87,56 @@ void model_torus(benchmark::State& state, double load, unsigned flits, Allocator
                                static_cast<double>(cycles) / static_cast<double>(t.node_count());
 }
 
+// Anton 2's unified network of k x k x k nodes, stepped past saturation.
+template <class Arbiter>
+void model_anton2(benchmark::State& state, std::size_t k) {
+  const interlock::torus_topology t({k, k, k}, {}, 2);
+  const interlock::anton2_topology node(t);
+  const interlock::anton2_routing anton(node);
+  interlock::model::config c;
+  c.load = 0.1;
+  c.buffer_flits = 8;
+  c.warmup = 1000;
+  c.measure = std::uint64_t{1} << 40;
+  const interlock::traffic::uniform_random uniform;
+  const auto traffic = interlock::model::to_cores(
+      node, [&t, uniform](interlock::node_id s, interlock::splitmix64& g) {
+        return uniform.destination(t, s, g);
+      });
+  using net_type = interlock::model::network<interlock::anton2_routing, Arbiter,
+                                             interlock::model::separable_input_first, Arbiter>;
+  std::unique_ptr<net_type> net;
+  if constexpr (std::is_same<Arbiter, interlock::round_robin_arbiter<8>>::value) {
+    const auto make = [](interlock::node_id, std::size_t) { return Arbiter{}; };
+    net = std::make_unique<net_type>(anton, c, traffic, make, interlock::model::age_config{},
+                                     interlock::model::separable_input_first{}, make);
+  } else {
+    interlock::inverse_weight_tables<8, 1, 12> tables;
+    const auto w = interlock::unified_arbitration_tables(
+        tables, interlock::anton2_arbiter_loads(anton, interlock::traffic_class::request, uniform));
+    net = std::make_unique<net_type>(
+        anton, c, traffic,
+        [&w](interlock::node_id r, std::size_t o) { return Arbiter(w.output(r, o)); },
+        interlock::model::age_config{}, interlock::model::separable_input_first{},
+        [&w](interlock::node_id r, std::size_t q) { return Arbiter(w.input(r, q)); });
+  }
+  net->start();
+  for (int i = 0; i < 1000; ++i) net->step();
+  const std::uint64_t delivered_before = net->delivered();
+  std::uint64_t cycles = 0;
+  for (auto _ : state) {
+    for (int i = 0; i < 20; ++i) net->step();
+    cycles += 20;
+  }
+  const double routers =
+      static_cast<double>(t.node_count() * interlock::anton2_topology::routers_per_node);
+  state.counters["router_cycles_per_s"] =
+      benchmark::Counter(static_cast<double>(cycles) * routers, benchmark::Counter::kIsRate);
+  state.counters["accepted_per_core"] = static_cast<double>(net->delivered() - delivered_before) /
+                                        static_cast<double>(cycles) /
+                                        static_cast<double>(t.node_count() * 16);
+}
+
 const bool registered = [] {
   const char* const loads[] = {"0.1", "0.3", "0.7"};
   namespace m = interlock::model;
@@ -104,6 +168,15 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/wavefront", model_torus<m::wavefront<8>>,
                                0.7, 1u, m::wavefront<8>{}, false)
       ->Unit(benchmark::kMicrosecond);
+  // Anton 2's unified network.
+  using rr8 = interlock::round_robin_arbiter<8>;
+  using iw8 = interlock::inverse_weighted_arbiter<8, 1, 12>;
+  benchmark::RegisterBenchmark("model/anton2/4x4x4/round_robin", model_anton2<rr8>, 4)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("model/anton2/4x4x4/inverse_weighted", model_anton2<iw8>, 4)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("model/anton2/8x8x8/round_robin", model_anton2<rr8>, 8)
+      ->Unit(benchmark::kMillisecond);
   return true;
 }();
 

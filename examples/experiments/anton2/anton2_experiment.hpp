@@ -174,6 +174,9 @@ struct outcome {
   // the run's end (cycles).
   std::vector<double> link_utilization;
   std::uint64_t cycles = 0;
+  // Over every output arbiter and input port that requested it: the share
+  // of the arbiter's cycles the input requested (mean, 10th percentile).
+  double request_share = 0, request_share_p10 = 0;
   // Anton 2's node: per mesh router position (R(u,v), kind 0..15), the
   // completion cycles of its cores over the nodes: mean, earliest, latest.
   struct position {
@@ -202,6 +205,8 @@ outcome finish(Net& net, double packets_per_node, double ideal_per_node,
                                              : 0;
   o.link_utilization = r.link_utilization;
   o.cycles = r.cycles;
+  o.request_share = r.request_share_mean;
+  o.request_share_p10 = r.request_share_p10;
   if (node_positions) {
     using at = interlock::anton2_topology;
     o.positions.assign(at::mesh_routers, {});
@@ -256,6 +261,7 @@ inline interlock::model::config batch_config(std::size_t batch, const run_settin
     c.switch_stages = 2;  // SA1, SA2
   }
   c.utilization_bin = s.timeline_bin;
+  c.count_requests = true;
   c.seed = s.seed;
   c.measure = 100000000;
   c.drain = 0;

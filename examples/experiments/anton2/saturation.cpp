@@ -185,7 +185,7 @@ int run(int argc, char** argv) {
   timeline.line("node,pattern,arbiter,batch,bin_start,bin_cycles,torus_utilization");
   csv.line(
       "node,pattern,arbiter,radix,batch,last_arrival,normalized_throughput,"
-      "completion_spread,forfeits_per_grant,seconds");
+      "completion_spread,forfeits_per_grant,request_share,request_share_p10,seconds");
   std::printf(
       "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9)\n"
       "%zux%zux%zu torus, 2 slices, 1-flit packets; buffers per VC: %u flits at the mesh\n"
@@ -198,7 +198,9 @@ int run(int argc, char** argv) {
       "(1 = every torus channel busy every cycle); spread, the latest core's\n"
       "completion over the earliest's (1 = all finish together); forfeits, the\n"
       "hardware model's inputs zeroed by a window slide while owed service, per\n"
-      "grant, over every arbiter of both stages (window_slides.hpp).\n\n",
+      "grant, over every arbiter of both stages (window_slides.hpp). --csv adds the\n"
+      "share of an output arbiter's cycles each input port requests it (mean and\n"
+      "10th percentile over the pairs that requested).\n\n",
       s.radix, s.radix, s.radix, s.run.buffer_flits, adapter, injection, s.torus_latency,
       s.run.pipeline, weight_bits);
   std::printf("%-7s %-10s %-22s %7s %10s %11s %9s %9s\n", "node", "pattern", "arbiter", "batch",
@@ -227,10 +229,11 @@ int run(int argc, char** argv) {
                     o.slides.forfeits_per_grant(), o.ok ? "" : "  (did not finish)");
         std::fflush(stdout);
         if (!o.ok) status = 1;
-        csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.5f,%.2f", c.node.c_str(),
+        csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.5f,%.4f,%.4f,%.2f", c.node.c_str(),
                              c.pattern.c_str(), arbiter.c_str(), s.radix, c.batch,
                              static_cast<unsigned long long>(o.last), o.normalized,
-                             o.completion_spread, o.slides.forfeits_per_grant(), o.seconds));
+                             o.completion_spread, o.slides.forfeits_per_grant(), o.request_share,
+                             o.request_share_p10, o.seconds));
         const std::string key =
             c.node + "," + c.pattern + "," + arbiter + "," + std::to_string(c.batch);
         for (std::size_t p = 0; p < o.positions.size(); ++p)

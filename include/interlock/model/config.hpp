@@ -90,6 +90,9 @@ struct config {
   // > 0: the torus links' utilization over the run, in bins of this many
   // cycles (results::link_utilization; link_timeline.hpp).
   std::uint64_t utilization_bin = 0;
+  // Count, over the measured window, the cycles each output arbiter
+  // arbitrates and each input port requests it (results::request_share).
+  bool count_requests = false;
   // Progress: a network holding packets in which nothing moves for this many
   // cycles is deadlocked (0: derived from the delays and packet lengths).
   std::uint64_t stall_limit = 0;

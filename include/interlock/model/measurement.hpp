@@ -107,6 +107,11 @@ struct results {
   // With config::utilization_bin: the links between nodes, each bin's share
   // of their capacity, from cycle 0 to the run's end.
   std::vector<double> link_utilization;
+  // With config::count_requests: over every (output arbiter, input port)
+  // that requested, the share of the arbiter's cycles the input requested
+  // it: the mean, the 10th and 50th percentiles, and how many pairs.
+  double request_share_mean = 0, request_share_p10 = 0, request_share_p50 = 0;
+  std::size_t request_pairs = 0;
   // Batch runs: the cycle of the last delivery.
   std::uint64_t batch_cycles = 0;
   // SeaStar counters (age arbiter only), over the measured window, summed

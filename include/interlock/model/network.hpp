@@ -156,6 +156,7 @@ class network {
     started_ = true;
     if (cfg_.batch > 0) {
       m_.set_window(0, ~std::uint64_t{0});
+      if (cfg_.count_requests) router_.count_requests(true);
       // Every packet of a batch is measured; one whose source sends nothing
       // is taken back when it is dropped.
       for (std::uint64_t k = 0; k < cfg_.batch * f_.host_count(); ++k) m_.count_created();
@@ -228,6 +229,10 @@ class network {
       if (t == m_.window_start() && !window_snapshot_) take_snapshot(window_snapshot_, t);
       if (t == m_.window_end() && !end_snapshot_) take_snapshot(end_snapshot_, t);
     }
+    if (cfg_.count_requests && cfg_.batch == 0) {
+      if (t == m_.window_start()) router_.count_requests(true);
+      if (t == m_.window_end()) router_.count_requests(false);
+    }
     auto& due = wheel_.due(t);
     // The packets arriving now are cold (they were last touched a hop
     // ago): ask for all of them before handling any.
@@ -272,6 +277,7 @@ class network {
   std::uint64_t channel_flits(node_id r, std::size_t o) const { return m_.channel_flits(r, o); }
   /// The routers' decisions and policies.
   router_type& routers() noexcept { return router_; }
+  const router_type& routers() const noexcept { return router_; }
   /// Called for every packet that wins an output: (router, input port, output
   /// port, flits, cycle); tests check the ports' one flit per cycle with it.
   std::function<void(node_id, std::size_t, std::size_t, unsigned, std::uint64_t)> on_send;
@@ -734,6 +740,29 @@ class network {
     });
     if constexpr (ages) collect_age(r);
     r.link_utilization = timeline_.utilization(now_);
+    if (cfg_.count_requests) collect_requests(r);
+  }
+
+  // The share of its arbiter's cycles each input port requested each output.
+  void collect_requests(results& r) const {
+    std::vector<double> shares;
+    for (node_id x = 0; x < f_.routers(); ++x)
+      for (std::size_t o = 0; o < s_.ports; ++o) {
+        const std::uint64_t cycles = router_.arbitrations(x, o);
+        if (cycles == 0) continue;
+        for (std::size_t i = 0; i < s_.ports; ++i) {
+          const std::uint64_t k = router_.request_cycles(x, o, i);
+          if (k != 0) shares.push_back(static_cast<double>(k) / static_cast<double>(cycles));
+        }
+      }
+    r.request_pairs = shares.size();
+    if (shares.empty()) return;
+    double sum = 0;
+    for (const double x : shares) sum += x;
+    r.request_share_mean = sum / static_cast<double>(shares.size());
+    std::sort(shares.begin(), shares.end());
+    r.request_share_p10 = shares[shares.size() / 10];
+    r.request_share_p50 = shares[shares.size() / 2];
   }
 
   // The Table 4 counters over the measured window (a batch: the whole run),

@@ -430,6 +430,23 @@ class router {
     }
   }
 
+  /// Counting, from now on (true) or no longer (false), the cycles each
+  /// output arbiter arbitrates and each input port requests it there.
+  void count_requests(bool on) {
+    if (on && arbitrations_.empty()) {
+      arbitrations_.assign(policies_.size(), 0);
+      request_cycles_.assign(policies_.size() * s_.ports, 0);
+    }
+    counting_ = on;
+  }
+  /// Cycles router r's output o arbitrated, and input port i requested it.
+  std::uint64_t arbitrations(node_id r, std::size_t o) const {
+    return arbitrations_.empty() ? 0 : arbitrations_[s_.port_index(r, o)];
+  }
+  std::uint64_t request_cycles(node_id r, std::size_t o, std::size_t i) const {
+    return request_cycles_.empty() ? 0 : request_cycles_[s_.port_index(r, o) * s_.ports + i];
+  }
+
   /// The output policy of router r's port o, and the input policy of its input port i.
   Policy& policy(node_id r, std::size_t o) { return policies_[s_.port_index(r, o)]; }
   InputPolicy& input_policy(node_id r, std::size_t i) { return inputs_[s_.port_index(r, i)]; }
@@ -445,6 +462,13 @@ class router {
     } else {
       (void)p, (void)needed, (void)what;
     }
+  }
+
+  void note_requests(std::size_t po, std::uint64_t requesters) {
+    if (!counting_) return;
+    ++arbitrations_[po];
+    for (std::uint64_t x = requesters; x != 0; x &= x - 1)
+      ++request_cycles_[po * s_.ports + bits::lowest_index(x)];
   }
 
   // Whether buffer b's head is still in the head pipeline at cycle t (then
@@ -627,6 +651,7 @@ class router {
     for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
       const std::size_t o = bits::lowest_index(outs);
       const std::size_t po = s_.port_index(r, o);
+      note_requests(po, out.requesters[o]);
       const auto request = builders_[po](out.view(o, s_.ports));
       const grant g = policies_[po].arbitrate(request);
       if (!g) continue;
@@ -664,6 +689,7 @@ class router {
     for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
       const std::size_t o = bits::lowest_index(outs);
       const std::size_t po = s_.port_index(r, o);
+      note_requests(po, out.requesters[o]);
       const auto request = builders_[po](out.view(o, s_.ports));
       const grant g = policies_[po].arbitrate(request);
       if (!g) continue;
@@ -720,6 +746,7 @@ class router {
         out.offer(in, s_.buf[s_.port_index(r, in) * s_.vcs + offered[in][o]]);
       }
       const std::size_t po = s_.port_index(r, o);
+      note_requests(po, out.requesters[o]);
       const grant g = policies_[po].arbitrate(builders_[po](out.view(o, s_.ports)));
       if (!g) continue;
       const std::size_t in = g.index();
@@ -792,6 +819,10 @@ class router {
   router_state& s_;
   const vc_sets& sets_;
   age_state& age_;
+  // count_requests(): per (router, output), cycles arbitrated; per (router,
+  // output, input port), cycles requested.
+  bool counting_ = false;
+  std::vector<std::uint64_t> arbitrations_, request_cycles_;
   std::vector<Policy> policies_;                              // per (router, output port)
   std::vector<request_builder<Policy>> builders_;             // per (router, output port)
   std::vector<InputPolicy> inputs_;                           // per (router, input port)
