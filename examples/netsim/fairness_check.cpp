@@ -31,9 +31,14 @@ const char* const help_text =
     "network scale), and uniform random traffic past saturation; reports over\n"
     "the sources Jain's index and max/min of the throughput, and max/min of the\n"
     "mean latency and network latency (age arbitration's claim is equal network\n"
-    "latency). The network is fair when both Jain indexes reach --min-jain.\n"
+    "latency). Two verdicts: throughput, fair when both Jain indexes reach\n"
+    "--min-jain; latency, fair when max/min of the sources' mean network latency\n"
+    "is at most --max-latency-ratio in both. Inverse-weighted arbiters are\n"
+    "programmed as the paper programs them, one set from uniform traffic's loads\n"
+    "for both tests (--weights-from to choose others).\n"
     "\n"
-    "  --min-jain J           the verdict's threshold, 0..1 (default 0.9)\n"
+    "  --min-jain J           the throughput verdict's threshold, 0..1 (default 0.9)\n"
+    "  --max-latency-ratio R  the latency verdict's threshold, 1..1000 (default 2)\n"
     "  --destination N        all-to-one's node (default the last)\n"
     "  --load L               uniform traffic's offered load per source, 0..1\n"
     "                         (default 1: past saturation)\n"
@@ -46,11 +51,13 @@ const char* const help_text =
     "                         traffic\n"
     "  --csv FILE             one row per test: test,destination,load,sources,\n"
     "                         accepted,jain,max_min,latency_max_min,\n"
-    "                         network_latency_max_min,deadlocked,fair (fairness\n"
-    "                         cells empty when nothing was delivered)\n"
+    "                         network_latency_max_min,deadlocked,fair,\n"
+    "                         latency_fair (fairness cells empty when nothing was\n"
+    "                         delivered)\n"
     "  --json FILE            the flags, both tests' figures and the verdict\n"
     "\n"
-    "Exit status: 0 fair; 1 unfair (or a run deadlocked); 2 bad input; 3 failure.\n";
+    "Exit status: 0 fair by both verdicts; 1 unfair by either (or a run\n"
+    "deadlocked); 2 bad input; 3 failure.\n";
 
 void print(const char* what, const interlock::model::fairness_figures& f) {
   std::printf("%s: %zu sources, %.4f flits per source per cycle%s\n", what, f.sources, f.accepted,
@@ -66,11 +73,11 @@ void print(const char* what, const interlock::model::fairness_figures& f) {
 
 const char* const csv_header =
     "test,destination,load,sources,accepted,jain,max_min,latency_max_min,"
-    "network_latency_max_min,deadlocked,fair";
+    "network_latency_max_min,deadlocked,fair,latency_fair";
 
 // One CSV row of a test; the fairness cells are empty when nothing arrived.
 std::string csv_row(const char* test, const interlock::model::fairness_options& o,
-                    const interlock::model::fairness_figures& f, bool fair) {
+                    const interlock::model::fairness_figures& f, bool fair, bool latency_fair) {
   const bool measured = f.accepted > 0;
   const auto cell = [&](const char* pattern, double x) {
     return measured ? cli::format(pattern, x) : std::string();
@@ -79,7 +86,7 @@ std::string csv_row(const char* test, const interlock::model::fairness_options& 
                      cli::real_text(o.load).c_str(), f.sources, f.accepted) +
          cell("%.4f", f.jain) + "," + cell("%.3f", f.max_min) + "," +
          cell("%.3f", f.latency_max_min) + "," + cell("%.3f", f.network_latency_max_min) + "," +
-         (f.deadlocked ? "1" : "0") + "," + (fair ? "1" : "0");
+         (f.deadlocked ? "1" : "0") + "," + (fair ? "1" : "0") + "," + (latency_fair ? "1" : "0");
 }
 
 int run(int argc, char** argv) {
@@ -89,6 +96,8 @@ int run(int argc, char** argv) {
   arguments a = parse(argc, argv, [&](const std::string& flag, const auto& value) {
     if (flag == "--min-jain") {
       options.min_jain = cli::real(flag, value(), 0, 1);
+    } else if (flag == "--max-latency-ratio") {
+      options.max_network_latency_ratio = cli::real(flag, value(), 1, 1000);
     } else if (flag == "--load") {
       options.load = cli::real(flag, value(), 0.001, 1);
     } else if (flag == "--destination") {
@@ -112,6 +121,15 @@ int run(int argc, char** argv) {
                                : cli::number("--destination", destination_text, 0, nodes - 1));
   cli::output_file csv("--csv", csv_path);
   cli::output_file json("--json", json_path);
+  // [Towles14] programs one set of weights, from uniform traffic's loads,
+  // for every pattern it runs: a test's own pattern would be fair by
+  // construction.
+  const bool weighted = a.arbiter == "inverse_weighted";
+  const bool default_weights = weighted && a.weights_mix.empty();
+  if (default_weights) {
+    a.weights_from = "uniform_random";
+    a.weights_mix = parse_mix("--weights-from", a.weights_from);
+  }
   a.quiet = true;
   a.progress = false;
   a.model.drain = 0;  // past saturation: what the window delivered
@@ -121,6 +139,10 @@ int run(int argc, char** argv) {
   std::printf(", %zu slice%s, node %s, scheme %s, arbiter %s, input arbiter %s, allocator %s\n",
               a.slices, a.slices > 1 ? "s" : "", a.node.c_str(), a.scheme.c_str(),
               a.arbiter.c_str(), a.input_arbiter.c_str(), a.allocator.c_str());
+  if (weighted)
+    std::printf("inverse weights: from %s's loads, one set for both tests%s\n",
+                a.weights_from.c_str(),
+                default_weights ? " (as the paper programs them)" : " (--weights-from)");
   int status = 0;
   const interlock::model::fairness_report report = interlock::model::check_fairness(
       [&](const interlock::model::fairness_scenario& s) {
@@ -139,32 +161,43 @@ int run(int argc, char** argv) {
       options);
   print(("all-to-one to node " + std::to_string(options.destination)).c_str(), report.all_to_one);
   print(("uniform at " + cli::format("%g", options.load) + " per source").c_str(), report.uniform);
-  const bool fair = report.fair();
-  const std::string rows[2] = {csv_row("all_to_one", options, report.all_to_one, fair),
-                               csv_row("uniform", options, report.uniform, fair)};
+  const bool fair = report.fair(), latency_fair = report.latency_fair();
+  const std::string rows[2] = {
+      csv_row("all_to_one", options, report.all_to_one, fair, latency_fair),
+      csv_row("uniform", options, report.uniform, fair, latency_fair)};
   csv.line(csv_header);
   for (const std::string& row : rows) csv.line(row);
   csv.close();
   if (json.open()) {
     std::string network;
     for (const cli::token& t : a.config) network += (network.empty() ? "" : " ") + t.text;
-    json.line("{" + cli::json::header("fairness_check") + ",\n  \"configuration\": " +
-              cli::json::object({{"flags", network},
-                                 {"min-jain", cli::real_text(options.min_jain)},
-                                 {"load", cli::real_text(options.load)},
-                                 {"destination", std::to_string(options.destination)}}) +
-              ",\n  \"tests\": [\n    " + cli::json::row(csv_header, rows[0]) + ",\n    " +
-              cli::json::row(csv_header, rows[1]) +
-              "\n  ],\n  \"verdict\": " + cli::json::string(fair ? "fair" : "unfair") + "\n}");
+    json.line(
+        "{" + cli::json::header("fairness_check") + ",\n  \"configuration\": " +
+        cli::json::object({{"flags", network},
+                           {"min-jain", cli::real_text(options.min_jain)},
+                           {"max-latency-ratio", cli::real_text(options.max_network_latency_ratio)},
+                           {"weights-from", weighted ? a.weights_from : std::string()},
+                           {"load", cli::real_text(options.load)},
+                           {"destination", std::to_string(options.destination)}}) +
+        ",\n  \"tests\": [\n    " + cli::json::row(csv_header, rows[0]) + ",\n    " +
+        cli::json::row(csv_header, rows[1]) +
+        "\n  ],\n  \"verdict\": " + cli::json::string(fair ? "fair" : "unfair") +
+        ",\n  \"latency_verdict\": " + cli::json::string(latency_fair ? "fair" : "unfair") + "\n}");
     json.close();
   }
-  if (fair) {
+  if (fair)
     std::printf("verdict: fair (Jain >= %g under both)\n", options.min_jain);
-    return 0;
-  }
-  std::printf("verdict: unfair (Jain below %g%s)\n", options.min_jain,
-              status != 0 ? ", or a run deadlocked" : "");
-  return 1;
+  else
+    std::printf("verdict: unfair (Jain below %g%s)\n", options.min_jain,
+                status != 0 ? ", or a run deadlocked" : "");
+  if (latency_fair)
+    std::printf("latency verdict: fair (network latency max/min <= %g under both)\n",
+                options.max_network_latency_ratio);
+  else
+    std::printf("latency verdict: unfair (network latency max/min above %g%s)\n",
+                options.max_network_latency_ratio,
+                status != 0 ? ", or a run deadlocked or delivered nothing" : "");
+  return fair && latency_fair ? 0 : 1;
 }
 
 }  // namespace

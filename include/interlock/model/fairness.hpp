@@ -16,7 +16,10 @@
 //   max/min of the accepted throughput, and max/min of the mean latency and
 //   of the mean network latency ([Abts07]'s claim for age arbitration is
 //   equal network latency). fair() holds when both runs finished without
-//   deadlock and both Jain indexes reach options.min_jain (default 0.9).
+//   deadlock and both Jain indexes reach options.min_jain (default 0.9);
+//   latency_fair() when both runs finished without deadlock and the max/min
+//   of the sources' mean network latency is at most
+//   options.max_network_latency_ratio (default 2) in both.
 //   fairness_of(results) gives one run's figures. Nothing here allocates
 //   beyond what the runs do.
 //
@@ -55,6 +58,7 @@ struct fairness_options {
   node_id destination = 0;
   double load = 1;  // uniform: offered per source (1: past saturation)
   double min_jain = 0.9;
+  double max_network_latency_ratio = 2.0;
 };
 
 /// One run's fairness over its sources.
@@ -87,6 +91,12 @@ struct fairness_report {
   bool fair() const noexcept {
     return !all_to_one.deadlocked && !uniform.deadlocked && all_to_one.jain >= options.min_jain &&
            uniform.jain >= options.min_jain;
+  }
+  bool latency_fair() const noexcept {
+    const double most = options.max_network_latency_ratio;
+    return !all_to_one.deadlocked && !uniform.deadlocked && all_to_one.accepted > 0 &&
+           uniform.accepted > 0 && all_to_one.network_latency_max_min <= most &&
+           uniform.network_latency_max_min <= most;
   }
 };
 
