@@ -61,6 +61,7 @@ struct arguments {
   std::string weights_from;                         // inverse_weighted: the pattern of the loads
   std::vector<mix_component> mix{{"uniform_random", 1}};  // --traffic, parsed
   std::vector<mix_component> weights_mix;                 // --weights-from, parsed
+  unsigned weight_headroom = 0;  // inverse_weighted: bits of M the weights leave unused
   std::string csv;
   std::string per_source;
   std::string json;           // --json FILE: configuration and results
@@ -132,7 +133,7 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
   using cli::number;
   using cli::split;
   arguments a;
-  bool load_given = false;
+  bool load_given = false, headroom_given = false;
   cli::network net;
   std::vector<std::string> age_flags, scheme_flags, traffic_flags, node_flags;
   cli::flags flags(argc, argv, is_switch);
@@ -205,6 +206,9 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
     } else if (flag == "--weights-from") {
       a.weights_from = value();
       a.weights_mix = parse_mix(flag, a.weights_from);
+    } else if (flag == "--weight-headroom") {
+      a.weight_headroom = static_cast<unsigned>(number(flag, value(), 0, 11));
+      headroom_given = true;
     } else if (flag == "--age-bias") {
       for (const std::string& part : split(value()))
         a.age_bias.push_back(static_cast<unsigned>(number(flag, part, 0, 7)));
@@ -358,6 +362,15 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
   const std::size_t n = a.radix.size();
   if (!a.weights_from.empty() && a.arbiter != "inverse_weighted")
     throw bad_input{"--weights-from: applies only to --arbiter inverse_weighted"};
+  if (headroom_given && a.arbiter != "inverse_weighted")
+    throw bad_input{"--weight-headroom: applies only to --arbiter inverse_weighted"};
+  // Weights of M bits: 8 on a torus of routers, 12 in Anton 2's node.
+  const unsigned weight_bits = a.node == "anton2" ? 12 : 8;
+  if (a.weight_headroom >= weight_bits)
+    throw bad_input{"--weight-headroom: " + std::to_string(a.weight_headroom) + "; allowed: 0.." +
+                    std::to_string(weight_bits - 1) + " (the arbiters' weights have " +
+                    std::to_string(weight_bits) + " bits" +
+                    (a.node == "anton2" ? " in Anton 2's node)" : " on a torus of routers)")};
   // The inverse-weighted arbiter's N patterns: its weights' patterns, each a
   // label; traffic of more than one pattern is labelled only then.
   if (a.arbiter == "inverse_weighted" && a.model.endpoints > 1)

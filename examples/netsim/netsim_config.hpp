@@ -88,6 +88,7 @@ inline std::vector<setting> resolved_settings(const arguments& a, unsigned physi
   }
   if (a.arbiter == "inverse_weighted" && !a.weights_from.empty())
     add("weights-from", a.weights_from);
+  if (a.arbiter == "inverse_weighted") add("weight-headroom", std::to_string(a.weight_headroom));
   add("vcs", std::to_string(physical_vcs));
   add("buffer-flits", std::to_string(a.model.buffer_flits));
   add("injection-buffer-flits", std::to_string(a.model.injection_flits()));

@@ -266,7 +266,7 @@ template <std::size_t N, class Scheme>
 int with_inverse_weights(const arguments& a, const Scheme& scheme, const traffic_setup& traffic) {
   const interlock::torus_topology& t = scheme.topology();
   using policy = interlock::inverse_weighted_arbiter<64, N, 8>;
-  interlock::inverse_weight_tables<64, N, 8> tables;
+  interlock::inverse_weight_tables<64, N, 8> tables(a.weight_headroom);
   const auto out = interlock::arbitration_tables(tables, traffic.loads);
   const auto in = interlock::arbitration_tables(tables, traffic.input_loads);
   return with_inverse_inputs<Scheme, policy>(
@@ -286,7 +286,7 @@ template <std::size_t N>
 int with_inverse_weights(const arguments& a, const interlock::anton2_routing& scheme,
                          const traffic_setup& traffic) {
   using policy = interlock::inverse_weighted_arbiter<8, N, 12>;
-  interlock::inverse_weight_tables<8, N, 12> tables;
+  interlock::inverse_weight_tables<8, N, 12> tables(a.weight_headroom);
   const auto w = std::make_shared<const interlock::unified_tables<8, N, 12>>(
       interlock::unified_arbitration_tables(tables, *traffic.unified));
   return with_inverse_inputs<interlock::anton2_routing, policy>(

@@ -33,12 +33,12 @@
 #include "interlock/arbiters/integer_priority.hpp"
 #include "interlock/arbiters/inverse_weight_tables.hpp"
 #include "interlock/arbiters/inverse_weighted.hpp"
-#include "interlock/arbiters/window_slides.hpp"
 #include "interlock/arbiters/inverse_weights.hpp"
 #include "interlock/arbiters/priority.hpp"
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/arbiters/rr_pointer.hpp"
 #include "interlock/arbiters/rr_thermometer.hpp"
+#include "interlock/arbiters/window_slides.hpp"
 
 #include "interlock/allocators/islip.hpp"
 #include "interlock/allocators/request_matrix.hpp"

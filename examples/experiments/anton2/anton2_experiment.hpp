@@ -10,6 +10,8 @@
 // Throughput is Section 4.1's: the packets of a batch over the cycle of the
 // last arrival, normalized so that 1 is full use of the torus channels (the
 // pattern's busiest channel at its bandwidth).
+// The shapes' runs are compiled once, in anton2_shape.cpp and
+// router_shape.cpp, for both programs.
 // A run's settings (run_settings): the arbiters (round robin, or inverse
 // weights as Figure 6/8's hardware model with a headroom of weight bits, or
 // as Eq. 3 exactly, at both stages), the buffers by kind of port (mesh
@@ -41,9 +43,11 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
-#include <interlock/model/network.hpp>
+#include <interlock/model/config.hpp>
+#include <interlock/model/sources.hpp>
 #include "cli.hpp"
 
 namespace anton2_experiment {
@@ -188,86 +192,6 @@ struct outcome {
   double seconds = 0;
 };
 
-/// Runs `net` and measures it; `node_positions`: its sources are Anton 2's
-/// cores, whose completion is summed by their router's place in the node.
-template <class Net>
-outcome finish(Net& net, double packets_per_node, double ideal_per_node,
-               bool node_positions = false) {
-  const auto start = std::chrono::steady_clock::now();
-  const interlock::model::results r = net.run();
-  outcome o;
-  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  o.ok = r.complete && !r.deadlock.deadlocked;
-  o.last = r.batch_cycles;
-  o.normalized = packets_per_node / static_cast<double>(r.batch_cycles) / ideal_per_node;
-  o.completion_spread = r.completion_min > 0 ? static_cast<double>(r.completion_max) /
-                                                   static_cast<double>(r.completion_min)
-                                             : 0;
-  o.link_utilization = r.link_utilization;
-  o.cycles = r.cycles;
-  o.request_share = r.request_share_mean;
-  o.request_share_p10 = r.request_share_p10;
-  if (node_positions) {
-    using at = interlock::anton2_topology;
-    o.positions.assign(at::mesh_routers, {});
-    std::vector<std::size_t> counted(at::mesh_routers, 0);
-    for (std::size_t i = 0; i < r.sources.size() && i < r.completion_per_source.size(); ++i) {
-      const std::size_t k = at::kind(r.sources[i]);
-      if (k >= at::mesh_routers) continue;
-      outcome::position& p = o.positions[k];
-      const std::uint64_t c = r.completion_per_source[i];
-      p.first = counted[k] == 0 ? c : std::min(p.first, c);
-      p.last = std::max(p.last, c);
-      p.mean += static_cast<double>(c);
-      ++counted[k];
-    }
-    for (std::size_t k = 0; k < at::mesh_routers; ++k)
-      if (counted[k] != 0) o.positions[k].mean /= static_cast<double>(counted[k]);
-  }
-  return o;
-}
-
-/// The window-slide counts of every arbiter of `net` (routers x ports, both
-/// stages), when they count.
-template <class T>
-struct counts_slides : std::false_type {};
-template <class A>
-struct counts_slides<interlock::window_slide_counter<A>> : std::true_type {};
-
-template <class Arbiter, class Net>
-interlock::window_slide_counts slide_counts(Net& net, node_id routers, std::size_t ports) {
-  interlock::window_slide_counts c;
-  if constexpr (counts_slides<Arbiter>::value) {
-    for (node_id r = 0; r < routers; ++r)
-      for (std::size_t p = 0; p < ports; ++p) {
-        c += net.routers().policy(r, p).counts();
-        c += net.routers().input_policy(r, p).counts();
-      }
-  } else {
-    (void)net, (void)routers, (void)ports;
-  }
-  return c;
-}
-
-/// A batch run's configuration: `batch` packets per source, 1-flit packets.
-inline interlock::model::config batch_config(std::size_t batch, const run_settings& s) {
-  interlock::model::config c;
-  c.batch = batch;
-  c.buffer_flits = s.buffer_flits;
-  c.adapter_buffer_flits = s.adapter_buffer_flits;
-  c.injection_buffer_flits = s.injection_buffer_flits;
-  if (s.pipeline == 4) {
-    c.head_cycles = 2;    // RC, VA
-    c.switch_stages = 2;  // SA1, SA2
-  }
-  c.utilization_bin = s.timeline_bin;
-  c.count_requests = true;
-  c.seed = s.seed;
-  c.measure = 100000000;
-  c.drain = 0;
-  return c;
-}
-
 /// A node traffic source: pattern i with probability shares[i], labelled i
 /// when `labelled` (the inverse-weighted arbiters' N patterns).
 inline std::function<interlock::model::labelled_destination(node_id, interlock::splitmix64&)> blend(
@@ -287,11 +211,11 @@ inline std::function<interlock::model::labelled_destination(node_id, interlock::
   };
 }
 
-/// Anton 2's node: 16 mesh routers, 12 adapters, a core per router.
+/// Anton 2's node: 16 mesh routers, 12 adapters, a core per router
+/// (anton2_shape.cpp).
 class anton2_shape {
  public:
-  anton2_shape(std::size_t k, unsigned torus_latency)
-      : torus_({k, k, k}, {}, 2), node_(torus_, links(torus_latency)), routing_(node_) {}
+  anton2_shape(std::size_t k, unsigned torus_latency);
 
   const interlock::torus_topology& torus() const { return torus_; }
   /// Packets per node per cycle that fill the torus links, for a blend.
@@ -300,85 +224,15 @@ class anton2_shape {
   /// A batch of s.batch packets per core; `weights` the patterns whose loads
   /// program inverse-weighted arbiters at both stages (none: round robin).
   outcome run(const run_settings& s, const interlock::model::traffic_source& nodes,
-              const std::vector<std::string>& weights, double ideal_per_node) {
-    const interlock::model::config c = batch_config(s.batch, s);
-    const auto traffic = interlock::model::to_cores(node_, nodes);
-    const double packets = static_cast<double>(s.batch * cores);
-    if (weights.empty() || !s.arbiter.weighted()) {
-      using rr = interlock::round_robin_arbiter<8>;
-      interlock::model::network<interlock::anton2_routing, rr,
-                                interlock::model::separable_input_first, rr>
-          net(
-              routing_, c, traffic, [](node_id, std::size_t) { return rr{}; }, {}, {},
-              [](node_id, std::size_t) { return rr{}; });
-      return finish(net, packets, ideal_per_node, true);
-    }
-    if (s.arbiter.model == arbiter_model::kind::exact) {
-      if (weights.size() == 1)
-        return run_weighted<interlock::exact_weight_tables<8, 1>,
-                            interlock::inverse_weighted_exact<8, 1>>(c, traffic, weights, {},
-                                                                     packets, ideal_per_node);
-      return run_weighted<interlock::exact_weight_tables<8, 2>,
-                          interlock::inverse_weighted_exact<8, 2>>(c, traffic, weights, {}, packets,
-                                                                   ideal_per_node);
-    }
-    using hw1 =
-        interlock::window_slide_counter<interlock::inverse_weighted_arbiter<8, 1, weight_bits>>;
-    using hw2 =
-        interlock::window_slide_counter<interlock::inverse_weighted_arbiter<8, 2, weight_bits>>;
-    if (weights.size() == 1)
-      return run_weighted<interlock::inverse_weight_tables<8, 1, weight_bits>, hw1>(
-          c, traffic, weights,
-          interlock::inverse_weight_tables<8, 1, weight_bits>(s.arbiter.headroom), packets,
-          ideal_per_node);
-    return run_weighted<interlock::inverse_weight_tables<8, 2, weight_bits>, hw2>(
-        c, traffic, weights,
-        interlock::inverse_weight_tables<8, 2, weight_bits>(s.arbiter.headroom), packets,
-        ideal_per_node);
-  }
+              const std::vector<std::string>& weights, double ideal_per_node);
 
  private:
-  static interlock::anton2_links links(unsigned torus_latency) {
-    interlock::anton2_links l;
-    l.torus_latency = torus_latency;
-    return l;
-  }
-
-  // Computed at first use, under a lock: runs on several threads share them
-  // (a std::map's elements stay where they are).
-  const interlock::unified_arbiter_loads& loads(const std::string& pattern) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = loads_.find(pattern);
-    if (it == loads_.end())
-      it = loads_
-               .emplace(pattern, with_pattern(pattern,
-                                              [&](const auto& p) {
-                                                return interlock::anton2_arbiter_loads(
-                                                    routing_, interlock::traffic_class::request, p);
-                                              }))
-               .first;
-    return it->second;
-  }
-
+  const interlock::unified_arbiter_loads& loads(const std::string& pattern);
   template <class Tables, class Arbiter>
   outcome run_weighted(const interlock::model::config& c,
                        const interlock::model::traffic_source& traffic,
                        const std::vector<std::string>& weights, Tables tables, double packets,
-                       double ideal) {
-    std::vector<const interlock::unified_arbiter_loads*> l;
-    for (const std::string& w : weights) l.push_back(&loads(w));
-    const auto w =
-        interlock::unified_arbitration_tables(tables, interlock::stack_unified_labels(l));
-    interlock::model::network<interlock::anton2_routing, Arbiter,
-                              interlock::model::separable_input_first, Arbiter>
-        net(
-            routing_, c, traffic, [&](node_id r, std::size_t o) { return Arbiter(w.output(r, o)); },
-            {}, {}, [&](node_id r, std::size_t q) { return Arbiter(w.input(r, q)); });
-    outcome o = finish(net, packets, ideal, true);
-    o.slides = slide_counts<Arbiter>(net, static_cast<node_id>(w.outputs.size() / w.ports),
-                                     interlock::anton2_topology::network_ports + 1);
-    return o;
-  }
+                       double ideal);
 
   interlock::torus_topology torus_;
   interlock::anton2_topology node_;
@@ -387,106 +241,27 @@ class anton2_shape {
   std::mutex mutex_;
 };
 
-/// One router per node: 12 torus ports and 8 endpoints.
+/// One router per node: 12 torus ports and 8 endpoints (router_shape.cpp).
 class router_shape {
  public:
   static constexpr std::size_t endpoints = 8;
-  router_shape(std::size_t k, unsigned torus_latency)
-      : torus_({k, k, k}, {}, 2),
-        routing_(torus_, interlock::all_dimension_orders(3)),
-        latency_(torus_latency) {}
+  router_shape(std::size_t k, unsigned torus_latency);
 
   double ideal(double busiest_load) const { return 1.0 / busiest_load; }
 
   outcome run(const run_settings& s, const interlock::model::traffic_source& nodes,
-              const std::vector<std::string>& weights, double ideal_per_node) {
-    interlock::model::config c = batch_config(s.batch * cores, s);
-    c.endpoints = endpoints;
-    c.channel_latency = 1 + latency_;  // every channel a torus link
-    const double packets = static_cast<double>(s.batch * cores);
-    if (weights.empty() || !s.arbiter.weighted()) {
-      using rr = interlock::round_robin_arbiter<64>;
-      interlock::model::network<interlock::vc_promotion_routing, rr> net(
-          routing_, c, nodes, [](node_id, std::size_t) { return rr{}; });
-      return finish(net, packets, ideal_per_node);
-    }
-    if (s.arbiter.model == arbiter_model::kind::exact) {
-      if (weights.size() == 1)
-        return run_weighted<interlock::exact_weight_tables<64, 1>,
-                            interlock::inverse_weighted_exact<64, 1>>(c, nodes, weights, {},
-                                                                      packets, ideal_per_node);
-      return run_weighted<interlock::exact_weight_tables<64, 2>,
-                          interlock::inverse_weighted_exact<64, 2>>(c, nodes, weights, {}, packets,
-                                                                    ideal_per_node);
-    }
-    using hw1 =
-        interlock::window_slide_counter<interlock::inverse_weighted_arbiter<64, 1, weight_bits>>;
-    using hw2 =
-        interlock::window_slide_counter<interlock::inverse_weighted_arbiter<64, 2, weight_bits>>;
-    if (weights.size() == 1)
-      return run_weighted<interlock::inverse_weight_tables<64, 1, weight_bits>, hw1>(
-          c, nodes, weights,
-          interlock::inverse_weight_tables<64, 1, weight_bits>(s.arbiter.headroom), packets,
-          ideal_per_node);
-    return run_weighted<interlock::inverse_weight_tables<64, 2, weight_bits>, hw2>(
-        c, nodes, weights, interlock::inverse_weight_tables<64, 2, weight_bits>(s.arbiter.headroom),
-        packets, ideal_per_node);
-  }
+              const std::vector<std::string>& weights, double ideal_per_node);
 
  private:
   struct stage_loads {
     interlock::arbiter_loads outputs, inputs;
   };
-  const stage_loads& loads(const std::string& pattern) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = loads_.find(pattern);
-    if (it == loads_.end()) {
-      stage_loads s;
-      with_pattern(pattern, [&](const auto& p) {
-        s.outputs = interlock::router_arbiter_loads(routing_, interlock::traffic_class::request, p);
-        s.inputs = interlock::router_input_loads(routing_, interlock::traffic_class::request, p);
-        return 0;
-      });
-      it = loads_.emplace(pattern, std::move(s)).first;
-    }
-    return it->second;
-  }
-
-  // The model's ports: 12 torus ports, then the endpoints, which share the
-  // loads' one local port evenly.
+  const stage_loads& loads(const std::string& pattern);
   template <class Tables, class Arbiter>
   outcome run_weighted(const interlock::model::config& c,
                        const interlock::model::traffic_source& nodes,
                        const std::vector<std::string>& weights, Tables tables, double packets,
-                       double ideal) {
-    std::vector<const interlock::arbiter_loads*> outputs, inputs;
-    for (const std::string& w : weights) {
-      outputs.push_back(&loads(w).outputs);
-      inputs.push_back(&loads(w).inputs);
-    }
-    const std::size_t local = torus_.local_port(), lp = torus_.ports();
-    // The output stage's inputs: the torus ports, then the endpoints, which
-    // share the loads' one local port evenly.
-    interlock::arbiter_loads spread = interlock::stack_labels(outputs);
-    for (auto& point : spread) {
-      const std::vector<double> shared = point[local];
-      point.resize(local + endpoints, shared);
-      for (std::size_t e = local; e < local + endpoints; ++e)
-        for (double& x : point[e]) x /= static_cast<double>(endpoints);
-    }
-    const auto out = interlock::arbitration_tables(tables, spread);
-    const auto in = interlock::arbitration_tables(tables, interlock::stack_labels(inputs));
-    auto output = [&](node_id r, std::size_t o) {
-      return Arbiter(out[r * lp + std::min(o, local)]);
-    };
-    auto input = [&](node_id r, std::size_t q) { return Arbiter(in[r * lp + std::min(q, local)]); };
-    interlock::model::network<interlock::vc_promotion_routing, Arbiter,
-                              interlock::model::separable_input_first, Arbiter>
-        net(routing_, c, nodes, output, {}, {}, input);
-    outcome o = finish(net, packets, ideal);
-    o.slides = slide_counts<Arbiter>(net, torus_.node_count(), local + endpoints);
-    return o;
-  }
+                       double ideal);
 
   interlock::torus_topology torus_;
   interlock::vc_promotion_routing routing_;
@@ -535,6 +310,90 @@ class shapes {
   std::size_t k_;
   std::unique_ptr<anton2_shape> anton_;
   std::unique_ptr<router_shape> router_;
+};
+
+/// The flags both experiments take for the network a run is given (its
+/// buffers by kind, torus latency, pipeline and seed): their help, their
+/// parsing into a run_settings and the torus latency, and their resolved
+/// values for --write-config.
+struct network_flags {
+  run_settings run;
+  unsigned torus_latency = 0;
+
+  static std::string help() {
+    return "  --buffer-flits N     input buffer per VC at the mesh routers' ports (router:\n"
+           "                       the network ports), 1..4096 (default 8)\n"
+           "  --adapter-buffer-flits N  anton2: per VC at the channel adapters' inputs,\n"
+           "                       from their router and from the torus link, 1..4096\n"
+           "                       (default --buffer-flits)\n"
+           "  --injection-buffer-flits N  per VC at the cores' injection ports, 1..4096\n"
+           "                       (default --buffer-flits)\n"
+           "  --torus-latency N    cycles a torus link takes beyond an on-chip channel,\n"
+           "                       0..1000 (default 0); its credits take it back too\n"
+           "  --pipeline N         router stages a head passes: 1 (default) or 4 (route\n"
+           "                       computation, VC allocation, input and output switch\n"
+           "                       arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)\n"
+           "  --seed N             the runs' seed (default 1)\n";
+  }
+
+  /// Reads `flag` if it is one of these (value() gives its value).
+  template <class Value>
+  bool read(const std::string& flag, const Value& value) {
+    if (flag == "--buffer-flits") {
+      run.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
+    } else if (flag == "--adapter-buffer-flits") {
+      run.adapter_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
+    } else if (flag == "--injection-buffer-flits") {
+      run.injection_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
+    } else if (flag == "--torus-latency") {
+      torus_latency = static_cast<unsigned>(cli::number(flag, value(), 0, 1000));
+    } else if (flag == "--pipeline") {
+      const std::string v = value();
+      if (v != "1" && v != "4")
+        throw cli::bad_input{flag + ": '" + v.substr(0, 80) + "'; allowed: 1, 4"};
+      run.pipeline = v == "1" ? 1 : 4;
+    } else if (flag == "--seed") {
+      run.seed = cli::number(flag, value(), 0, 1000000000);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /// Refuses what the node shapes run cannot take.
+  void check(const cli::flags& given, const std::vector<std::string>& nodes) const {
+    if (given.given("--adapter-buffer-flits") &&
+        std::find(nodes.begin(), nodes.end(), "anton2") == nodes.end())
+      throw cli::bad_input{
+          "--adapter-buffer-flits: applies only to --nodes anton2 (the router "
+          "shape has no channel adapters)"};
+  }
+
+  unsigned adapter_flits() const {
+    return run.adapter_buffer_flits != 0 ? run.adapter_buffer_flits : run.buffer_flits;
+  }
+  unsigned injection_flits() const {
+    return run.injection_buffer_flits != 0 ? run.injection_buffer_flits : run.buffer_flits;
+  }
+
+  /// Every value, defaults resolved, for --write-config.
+  std::vector<std::pair<std::string, std::string>> resolved() const {
+    return {{"buffer-flits", std::to_string(run.buffer_flits)},
+            {"adapter-buffer-flits", std::to_string(adapter_flits())},
+            {"injection-buffer-flits", std::to_string(injection_flits())},
+            {"torus-latency", std::to_string(torus_latency)},
+            {"pipeline", std::to_string(run.pipeline)},
+            {"seed", std::to_string(run.seed)}};
+  }
+
+  /// The lines the tables' headers say of the network.
+  std::string described() const {
+    return cli::format(
+        "buffers per VC: %u flits at the mesh routers, %u at the channel adapters,\n"
+        "%u at the cores; torus links %u cycles longer than on-chip channels; a\n"
+        "%u-stage router pipeline.\n",
+        run.buffer_flits, adapter_flits(), injection_flits(), torus_latency, run.pipeline);
+  }
 };
 
 using cli::names;

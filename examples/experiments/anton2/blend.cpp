@@ -33,8 +33,7 @@ struct settings {
   std::size_t steps = 10;
   std::vector<std::string> arbiters = {"none", "forward", "reverse", "both"};
   std::vector<std::string> nodes = {"anton2"};
-  run_settings run;  // buffers, seed and the weighted settings' arbiter model
-  unsigned torus_latency = 0;
+  network_flags net;  // buffers, torus latency, pipeline, seed, the weighted settings' arbiters
 };
 
 const std::string help =
@@ -57,21 +56,8 @@ const std::string help =
     "                       (default: Figure 6/8's hardware model, every weight bit\n"
     "                       used), inverse_weighted:H (H bits of the 12 left as\n"
     "                       headroom, 1..11), inverse_weighted_exact (Eq. 3)\n"
-    "  --nodes N,...        anton2 (16 routers per node, default), router (one)\n"
-    "  --buffer-flits N     input buffer per VC at the mesh routers' ports (router:\n"
-    "                       the network ports), 1..4096 (default 8)\n"
-    "  --adapter-buffer-flits N  anton2: per VC at the channel adapters' inputs,\n"
-    "                       from their router and from the torus link, 1..4096\n"
-    "                       (default --buffer-flits)\n"
-    "  --injection-buffer-flits N  per VC at the cores' injection ports, 1..4096\n"
-    "                       (default --buffer-flits)\n"
-    "  --torus-latency N    cycles a torus link takes beyond an on-chip channel,\n"
-    "                       0..1000 (default 0); its credits take it back too\n"
-    "  --pipeline N         router stages a head passes: 1 (default) or 4 (route\n"
-    "                       computation, VC allocation, input and output switch\n"
-    "                       arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)\n"
-    "  --seed N             the runs' seed (default 1)\n" +
-    cli::experiment_flags::help() +
+    "  --nodes N,...        anton2 (16 routers per node, default), router (one)\n" +
+    network_flags::help() + cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
     "3 an output could not be written.\n";
@@ -96,62 +82,34 @@ int run(int argc, char** argv) {
     } else if (flag == "--nodes") {
       s.nodes = names(flag, value(), {"anton2", "router"});
     } else if (flag == "--arbiter") {
-      s.run.arbiter = parse_arbiter(flag, value());
-      if (!s.run.arbiter.weighted())
+      s.net.run.arbiter = parse_arbiter(flag, value());
+      if (!s.net.run.arbiter.weighted())
         throw cli::bad_input{flag +
                              ": 'round_robin'; the setting 'none' runs round robin; "
                              "allowed: inverse_weighted, inverse_weighted:H, "
                              "inverse_weighted_exact"};
-    } else if (flag == "--buffer-flits") {
-      s.run.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--adapter-buffer-flits") {
-      s.run.adapter_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--injection-buffer-flits") {
-      s.run.injection_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--torus-latency") {
-      s.torus_latency = static_cast<unsigned>(cli::number(flag, value(), 0, 1000));
-    } else if (flag == "--pipeline") {
-      const std::string v = value();
-      if (v != "1" && v != "4")
-        throw cli::bad_input{flag + ": '" + v.substr(0, 80) + "'; allowed: 1, 4"};
-      s.run.pipeline = v == "1" ? 1 : 4;
-    } else if (flag == "--seed") {
-      s.run.seed = cli::number(flag, value(), 0, 1000000000);
+    } else if (s.net.read(flag, value)) {
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
-  if (flags.given("--adapter-buffer-flits") &&
-      std::find(s.nodes.begin(), s.nodes.end(), "anton2") == s.nodes.end())
-    throw cli::bad_input{
-        "--adapter-buffer-flits: applies only to --nodes anton2 (the router "
-        "shape has no channel adapters)"};
+  s.net.check(flags, s.nodes);
   if (shared.full) {
     if (!flags.given("--radix")) s.radix = 8;
     if (!flags.given("--batch")) s.batch = 1024;
   }
-  if (!flags.given("--arbiter")) s.run.arbiter = parse_arbiter("--arbiter", "inverse_weighted");
-  const unsigned adapter =
-      s.run.adapter_buffer_flits != 0 ? s.run.adapter_buffer_flits : s.run.buffer_flits;
-  const unsigned injection =
-      s.run.injection_buffer_flits != 0 ? s.run.injection_buffer_flits : s.run.buffer_flits;
-  shared.resolve(flags, {{"radix", std::to_string(s.radix)},
-                         {"batch", std::to_string(s.batch)},
-                         {"steps", std::to_string(s.steps)},
-                         {"settings", cli::joined(s.arbiters)},
-                         {"arbiter", s.run.arbiter.name()},
-                         {"nodes", cli::joined(s.nodes)},
-                         {"buffer-flits", std::to_string(s.run.buffer_flits)},
-                         {"adapter-buffer-flits", std::to_string(adapter)},
-                         {"injection-buffer-flits", std::to_string(injection)},
-                         {"torus-latency", std::to_string(s.torus_latency)},
-                         {"pipeline", std::to_string(s.run.pipeline)},
-                         {"seed", std::to_string(s.run.seed)}});
+  if (!flags.given("--arbiter")) s.net.run.arbiter = parse_arbiter("--arbiter", "inverse_weighted");
+  std::vector<std::pair<std::string, std::string>> resolved = {
+      {"radix", std::to_string(s.radix)},    {"batch", std::to_string(s.batch)},
+      {"steps", std::to_string(s.steps)},    {"settings", cli::joined(s.arbiters)},
+      {"arbiter", s.net.run.arbiter.name()}, {"nodes", cli::joined(s.nodes)}};
+  for (const auto& x : s.net.resolved()) resolved.push_back(x);
+  shared.resolve(flags, resolved);
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
   const node_pattern forward = pattern_named("tornado", torus);
   const node_pattern reverse = pattern_named("reverse_tornado", torus);
-  const shapes both(s.nodes, s.radix, s.torus_latency);
+  const shapes both(s.nodes, s.radix, s.net.torus_latency);
   std::vector<cell> cells;
   double work = 0;
   for (const std::string& node : s.nodes)
@@ -168,13 +126,12 @@ int run(int argc, char** argv) {
       "completion_spread,seconds");
   std::printf(
       "Blended patterns (Towles et al., ISCA'14, Section 4.2, Figure 10)\n"
-      "%zux%zux%zu torus, 2 slices, %zu 1-flit packets per core; buffers per VC: %u flits\n"
-      "at the mesh routers, %u at the channel adapters, %u at the cores; torus links %u\n"
-      "cycles longer than on-chip channels; a %u-stage router pipeline. f = share of\n"
-      "packets to reverse tornado's node; throughput normalized to the blend's torus\n"
-      "channel capacity. Inverse weights (%s, M = %u) at every arbitration point.\n\n",
-      s.radix, s.radix, s.radix, s.batch, s.run.buffer_flits, adapter, injection, s.torus_latency,
-      s.run.pipeline, s.run.arbiter.name().c_str(), weight_bits);
+      "%zux%zux%zu torus, 2 slices, %zu 1-flit packets per core; %s"
+      "f = share of packets to reverse tornado's node; throughput normalized to the\n"
+      "blend's torus channel capacity. Inverse weights (%s, M = %u) at every\n"
+      "arbitration point.\n\n",
+      s.radix, s.radix, s.radix, s.batch, s.net.described().c_str(),
+      s.net.run.arbiter.name().c_str(), weight_bits);
   std::printf("%-7s %-8s %5s %10s %11s %9s\n", "node", "setting", "f", "last", "throughput",
               "spread");
   std::fflush(stdout);
@@ -189,7 +146,7 @@ int run(int argc, char** argv) {
         if (c.setting == "reverse") weights = {"reverse_tornado"};
         if (c.setting == "both") weights = {"tornado", "reverse_tornado"};
         const auto traffic = blend({&forward, &reverse}, shares, c.setting == "both");
-        run_settings r = s.run;
+        run_settings r = s.net.run;
         r.batch = s.batch;
         return both.run(c.node, r, traffic, weights, busiest({&forward, &reverse}, shares));
       },

@@ -33,8 +33,7 @@ struct settings {
   std::vector<std::string> nodes = {"anton2", "router"};
   std::vector<arbiter_model> arbiters = {parse_arbiter("", "round_robin"),
                                          parse_arbiter("", "inverse_weighted")};
-  run_settings run;  // buffers and seed (batch and arbiter per cell)
-  unsigned torus_latency = 0;
+  network_flags net;  // buffers, torus latency, pipeline, seed (batch and arbiter per cell)
   std::string timeline, positions;  // --timeline, --positions: the files
   std::uint64_t timeline_bin = 100;
 };
@@ -59,20 +58,8 @@ const std::string help =
     "                       model, every weight bit used), inverse_weighted:H (H\n"
     "                       bits of the 12 left as headroom, 1..11),\n"
     "                       inverse_weighted_exact (Eq. 3); default\n"
-    "                       round_robin,inverse_weighted\n"
-    "  --buffer-flits N     input buffer per VC at the mesh routers' ports (router:\n"
-    "                       the network ports), 1..4096 (default 8)\n"
-    "  --adapter-buffer-flits N  anton2: per VC at the channel adapters' inputs,\n"
-    "                       from their router and from the torus link, 1..4096\n"
-    "                       (default --buffer-flits)\n"
-    "  --injection-buffer-flits N  per VC at the cores' injection ports, 1..4096\n"
-    "                       (default --buffer-flits)\n"
-    "  --torus-latency N    cycles a torus link takes beyond an on-chip channel,\n"
-    "                       0..1000 (default 0); its credits take it back too\n"
-    "  --pipeline N         router stages a head passes: 1 (default) or 4 (route\n"
-    "                       computation, VC allocation, input and output switch\n"
-    "                       arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)\n"
-    "  --seed N             the runs' seed (default 1)\n"
+    "                       round_robin,inverse_weighted\n" +
+    network_flags::help() +
     "  --positions FILE     anton2: per run, each mesh router position R(u,v)'s\n"
     "                       cores' completion (mean, earliest, latest over the\n"
     "                       nodes), CSV\n"
@@ -105,21 +92,7 @@ int run(int argc, char** argv) {
       s.arbiters.clear();
       for (const std::string& a : cli::split(value())) s.arbiters.push_back(parse_arbiter(flag, a));
       if (s.arbiters.empty()) throw cli::bad_input{flag + ": names nothing"};
-    } else if (flag == "--buffer-flits") {
-      s.run.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--adapter-buffer-flits") {
-      s.run.adapter_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--injection-buffer-flits") {
-      s.run.injection_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--torus-latency") {
-      s.torus_latency = static_cast<unsigned>(cli::number(flag, value(), 0, 1000));
-    } else if (flag == "--pipeline") {
-      const std::string v = value();
-      if (v != "1" && v != "4")
-        throw cli::bad_input{flag + ": '" + v.substr(0, 80) + "'; allowed: 1, 4"};
-      s.run.pipeline = v == "1" ? 1 : 4;
-    } else if (flag == "--seed") {
-      s.run.seed = cli::number(flag, value(), 0, 1000000000);
+    } else if (s.net.read(flag, value)) {
     } else if (flag == "--positions") {
       s.positions = value();
     } else if (flag == "--timeline") {
@@ -135,36 +108,25 @@ int run(int argc, char** argv) {
   if (flags.given("--positions") &&
       std::find(s.nodes.begin(), s.nodes.end(), "anton2") == s.nodes.end())
     throw cli::bad_input{"--positions: applies only to --nodes anton2 (positions in its node)"};
-  if (!s.timeline.empty()) s.run.timeline_bin = s.timeline_bin;
-  if (flags.given("--adapter-buffer-flits") &&
-      std::find(s.nodes.begin(), s.nodes.end(), "anton2") == s.nodes.end())
-    throw cli::bad_input{
-        "--adapter-buffer-flits: applies only to --nodes anton2 (the router "
-        "shape has no channel adapters)"};
+  if (!s.timeline.empty()) s.net.run.timeline_bin = s.timeline_bin;
+  s.net.check(flags, s.nodes);
   if (shared.full) {
     if (!flags.given("--radix")) s.radix = 8;
     if (!flags.given("--batches")) s.batches = {16, 64, 256, 1024};
   }
   std::vector<std::string> arbiter_names;
   for (const arbiter_model& a : s.arbiters) arbiter_names.push_back(a.name());
-  const unsigned adapter =
-      s.run.adapter_buffer_flits != 0 ? s.run.adapter_buffer_flits : s.run.buffer_flits;
-  const unsigned injection =
-      s.run.injection_buffer_flits != 0 ? s.run.injection_buffer_flits : s.run.buffer_flits;
-  shared.resolve(flags, {{"radix", std::to_string(s.radix)},
-                         {"batches", cli::joined(s.batches)},
-                         {"patterns", cli::joined(s.patterns)},
-                         {"nodes", cli::joined(s.nodes)},
-                         {"arbiters", cli::joined(arbiter_names)},
-                         {"buffer-flits", std::to_string(s.run.buffer_flits)},
-                         {"adapter-buffer-flits", std::to_string(adapter)},
-                         {"injection-buffer-flits", std::to_string(injection)},
-                         {"torus-latency", std::to_string(s.torus_latency)},
-                         {"pipeline", std::to_string(s.run.pipeline)},
-                         {"seed", std::to_string(s.run.seed)}});
+  std::vector<std::pair<std::string, std::string>> resolved = {
+      {"radix", std::to_string(s.radix)},
+      {"batches", cli::joined(s.batches)},
+      {"patterns", cli::joined(s.patterns)},
+      {"nodes", cli::joined(s.nodes)},
+      {"arbiters", cli::joined(arbiter_names)}};
+  for (const auto& x : s.net.resolved()) resolved.push_back(x);
+  shared.resolve(flags, resolved);
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
-  const shapes both(s.nodes, s.radix, s.torus_latency);
+  const shapes both(s.nodes, s.radix, s.net.torus_latency);
   std::map<std::string, node_pattern> patterns;
   for (const std::string& p : s.patterns) patterns.emplace(p, pattern_named(p, torus));
   std::vector<cell> cells;
@@ -188,11 +150,10 @@ int run(int argc, char** argv) {
       "completion_spread,forfeits_per_grant,request_share,request_share_p10,seconds");
   std::printf(
       "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9)\n"
-      "%zux%zux%zu torus, 2 slices, 1-flit packets; buffers per VC: %u flits at the mesh\n"
-      "routers, %u at the channel adapters, %u at the cores; torus links %u cycles longer\n"
-      "than on-chip channels; a %u-stage router pipeline. Batch = packets per core (16\n"
-      "per node); throughput normalized to the torus channels' capacity. Inverse\n"
-      "weights (M = %u) from uniform traffic's loads at every arbitration point.\n"
+      "%zux%zux%zu torus, 2 slices, 1-flit packets; %s"
+      "Batch = packets per core (16 per node); throughput normalized to the torus\n"
+      "channels' capacity. Inverse weights (M = %u) from uniform traffic's loads at\n"
+      "every arbitration point.\n"
       "Columns: batch, packets per core; last, the cycle of the last delivery;\n"
       "throughput, the batch over that cycle as a share of the torus's capacity\n"
       "(1 = every torus channel busy every cycle); spread, the latest core's\n"
@@ -201,8 +162,7 @@ int run(int argc, char** argv) {
       "grant, over every arbiter of both stages (window_slides.hpp). --csv adds the\n"
       "share of an output arbiter's cycles each input port requests it (mean and\n"
       "10th percentile over the pairs that requested).\n\n",
-      s.radix, s.radix, s.radix, s.run.buffer_flits, adapter, injection, s.torus_latency,
-      s.run.pipeline, weight_bits);
+      s.radix, s.radix, s.radix, s.net.described().c_str(), weight_bits);
   std::printf("%-7s %-10s %-22s %7s %10s %11s %9s %9s\n", "node", "pattern", "arbiter", "batch",
               "last", "throughput", "spread", "forfeits");
   std::fflush(stdout);
@@ -215,7 +175,7 @@ int run(int argc, char** argv) {
         // Section 4.1: one set of weights, uniform traffic's, for every pattern.
         const std::vector<std::string> weights =
             c.arbiter.weighted() ? std::vector<std::string>{"uniform"} : std::vector<std::string>{};
-        run_settings r = s.run;
+        run_settings r = s.net.run;
         r.batch = c.batch;
         r.arbiter = c.arbiter;
         return both.run(c.node, r, p.destination, weights, busiest({&p}, {1.0}));

@@ -630,23 +630,24 @@ class router {
     }
   };
 
+  // Each input port of `offering` offers the head of its VC vc[in] (picked
+  // by its input stage among among[in]) to that head's output; each output's
+  // Policy grants one of its offers, whose input stage then commits and
+  // whose head is sent. Returns the input ports that sent.
   template <class Moves>
-  void allocate_input_first(node_id r, std::uint64_t t, std::uint64_t requesting,
-                            const std::array<std::uint64_t, 64>& can_go, Moves& m) {
-    std::uint64_t out_requests = 0;
+  std::uint64_t grant_offers(node_id r, std::uint64_t t, std::uint64_t offering,
+                             const std::array<std::uint8_t, 64>& vc,
+                             const std::array<std::uint64_t, 64>& among, head_fields& f, Moves& m) {
+    std::uint64_t out_requests = 0, sent = 0;
     output_view out;
-    std::array<std::uint8_t, 64> chosen;  // per input port: the VC it offers
-    head_fields f;
-    for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
+    for (std::uint64_t x = offering; x != 0; x &= x - 1) {
       const std::size_t in = bits::lowest_index(x);
-      const std::size_t pi = s_.port_index(r, in);
-      const std::size_t v = pick_vc(pi, can_go[in], f);
-      const std::size_t o = option_out_[pi * s_.vcs + v];
-      chosen[in] = static_cast<std::uint8_t>(v);
+      const std::size_t b = s_.port_index(r, in) * s_.vcs + vc[in];
+      const std::size_t o = option_out_[b];
       if ((out_requests & bits::bit(o)) == 0) out.requesters[o] = 0;
       out_requests |= bits::bit(o);
       out.requesters[o] |= bits::bit(in);
-      out.offer(in, s_.buf[pi * s_.vcs + v]);
+      out.offer(in, s_.buf[b]);
     }
     for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
       const std::size_t o = bits::lowest_index(outs);
@@ -658,9 +659,23 @@ class router {
       policies_[po].commit(g, request);
       const std::size_t in = g.index();
       const std::size_t pi = s_.port_index(r, in);
-      commit_vc(pi, can_go[in], chosen[in], f);
-      m.send(r, in, options_[pi * s_.vcs + chosen[in]], o, t);
+      commit_vc(pi, among[in], vc[in], f);
+      sent |= bits::bit(in);
+      m.send(r, in, options_[pi * s_.vcs + vc[in]], o, t);
     }
+    return sent;
+  }
+
+  template <class Moves>
+  void allocate_input_first(node_id r, std::uint64_t t, std::uint64_t requesting,
+                            const std::array<std::uint64_t, 64>& can_go, Moves& m) {
+    std::array<std::uint8_t, 64> chosen;  // per input port: the VC it offers
+    head_fields f;
+    for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
+      const std::size_t in = bits::lowest_index(x);
+      chosen[in] = static_cast<std::uint8_t>(pick_vc(s_.port_index(r, in), can_go[in], f));
+    }
+    grant_offers(r, t, requesting, chosen, can_go, f, m);
   }
 
   // Figure 12's SA1 and SA2 in consecutive cycles. SA2: each output grants
@@ -672,43 +687,27 @@ class router {
   template <class Moves>
   void allocate_in_two_stages(node_id r, std::uint64_t t, std::uint64_t requesting,
                               const std::array<std::uint64_t, 64>& can_go, Moves& m) {
-    std::uint64_t out_requests = 0, sent = 0;
-    output_view out;
+    std::uint64_t offering = 0;
+    std::array<std::uint8_t, 64> held;
+    std::array<std::uint64_t, 64> among;
     head_fields f;
     for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
       const std::size_t in = bits::lowest_index(x);
       const std::size_t pi = s_.port_index(r, in);
-      const std::uint8_t v = s_.held_pick[pi];
-      if (v == router_state::no_pick || (can_go[in] & bits::bit(v)) == 0) continue;
-      const std::size_t o = option_out_[pi * s_.vcs + v];
-      if ((out_requests & bits::bit(o)) == 0) out.requesters[o] = 0;
-      out_requests |= bits::bit(o);
-      out.requesters[o] |= bits::bit(in);
-      out.offer(in, s_.buf[pi * s_.vcs + v]);
+      held[in] = s_.held_pick[pi];
+      if (held[in] == router_state::no_pick || (can_go[in] & bits::bit(held[in])) == 0) continue;
+      among[in] = s_.held_among[pi];
+      offering |= bits::bit(in);
     }
-    for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
-      const std::size_t o = bits::lowest_index(outs);
-      const std::size_t po = s_.port_index(r, o);
-      note_requests(po, out.requesters[o]);
-      const auto request = builders_[po](out.view(o, s_.ports));
-      const grant g = policies_[po].arbitrate(request);
-      if (!g) continue;
-      policies_[po].commit(g, request);
-      const std::size_t in = g.index();
-      const std::size_t pi = s_.port_index(r, in);
-      const std::size_t v = s_.held_pick[pi];
-      commit_vc(pi, s_.held_among[pi], v, f);
-      sent |= bits::bit(in);
-      m.send(r, in, options_[pi * s_.vcs + v], o, t);
-    }
+    const std::uint64_t sent = grant_offers(r, t, offering, held, among, f, m);
     for (std::size_t q = 0; q < s_.ports; ++q) {
       const std::size_t pi = s_.port_index(r, q);
-      std::uint64_t among = (requesting & bits::bit(q)) != 0 ? can_go[q] : 0;
-      if ((sent & bits::bit(q)) != 0) among &= ~bits::bit(s_.held_pick[pi]);
+      std::uint64_t picks = (requesting & bits::bit(q)) != 0 ? can_go[q] : 0;
+      if ((sent & bits::bit(q)) != 0) picks &= ~bits::bit(s_.held_pick[pi]);
       s_.held_pick[pi] = router_state::no_pick;
-      if (among == 0) continue;
-      s_.held_pick[pi] = static_cast<std::uint8_t>(pick_vc(pi, among, f));
-      s_.held_among[pi] = among;
+      if (picks == 0) continue;
+      s_.held_pick[pi] = static_cast<std::uint8_t>(pick_vc(pi, picks, f));
+      s_.held_among[pi] = picks;
     }
   }
 

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: BSL-1.0
+// What the two node shapes' runs share (anton2_shape.cpp, router_shape.cpp):
+// a batch run's configuration from its settings, and the measurement of a
+// finished network: throughput, completion (by position in Anton 2's node),
+// the links' use over time, request shares and the window slides counted
+// at every arbiter.
+#ifndef INTERLOCK_EXAMPLES_ANTON2_RUNS_HPP
+#define INTERLOCK_EXAMPLES_ANTON2_RUNS_HPP
+
+#include <interlock/arbiters/window_slides.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include <interlock/model/network.hpp>
+#include "anton2_experiment.hpp"
+
+namespace anton2_experiment {
+
+/// Runs `net` and measures it; `node_positions`: its sources are Anton 2's
+/// cores, whose completion is summed by their router's place in the node.
+template <class Net>
+outcome finish(Net& net, double packets_per_node, double ideal_per_node,
+               bool node_positions = false) {
+  const auto start = std::chrono::steady_clock::now();
+  const interlock::model::results r = net.run();
+  outcome o;
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  o.ok = r.complete && !r.deadlock.deadlocked;
+  o.last = r.batch_cycles;
+  o.normalized = packets_per_node / static_cast<double>(r.batch_cycles) / ideal_per_node;
+  o.completion_spread = r.completion_min > 0 ? static_cast<double>(r.completion_max) /
+                                                   static_cast<double>(r.completion_min)
+                                             : 0;
+  o.link_utilization = r.link_utilization;
+  o.cycles = r.cycles;
+  o.request_share = r.request_share_mean;
+  o.request_share_p10 = r.request_share_p10;
+  if (node_positions) {
+    using at = interlock::anton2_topology;
+    o.positions.assign(at::mesh_routers, {});
+    std::vector<std::size_t> counted(at::mesh_routers, 0);
+    for (std::size_t i = 0; i < r.sources.size() && i < r.completion_per_source.size(); ++i) {
+      const std::size_t k = at::kind(r.sources[i]);
+      if (k >= at::mesh_routers) continue;
+      outcome::position& p = o.positions[k];
+      const std::uint64_t c = r.completion_per_source[i];
+      p.first = counted[k] == 0 ? c : std::min(p.first, c);
+      p.last = std::max(p.last, c);
+      p.mean += static_cast<double>(c);
+      ++counted[k];
+    }
+    for (std::size_t k = 0; k < at::mesh_routers; ++k)
+      if (counted[k] != 0) o.positions[k].mean /= static_cast<double>(counted[k]);
+  }
+  return o;
+}
+
+/// The window-slide counts of every arbiter of `net` (routers x ports, both
+/// stages), when they count.
+template <class T>
+struct counts_slides : std::false_type {};
+template <class A>
+struct counts_slides<interlock::window_slide_counter<A>> : std::true_type {};
+
+template <class Arbiter, class Net>
+interlock::window_slide_counts slide_counts(Net& net, node_id routers, std::size_t ports) {
+  interlock::window_slide_counts c;
+  if constexpr (counts_slides<Arbiter>::value) {
+    for (node_id r = 0; r < routers; ++r)
+      for (std::size_t p = 0; p < ports; ++p) {
+        c += net.routers().policy(r, p).counts();
+        c += net.routers().input_policy(r, p).counts();
+      }
+  } else {
+    (void)net, (void)routers, (void)ports;
+  }
+  return c;
+}
+
+/// A batch run's configuration: `batch` packets per source, 1-flit packets.
+inline interlock::model::config batch_config(std::size_t batch, const run_settings& s) {
+  interlock::model::config c;
+  c.batch = batch;
+  c.buffer_flits = s.buffer_flits;
+  c.adapter_buffer_flits = s.adapter_buffer_flits;
+  c.injection_buffer_flits = s.injection_buffer_flits;
+  if (s.pipeline == 4) {
+    c.head_cycles = 2;    // RC, VA
+    c.switch_stages = 2;  // SA1, SA2
+  }
+  c.utilization_bin = s.timeline_bin;
+  c.count_requests = true;
+  c.seed = s.seed;
+  c.measure = 100000000;
+  c.drain = 0;
+  return c;
+}
+
+}  // namespace anton2_experiment
+
+#endif  // INTERLOCK_EXAMPLES_ANTON2_RUNS_HPP

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSL-1.0
+// Anton 2's node shape's runs (anton2_experiment.hpp), compiled once for
+// saturation and blend: the unified network under round robin, the
+// hardware model (window slides counted) and Eq. 3, one or two labels.
+#include <interlock/arbiters/inverse_weight_tables.hpp>
+#include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/round_robin.hpp>
+#include <interlock/arbiters/window_slides.hpp>
+#include <interlock/traffic/arbitration_weights.hpp>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "anton2_experiment.hpp"
+#include "anton2_runs.hpp"
+
+namespace anton2_experiment {
+
+namespace {
+interlock::anton2_links with_latency(unsigned torus_latency) {
+  interlock::anton2_links l;
+  l.torus_latency = torus_latency;
+  return l;
+}
+}  // namespace
+
+anton2_shape::anton2_shape(std::size_t k, unsigned torus_latency)
+    : torus_({k, k, k}, {}, 2), node_(torus_, with_latency(torus_latency)), routing_(node_) {}
+
+// Computed at first use, under a lock: runs on several threads share them
+// (a std::map's elements stay where they are).
+const interlock::unified_arbiter_loads& anton2_shape::loads(const std::string& pattern) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = loads_.find(pattern);
+  if (it == loads_.end())
+    it = loads_
+             .emplace(pattern, with_pattern(pattern,
+                                            [&](const auto& p) {
+                                              return interlock::anton2_arbiter_loads(
+                                                  routing_, interlock::traffic_class::request, p);
+                                            }))
+             .first;
+  return it->second;
+}
+
+template <class Tables, class Arbiter>
+outcome anton2_shape::run_weighted(const interlock::model::config& c,
+                                   const interlock::model::traffic_source& traffic,
+                                   const std::vector<std::string>& weights, Tables tables,
+                                   double packets, double ideal) {
+  std::vector<const interlock::unified_arbiter_loads*> l;
+  for (const std::string& w : weights) l.push_back(&loads(w));
+  const auto w = interlock::unified_arbitration_tables(tables, interlock::stack_unified_labels(l));
+  interlock::model::network<interlock::anton2_routing, Arbiter,
+                            interlock::model::separable_input_first, Arbiter>
+      net(
+          routing_, c, traffic, [&](node_id r, std::size_t o) { return Arbiter(w.output(r, o)); },
+          {}, {}, [&](node_id r, std::size_t q) { return Arbiter(w.input(r, q)); });
+  outcome o = finish(net, packets, ideal, true);
+  o.slides = slide_counts<Arbiter>(net, static_cast<node_id>(w.outputs.size() / w.ports),
+                                   interlock::anton2_topology::network_ports + 1);
+  return o;
+}
+
+outcome anton2_shape::run(const run_settings& s, const interlock::model::traffic_source& nodes,
+                          const std::vector<std::string>& weights, double ideal_per_node) {
+  const interlock::model::config c = batch_config(s.batch, s);
+  const auto traffic = interlock::model::to_cores(node_, nodes);
+  const double packets = static_cast<double>(s.batch * cores);
+  if (weights.empty() || !s.arbiter.weighted()) {
+    using rr = interlock::round_robin_arbiter<8>;
+    interlock::model::network<interlock::anton2_routing, rr,
+                              interlock::model::separable_input_first, rr>
+        net(
+            routing_, c, traffic, [](node_id, std::size_t) { return rr{}; }, {}, {},
+            [](node_id, std::size_t) { return rr{}; });
+    return finish(net, packets, ideal_per_node, true);
+  }
+  if (s.arbiter.model == arbiter_model::kind::exact) {
+    if (weights.size() == 1)
+      return run_weighted<interlock::exact_weight_tables<8, 1>,
+                          interlock::inverse_weighted_exact<8, 1>>(c, traffic, weights, {}, packets,
+                                                                   ideal_per_node);
+    return run_weighted<interlock::exact_weight_tables<8, 2>,
+                        interlock::inverse_weighted_exact<8, 2>>(c, traffic, weights, {}, packets,
+                                                                 ideal_per_node);
+  }
+  using hw1 =
+      interlock::window_slide_counter<interlock::inverse_weighted_arbiter<8, 1, weight_bits>>;
+  using hw2 =
+      interlock::window_slide_counter<interlock::inverse_weighted_arbiter<8, 2, weight_bits>>;
+  if (weights.size() == 1)
+    return run_weighted<interlock::inverse_weight_tables<8, 1, weight_bits>, hw1>(
+        c, traffic, weights,
+        interlock::inverse_weight_tables<8, 1, weight_bits>(s.arbiter.headroom), packets,
+        ideal_per_node);
+  return run_weighted<interlock::inverse_weight_tables<8, 2, weight_bits>, hw2>(
+      c, traffic, weights, interlock::inverse_weight_tables<8, 2, weight_bits>(s.arbiter.headroom),
+      packets, ideal_per_node);
+}
+
+}  // namespace anton2_experiment
