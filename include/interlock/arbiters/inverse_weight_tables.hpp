@@ -75,6 +75,29 @@ load_matrix key_matrix(const std::vector<double>& key, std::uint64_t& idle, bool
   }
   return m;
 }
+/// One Table per distinct K x N set of loads: make(matrix, idle, any) builds
+/// a new one from the loads as a matrix, the inputs with none, and whether
+/// any is positive.
+template <std::size_t K, std::size_t N, class Table>
+class table_cache {
+ public:
+  template <class Loads, class Make>
+  std::shared_ptr<const Table> get(std::size_t inputs, Loads&& loads, Make&& make) {
+    std::vector<double> key = load_key<K, N>(inputs, loads);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    std::uint64_t idle = 0;
+    bool any = false;
+    load_matrix m = key_matrix<K, N>(key, idle, any);
+    std::shared_ptr<const Table> t = make(m, idle, any);
+    cache_.emplace(std::move(key), t);
+    return t;
+  }
+  std::size_t size() const noexcept { return cache_.size(); }
+
+ private:
+  std::map<std::vector<double>, std::shared_ptr<const Table>> cache_;
+};
 }  // namespace detail
 
 /// The hardware model's tables (Figure 6), one per distinct set of loads.
@@ -93,18 +116,12 @@ class inverse_weight_tables {
   /// pattern n (inputs from `inputs` on never request).
   template <class Loads>
   std::shared_ptr<const table> from_loads(std::size_t inputs, Loads&& loads) {
-    std::vector<double> key = detail::load_key<K, N>(inputs, loads);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
-    std::uint64_t idle = 0;
-    bool any = false;
-    const load_matrix m = detail::key_matrix<K, N>(key, idle, any);
     const unsigned bits = M - headroom_;
-    auto t = any ? std::make_shared<const table>(weights_from_loads(m, bits, idle).weights)
+    return cache_.get(inputs, loads, [bits](const load_matrix& m, std::uint64_t idle, bool any) {
+      return any ? std::make_shared<const table>(weights_from_loads(m, bits, idle).weights)
                  : std::make_shared<const table>(std::vector<std::vector<std::uint32_t>>(
                        K, std::vector<std::uint32_t>(N, (std::uint32_t{1} << bits) - 1)));
-    cache_.emplace(std::move(key), t);
-    return t;
+    });
   }
   /// How many distinct tables were made.
   std::size_t distinct() const noexcept { return cache_.size(); }
@@ -113,7 +130,7 @@ class inverse_weight_tables {
 
  private:
   unsigned headroom_ = 0;
-  std::map<std::vector<double>, std::shared_ptr<const table>> cache_;
+  detail::table_cache<K, N, table> cache_;
 };
 
 /// Eq. 3's tables (the exact model), one per distinct set of loads.
@@ -123,28 +140,22 @@ class exact_weight_tables {
   using table = exact_weight_table<K, N>;
   template <class Loads>
   std::shared_ptr<const table> from_loads(std::size_t inputs, Loads&& loads) {
-    std::vector<double> key = detail::load_key<K, N>(inputs, loads);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
-    std::uint64_t idle = 0;
-    bool any = false;
-    load_matrix m = detail::key_matrix<K, N>(key, idle, any);
-    // A zero load (a pattern that should never arrive at the input, or an
-    // input that should never request) is charged as the least loaded
-    // input is, should a packet arrive anyway.
-    double least = 0;
-    for (const auto& row : m)
-      for (double g : row) least = g > 0 && (least == 0 || g < least) ? g : least;
-    for (auto& row : m)
-      for (double& g : row) g = g > 0 ? g : (any ? least : 1.0);
-    auto t = std::make_shared<const table>(m);
-    cache_.emplace(std::move(key), t);
-    return t;
+    return cache_.get(inputs, loads, [](load_matrix m, std::uint64_t, bool any) {
+      // A zero load (a pattern that should never arrive at the input, or an
+      // input that should never request) is charged as the least loaded
+      // input is, should a packet arrive anyway.
+      double least = 0;
+      for (const auto& row : m)
+        for (double g : row) least = g > 0 && (least == 0 || g < least) ? g : least;
+      for (auto& row : m)
+        for (double& g : row) g = g > 0 ? g : (any ? least : 1.0);
+      return std::make_shared<const table>(m);
+    });
   }
   std::size_t distinct() const noexcept { return cache_.size(); }
 
  private:
-  std::map<std::vector<double>, std::shared_ptr<const table>> cache_;
+  detail::table_cache<K, N, table> cache_;
 };
 
 }  // namespace interlock
