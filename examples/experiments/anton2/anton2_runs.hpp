@@ -7,6 +7,8 @@
 #ifndef INTERLOCK_EXAMPLES_ANTON2_RUNS_HPP
 #define INTERLOCK_EXAMPLES_ANTON2_RUNS_HPP
 
+#include <interlock/arbiters/inverse_weight_tables.hpp>
+#include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/arbiters/window_slides.hpp>
 
 #include <algorithm>
@@ -99,6 +101,32 @@ inline interlock::model::config batch_config(std::size_t batch, const run_settin
   c.measure = 100000000;
   c.drain = 0;
   return c;
+}
+
+/// A type, passed as a value.
+template <class T>
+struct type_tag {
+  using type = T;
+};
+
+/// Calls run(tables, type_tag<Arbiter>{}) with the weight-table factory and
+/// arbiter type of a's model (the hardware model, its window slides counted,
+/// with a's headroom; or Eq. 3) for arbiters of K inputs and `labels` (1 or
+/// 2) pattern labels.
+template <std::size_t K, class Run>
+outcome with_weighted(const arbiter_model& a, std::size_t labels, Run&& run) {
+  namespace il = interlock;
+  if (a.model == arbiter_model::kind::exact) {
+    if (labels == 1)
+      return run(il::exact_weight_tables<K, 1>{}, type_tag<il::inverse_weighted_exact<K, 1>>{});
+    return run(il::exact_weight_tables<K, 2>{}, type_tag<il::inverse_weighted_exact<K, 2>>{});
+  }
+  if (labels == 1)
+    return run(
+        il::inverse_weight_tables<K, 1, weight_bits>(a.headroom),
+        type_tag<il::window_slide_counter<il::inverse_weighted_arbiter<K, 1, weight_bits>>>{});
+  return run(il::inverse_weight_tables<K, 2, weight_bits>(a.headroom),
+             type_tag<il::window_slide_counter<il::inverse_weighted_arbiter<K, 2, weight_bits>>>{});
 }
 
 }  // namespace anton2_experiment

@@ -85,26 +85,10 @@ outcome router_shape::run(const run_settings& s, const interlock::model::traffic
         routing_, c, nodes, [](node_id, std::size_t) { return rr{}; });
     return finish(net, packets, ideal_per_node);
   }
-  if (s.arbiter.model == arbiter_model::kind::exact) {
-    if (weights.size() == 1)
-      return run_weighted<interlock::exact_weight_tables<64, 1>,
-                          interlock::inverse_weighted_exact<64, 1>>(c, nodes, weights, {}, packets,
-                                                                    ideal_per_node);
-    return run_weighted<interlock::exact_weight_tables<64, 2>,
-                        interlock::inverse_weighted_exact<64, 2>>(c, nodes, weights, {}, packets,
-                                                                  ideal_per_node);
-  }
-  using hw1 =
-      interlock::window_slide_counter<interlock::inverse_weighted_arbiter<64, 1, weight_bits>>;
-  using hw2 =
-      interlock::window_slide_counter<interlock::inverse_weighted_arbiter<64, 2, weight_bits>>;
-  if (weights.size() == 1)
-    return run_weighted<interlock::inverse_weight_tables<64, 1, weight_bits>, hw1>(
-        c, nodes, weights, interlock::inverse_weight_tables<64, 1, weight_bits>(s.arbiter.headroom),
-        packets, ideal_per_node);
-  return run_weighted<interlock::inverse_weight_tables<64, 2, weight_bits>, hw2>(
-      c, nodes, weights, interlock::inverse_weight_tables<64, 2, weight_bits>(s.arbiter.headroom),
-      packets, ideal_per_node);
+  return with_weighted<64>(s.arbiter, weights.size(), [&](auto tables, auto arbiter) {
+    return run_weighted<decltype(tables), typename decltype(arbiter)::type>(
+        c, nodes, weights, tables, packets, ideal_per_node);
+  });
 }
 
 }  // namespace anton2_experiment
