@@ -231,14 +231,18 @@ class anton2_shape {
   template <class Tables, class Arbiter>
   outcome run_weighted(const interlock::model::config& c,
                        const interlock::model::traffic_source& traffic,
-                       const std::vector<std::string>& weights, Tables tables, double packets,
-                       double ideal);
+                       const std::vector<std::string>& weights, Tables tables,
+                       const std::string& model, double packets, double ideal);
 
   interlock::torus_topology torus_;
   interlock::anton2_topology node_;
   interlock::anton2_routing routing_;
   std::map<std::string, interlock::unified_arbiter_loads> loads_;
   std::mutex mutex_;
+  // Weight tables by arbiter model and weight set (a table set's type
+  // depends on the model: run_weighted casts back).
+  std::map<std::string, std::shared_ptr<const void>> tables_;
+  std::mutex tables_mutex_;
 };
 
 /// One router per node: 12 torus ports and 8 endpoints (router_shape.cpp).

@@ -8,6 +8,7 @@
 #include <interlock/arbiters/window_slides.hpp>
 #include <interlock/traffic/arbitration_weights.hpp>
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -48,10 +49,26 @@ template <class Tables, class Arbiter>
 outcome anton2_shape::run_weighted(const interlock::model::config& c,
                                    const interlock::model::traffic_source& traffic,
                                    const std::vector<std::string>& weights, Tables tables,
-                                   double packets, double ideal) {
+                                   const std::string& model, double packets, double ideal) {
   std::vector<const interlock::unified_arbiter_loads*> l;
   for (const std::string& w : weights) l.push_back(&loads(w));
-  const auto w = interlock::unified_arbitration_tables(tables, interlock::stack_unified_labels(l));
+  // Every run of one arbiter model and weight set shares its tables: built
+  // at the first, under a lock (they depend on neither the batch, nor the
+  // buffers, nor the seed).
+  using table_set =
+      decltype(interlock::unified_arbitration_tables(tables, interlock::stack_unified_labels(l)));
+  std::string key = model;
+  for (const std::string& w : weights) key += "," + w;
+  std::shared_ptr<const table_set> shared;
+  {
+    std::lock_guard<std::mutex> lock(tables_mutex_);
+    std::shared_ptr<const void>& slot = tables_[key];
+    if (!slot)
+      slot = std::make_shared<const table_set>(
+          interlock::unified_arbitration_tables(tables, interlock::stack_unified_labels(l)));
+    shared = std::static_pointer_cast<const table_set>(slot);
+  }
+  const table_set& w = *shared;
   interlock::model::network<interlock::anton2_routing, Arbiter,
                             interlock::model::separable_input_first, Arbiter>
       net(
@@ -79,7 +96,7 @@ outcome anton2_shape::run(const run_settings& s, const interlock::model::traffic
   }
   return with_weighted<8>(s.arbiter, weights.size(), [&](auto tables, auto arbiter) {
     return run_weighted<decltype(tables), typename decltype(arbiter)::type>(
-        c, traffic, weights, tables, packets, ideal_per_node);
+        c, traffic, weights, tables, s.arbiter.name(), packets, ideal_per_node);
   });
 }
 

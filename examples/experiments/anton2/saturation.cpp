@@ -147,7 +147,7 @@ int run(int argc, char** argv) {
   timeline.line("node,pattern,arbiter,batch,bin_start,bin_cycles,torus_utilization");
   csv.line(
       "node,pattern,arbiter,radix,batch,last_arrival,normalized_throughput,"
-      "completion_spread,forfeits_per_grant,request_share,request_share_p10,seconds");
+      "completion_spread,forfeits_per_grant,request_share,request_share_p10,seconds,finished");
   std::printf(
       "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9)\n"
       "%zux%zux%zu torus, 2 slices, 1-flit packets; %s"
@@ -161,7 +161,8 @@ int run(int argc, char** argv) {
       "hardware model's inputs zeroed by a window slide while owed service, per\n"
       "grant, over every arbiter of both stages (window_slides.hpp). --csv adds the\n"
       "share of an output arbiter's cycles each input port requests it (mean and\n"
-      "10th percentile over the pairs that requested).\n\n",
+      "10th percentile over the pairs that requested) and whether the run finished\n"
+      "(0: it deadlocked or ran out of cycles).\n\n",
       s.radix, s.radix, s.radix, s.net.described().c_str(), weight_bits);
   std::printf("%-7s %-10s %-22s %7s %10s %11s %9s %9s\n", "node", "pattern", "arbiter", "batch",
               "last", "throughput", "spread", "forfeits");
@@ -189,11 +190,11 @@ int run(int argc, char** argv) {
                     o.slides.forfeits_per_grant(), o.ok ? "" : "  (did not finish)");
         std::fflush(stdout);
         if (!o.ok) status = 1;
-        csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.5f,%.4f,%.4f,%.2f", c.node.c_str(),
-                             c.pattern.c_str(), arbiter.c_str(), s.radix, c.batch,
+        csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.5f,%.4f,%.4f,%.2f,%d",
+                             c.node.c_str(), c.pattern.c_str(), arbiter.c_str(), s.radix, c.batch,
                              static_cast<unsigned long long>(o.last), o.normalized,
                              o.completion_spread, o.slides.forfeits_per_grant(), o.request_share,
-                             o.request_share_p10, o.seconds));
+                             o.request_share_p10, o.seconds, o.ok ? 1 : 0));
         const std::string key =
             c.node + "," + c.pattern + "," + arbiter + "," + std::to_string(c.batch);
         for (std::size_t p = 0; p < o.positions.size(); ++p)
