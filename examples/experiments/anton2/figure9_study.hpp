@@ -215,8 +215,9 @@ inline std::vector<row> read_grid(const std::string& text, const std::string& pa
     r.spread = f.real(10);
     r.forfeited_per_grant = f.real(11);
     r.finished = f.whole(12, 0, 1) == 1;
-    f.whole(13, 0, ~std::uint64_t{0} >> 8);  // last_arrival, request shares, seconds:
-    f.real(14), f.real(15), f.real(16);      // checked, reported by the runs' own files
+    // last_arrival, the request shares and seconds: checked, not judged.
+    f.whole(13, 0, ~std::uint64_t{0} >> 8);
+    for (std::size_t k = 14; k <= 16; ++k) f.real(k);
     const auto [it, added] =
         seen.emplace(std::make_tuple(r.network, r.arbiter, r.batch, r.seed), x.number);
     if (!added)
