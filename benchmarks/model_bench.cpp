@@ -19,6 +19,14 @@
 //     8-flit buffers, round robin or inverse weights (the hardware model,
 //     from uniform traffic's loads) at both stages; k = 8 is Figure 9's
 //     size. 1,000 cycles of warm-up, then steps of 20 cycles timed.
+//   model/torus_size/<k>/0.3/1
+//     k x k x k tori (k = 8, 16, 32) as model/torus8x8x8/0.3/1, 1,000 cycles
+//     of warm-up, then steps of 20 cycles timed: flit_hops_per_s (flits
+//     crossing channels between routers per second) says how the cost per
+//     unit of work holds as the network grows; bytes_per_router the heap
+//     the network holds once warm, per router (glibc's count; 0 elsewhere).
+//     Uniform traffic saturates a k-ary torus at 8/k flits per node per
+//     cycle, so 0.3 is past saturation at k = 32.
 // The torus cases build the network, run 2,000 cycles of warm-up untimed,
 // then time steps of 100 cycles. Counter router_cycles_per_s (a rate:
 // routers x cycles / second); accepted is the measured throughput,
@@ -33,10 +41,15 @@
 #include <interlock/traffic/arbitration_weights.hpp>
 #include <interlock/traffic/patterns.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <type_traits>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <interlock/model/network.hpp>
 
@@ -85,6 +98,59 @@ void model_torus(benchmark::State& state, double load, unsigned flits, Allocator
                          benchmark::Counter::kIsRate);
   state.counters["accepted"] = static_cast<double>(net.delivered() - delivered_before) * flits /
                                static_cast<double>(cycles) / static_cast<double>(t.node_count());
+}
+
+// Bytes the heap holds now (glibc; elsewhere 0, and the counter reads 0).
+std::size_t heap_in_use() {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  const struct mallinfo2 m = mallinfo2();
+  return m.uordblks + m.hblkhd;
+#else
+  return 0;
+#endif
+}
+
+// A k x k x k torus as model/torus8x8x8/<load>/1 runs it: cost per
+// delivered flit-hop, and heap bytes per router once warm.
+void model_torus_size(benchmark::State& state, std::size_t k, double load) {
+  using net_type = interlock::model::network<interlock::dimension_order_routing, rr>;
+  const std::size_t heap_before = heap_in_use();
+  const interlock::torus_topology t({k, k, k}, {true, true, true});
+  const interlock::dimension_order_routing dor(t);
+  interlock::model::config c;
+  c.load = load;
+  c.vcs = 4;
+  c.buffer_flits = 8;
+  c.warmup = 1000;
+  c.measure = std::uint64_t{1} << 40;
+  const interlock::traffic::uniform_random uniform;
+  net_type net(
+      dor, c,
+      [&t, &uniform](interlock::node_id s, interlock::splitmix64& g) {
+        return uniform.destination(t, s, g);
+      },
+      [](interlock::node_id, std::size_t) { return rr{}; });
+  net.start();
+  for (int i = 0; i < 1000; ++i) net.step();
+  const double bytes = static_cast<double>(heap_in_use() - heap_before);
+  const auto channel_flits = [&] {
+    std::uint64_t sum = 0;
+    for (interlock::node_id r = 0; r < t.node_count(); ++r)
+      for (std::size_t o = 0; o < t.local_port(); ++o) sum += net.channel_flits(r, o);
+    return sum;
+  };
+  const std::uint64_t hops_before = channel_flits();
+  std::uint64_t cycles = 0;
+  for (auto _ : state) {
+    for (int i = 0; i < 20; ++i) net.step();
+    cycles += 20;
+  }
+  const double routers = static_cast<double>(t.node_count());
+  state.counters["router_cycles_per_s"] =
+      benchmark::Counter(static_cast<double>(cycles) * routers, benchmark::Counter::kIsRate);
+  state.counters["flit_hops_per_s"] = benchmark::Counter(
+      static_cast<double>(channel_flits() - hops_before), benchmark::Counter::kIsRate);
+  state.counters["bytes_per_router"] = bytes / routers;
 }
 
 // Anton 2's unified network of k x k x k nodes, stepped past saturation.
@@ -168,6 +234,11 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("model/torus8x8x8/0.7/1/wavefront", model_torus<m::wavefront<8>>,
                                0.7, 1u, m::wavefront<8>{}, false)
       ->Unit(benchmark::kMicrosecond);
+  // Growing tori: the cost per flit-hop and the memory per router.
+  for (const std::size_t k : {8u, 16u, 32u})
+    benchmark::RegisterBenchmark(("model/torus_size/" + std::to_string(k) + "/0.3/1").c_str(),
+                                 model_torus_size, k, 0.3)
+        ->Unit(benchmark::kMillisecond);
   // Anton 2's unified network.
   using rr8 = interlock::round_robin_arbiter<8>;
   using iw8 = interlock::inverse_weighted_arbiter<8, 1, 12>;

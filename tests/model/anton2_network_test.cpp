@@ -7,6 +7,7 @@
 #include <interlock/traffic/patterns.hpp>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include <interlock/model/network.hpp>
@@ -225,4 +226,51 @@ TEST_CASE("Anton 2 network: an adapter buffer shorter than a packet is refused b
   } catch (const interlock::config_error& e) {
     CHECK(e.field() == "adapter_buffer_flits");
   }
+}
+
+TEST_CASE("Anton 2 network: each router holds the ports it has, and policies only for them",
+          "[model][anton2][layout]") {
+  const interlock::torus_topology torus({2, 2, 2}, {}, 2);
+  const interlock::anton2_topology node(torus);
+  const interlock::model::fabric f = interlock::model::make_fabric(node);
+  // Adapters use their two ports (from the router, from the torus link);
+  // mesh routers every network port and the core's.
+  const interlock::model::router_state s(f, 8, {8, 8, 32}, 1, 1);
+  std::size_t total = 0;
+  for (node_id r = 0; r < f.routers(); ++r) {
+    const std::size_t expected = at::is_adapter(at::kind(r)) ? 2 : at::network_ports + 1;
+    REQUIRE(s.ports_of(r) == expected);
+    REQUIRE(s.port_index(r, 0) == total);
+    for (std::size_t p = 0; p < s.ports_of(r); ++p) REQUIRE(s.router_of(s.port_index(r, p)) == r);
+    total += expected;
+  }
+  CHECK(s.total_ports == 8u * (16u * 8u + 12u * 2u));
+  CHECK(s.head.size() == s.total_ports * 8);
+  CHECK(s.credits.size() == s.total_ports * 8);
+  // A mesh router's credits are for the buffer downstream: an adapter's.
+  const node_id mesh = node.router(0, node.channel_router(0, +1, 0));
+  const std::size_t to_adapter = node.channel_port(0, +1, 0);
+  CHECK(s.credits[s.buffer(mesh, to_adapter, 3)] == 32);
+  CHECK(s.buffer_flits(node.router(0, at::adapter_kind(0, +1, 0)), at::adapter_torus_port) == 32);
+
+  interlock::model::config c;
+  c.batch = 4;
+  interlock::traffic::uniform_random uniform;
+  std::size_t made = 0;
+  const interlock::anton2_routing anton(node);
+  anton2_net net(anton, c,
+                 interlock::model::to_cores(node,
+                                            [&](node_id n, interlock::splitmix64& g) {
+                                              return uniform.destination(torus, n, g);
+                                            }),
+                 [&made](node_id, std::size_t) {
+                   ++made;
+                   return rr{};
+                 });
+  CHECK(made == s.total_ports);
+  const node_id adapter = node.router(1, at::adapter_kind(1, -1, 1));
+  CHECK(net.routers().ports(adapter) == 2);
+  CHECK_THROWS_AS(net.routers().policy(adapter, 2), std::out_of_range);
+  CHECK_THROWS_AS(net.routers().policy(f.routers(), 0), std::out_of_range);
+  CHECK(net.routers().arbitrations(adapter, 5) == 0);
 }

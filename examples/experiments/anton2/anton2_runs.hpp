@@ -74,7 +74,7 @@ interlock::window_slide_counts slide_counts(Net& net, node_id routers, std::size
   interlock::window_slide_counts c;
   if constexpr (counts_slides<Arbiter>::value) {
     for (node_id r = 0; r < routers; ++r)
-      for (std::size_t p = 0; p < ports; ++p) {
+      for (std::size_t p = 0; p < std::min(ports, net.routers().ports(r)); ++p) {
         c += net.routers().policy(r, p).counts();
         c += net.routers().input_policy(r, p).counts();
       }

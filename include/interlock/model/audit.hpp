@@ -39,9 +39,9 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
   std::uint64_t in_buffers = 0, in_flight = 0, ejecting = 0;
   std::vector<std::int64_t> held(s.credits.size(), 0);  // flits a buffer holds or will
   std::vector<std::int64_t> returning(s.credits.size(), 0);
-  for (std::size_t b = 0; b < s.buf.size(); ++b) {
-    in_buffers += s.buf[b].count;
-    for (std::size_t k = 0; k < s.buf[b].count; ++k) held[b] += pool[s.packet_at(b, k)].flits;
+  for (std::size_t b = 0; b < s.queue.size(); ++b) {
+    in_buffers += s.queue[b].count;
+    for (std::size_t k = 0; k < s.queue[b].count; ++k) held[b] += pool[s.packet_at(b, k)].flits;
   }
   // Output staging buffers: their packets, and their space coming back.
   std::vector<std::int64_t> staged_held(s.staging.size(), 0);
@@ -77,7 +77,7 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
            " + in flight " + std::to_string(in_flight) + " + ejecting " + std::to_string(ejecting);
   if (n.in_network != in_buffers + in_flight) return "in_network count is wrong";
   for (node_id r = 0; r < s.nodes; ++r)
-    for (std::size_t o = 0; o < s.ports; ++o)
+    for (std::size_t o = 0; o < s.ports_of(r); ++o)
       for (std::size_t v = 0; v < s.vcs; ++v) {
         const std::size_t up = s.buffer(r, o, v);
         std::size_t down;
@@ -86,7 +86,7 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
           down = up;  // the injection side's credits for the local input buffer
           size = s.buffer_flits(r, o);
         } else {
-          const port_state& out = s.port[s.port_index(r, o)];
+          const link_state& out = s.link[s.port_index(r, o)];
           if (out.downstream == no_node) continue;
           down = s.buffer(out.downstream, out.downstream_port, v);
           size = s.buffer_flits(out.downstream, out.downstream_port);

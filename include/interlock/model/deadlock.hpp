@@ -42,8 +42,8 @@ namespace detail {
 inline constexpr std::size_t no_buffer = ~std::size_t{0};
 
 inline std::size_t waits_for(const router_state& s, const fabric& f, std::size_t b) {
-  if (s.buf[b].count == 0 || s.buf[b].ncand == 0) return no_buffer;
-  const node_id r = static_cast<node_id>(b / (s.ports * s.vcs));
+  if (s.queue[b].count == 0 || s.head[b].ncand == 0) return no_buffer;
+  const node_id r = s.router_of(b / s.vcs);
   const candidate_info& h = s.cand_info[b * s.max_cand];
   const port_end next = f.downstream(r, h.port);
   if (next.router == no_node) return no_buffer;
@@ -54,11 +54,11 @@ inline std::size_t waits_for(const router_state& s, const fabric& f, std::size_t
 
 /// "node (x,y) input +X (travelling +X) VC1: 2 packets" for buffer b.
 inline std::string describe_buffer(const router_state& s, const fabric& f, std::size_t b) {
-  const node_id r = static_cast<node_id>(b / (s.ports * s.vcs));
-  const std::size_t port = b / s.vcs % s.ports;
+  const node_id r = s.router_of(b / s.vcs);
+  const std::size_t port = b / s.vcs - s.port_index(r, 0);
   const std::size_t v = b % s.vcs;
   return f.describe(r, port, s.local, s.endpoints) + " VC" + std::to_string(v) + ": " +
-         std::to_string(s.buf[b].count) + " packets";
+         std::to_string(s.queue[b].count) + " packets";
 }
 
 /// The report of a run declared deadlocked at `cycle`.
@@ -67,8 +67,8 @@ inline deadlock_report find_deadlock(const router_state& s, const fabric& f, std
   report.deadlocked = true;
   report.cycle = cycle;
   std::size_t b = detail::no_buffer;
-  for (std::size_t x = 0; x < s.buf.size() && b == detail::no_buffer; ++x)
-    if (s.buf[x].count != 0 && s.buf[x].ncand != 0) b = x;
+  for (std::size_t x = 0; x < s.queue.size() && b == detail::no_buffer; ++x)
+    if (s.queue[x].count != 0 && s.head[x].ncand != 0) b = x;
   std::map<std::size_t, std::size_t> seen;
   std::vector<std::size_t> path;
   while (b != detail::no_buffer && seen.find(b) == seen.end()) {

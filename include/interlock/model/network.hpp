@@ -39,6 +39,9 @@
 //   - The run: warm-up, a measured window and a drain (config), or a batch;
 //     a network holding packets in which nothing moves for the stall limit
 //     is declared deadlocked and the cycle of full buffers reported.
+//   It is built in layers: the configuration's checks
+//   (network_checks.hpp), the state and the moves (network_moves.hpp), and
+//   here injection, the cycle and the run (results: network_results.hpp).
 //   Work per cycle is proportional to activity: events sit on a timing
 //   wheel (event_wheel.hpp), creations in a heap, and only routers holding
 //   packets and nodes with packets to send are visited.
@@ -72,10 +75,7 @@
 #include <utility>
 #include <vector>
 
-#include "interlock/arbiters/age_clock.hpp"
-#include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
-#include "interlock/core/config_error.hpp"
 #include "interlock/core/random.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/anton2_node.hpp"
@@ -85,6 +85,8 @@
 #include "interlock/model/event_wheel.hpp"
 #include "interlock/model/link_timeline.hpp"
 #include "interlock/model/measurement.hpp"
+#include "interlock/model/network_moves.hpp"
+#include "interlock/model/network_results.hpp"
 #include "interlock/model/packet.hpp"
 #include "interlock/model/router.hpp"
 #include "interlock/model/router_state.hpp"
@@ -98,13 +100,15 @@ namespace model {
 
 template <class Scheme, class Policy, class Allocator = separable_input_first,
           class InputPolicy = round_robin_arbiter<64>>
-class network {
+class network : public network_moves<Scheme, Policy, Allocator, InputPolicy> {
+  using base = network_moves<Scheme, Policy, Allocator, InputPolicy>;
+
  public:
-  using route_state = typename Scheme::state;
-  using router_type = router<Scheme, Policy, Allocator, InputPolicy>;
-  using policy_factory = typename router_type::policy_factory;
-  using input_policy_factory = typename router_type::input_policy_factory;
-  static constexpr bool ages = router_type::ages;
+  using typename base::input_policy_factory;
+  using typename base::policy_factory;
+  using typename base::route_state;
+  using typename base::router_type;
+  static constexpr bool ages = base::ages;
 
   /// A network of Scheme's topology: `make_policy(router, output port)`
   /// makes each output's policy, `make_input(router, input port)` each input
@@ -112,39 +116,8 @@ class network {
   network(const Scheme& scheme, const config& cfg, traffic_source destination,
           const policy_factory& make_policy, age_config age = {}, const Allocator& allocator = {},
           const input_policy_factory& make_input = {})
-      : scheme_(scheme),
-        f_(make_fabric(scheme.topology())),
-        cfg_(checked(cfg, f_)),
-        destination_(std::move(destination)),
-        age_cfg_(std::move(age)),
-        sets_(scheme.vcs_per_channel(), scheme.vcs_per_class(),
-              cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
-        s_(make_state(f_, sets_, cfg_, max_candidates(scheme.topology()))),
-        age_(ages ? checked_age(age_cfg_, f_, sets_, cfg_) : 0, s_.ports, age_cfg_),
-        router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule, allocator, make_input),
-        wheel_(cfg_.channel_latency + f_.max_extra_latency() + cfg_.router_delay +
-               static_cast<std::uint64_t>(std::ceil(
-                   cfg_.max_flits() / std::min(cfg_.endpoint_bandwidth, min_bandwidth()))) +
-               3),
-        src_(f_.routers(), cfg_, hosts(f_)),
-        m_(f_.routers(), s_.ports),
-        timeline_(f_, cfg_.utilization_bin) {
-    const node_id nodes = f_.routers();
-    stall_limit_ = cfg_.stall_limit != 0 ? cfg_.stall_limit
-                                         : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency +
-                                                       f_.max_extra_latency() + cfg_.router_delay);
-    const std::size_t endpoints = static_cast<std::size_t>(nodes) * cfg_.endpoints;
-    pending_.assign(endpoints, no_packet);
-    pending_set_.assign(endpoints, 0);
-    pending_flits_.assign(endpoints, 0);
-    inj_free_at_.assign(endpoints, 0);
-    inj_busy_.assign(endpoints, 0.0);
-    ej_busy_.assign(endpoints, 0.0);
-    if (!f_.uniform_bandwidth())
-      channel_busy_.assign(static_cast<std::size_t>(nodes) * s_.ports, 0.0);
-  }
-  network(const network&) = delete;
-  network& operator=(const network&) = delete;
+      : base(scheme, cfg, std::move(destination), make_policy, std::move(age), allocator,
+             make_input) {}
 
   // ---- running ----------------------------------------------------------
 
@@ -278,11 +251,6 @@ class network {
   /// The routers' decisions and policies.
   router_type& routers() noexcept { return router_; }
   const router_type& routers() const noexcept { return router_; }
-  /// Called for every packet that wins an output: (router, input port, output
-  /// port, flits, cycle); tests check the ports' one flit per cycle with it.
-  std::function<void(node_id, std::size_t, std::size_t, unsigned, std::uint64_t)> on_send;
-  /// Called for every packet delivered: (source, destination, class, sequence, cycle).
-  std::function<void(node_id, node_id, unsigned, std::uint64_t, std::uint64_t)> on_delivery;
 
   /// Conservation and every credit loop (audit.hpp); empty if all hold.
   std::string check_invariants() const {
@@ -290,80 +258,41 @@ class network {
   }
 
  private:
-  // ---- validation --------------------------------------------------------
-
-  static config checked(const config& c, const fabric& f) {
-    c.check();
-    if (f.network_ports() > 63)
-      throw config_error("interlock::model::network", "slices", std::to_string(f.torus().slices()),
-                         "at most 64 router ports (2 x dimensions x slices + 1)");
-    if (f.network_ports() + c.endpoints > 64)
-      throw config_error("interlock::model::config", "endpoints", std::to_string(c.endpoints),
-                         "at most " + std::to_string(64 - f.network_ports()) +
-                             " here: 64 router ports (network ports + endpoints)");
-    return c;
-  }
-  static router_state make_state(const fabric& f, const vc_sets& sets, const config& c,
-                                 std::size_t candidates) {
-    router_state s(f, sets.physical(), {c.buffer_flits, c.injection_flits(), c.adapter_flits()},
-                   c.min_flits(), candidates, c.endpoints, c.channel_latency);
-    if (c.staging_flits != 0) s.add_staging(c.staging_flits, c.staging_flits / c.min_flits());
-    if (c.head_cycles != 0) s.add_head_pipeline(c.head_cycles);
-    if (c.switch_stages == 2) s.add_switch_stages();
-    return s;
-  }
-  static std::size_t max_candidates(const torus_topology& t) {
-    const std::size_t m = 1 + 2 * t.dimensions() * t.slices();
-    return m > max_route_candidates ? max_route_candidates : m;
-  }
-  template <class Topology>
-  static std::size_t max_candidates(const Topology& t) {
-    return t.max_candidates();
-  }
-  static std::vector<std::uint8_t> hosts(const fabric& f) {
-    std::vector<std::uint8_t> h(f.routers());
-    for (node_id r = 0; r < f.routers(); ++r) h[r] = f.hosts(r) ? 1 : 0;
-    return h;
-  }
-  double min_bandwidth() const {
-    double b = 1;
-    if (f_.uniform_bandwidth()) return b;
-    for (node_id r = 0; r < f_.routers(); ++r)
-      for (std::size_t o = 0; o < f_.network_ports(); ++o) b = std::min(b, f_.bandwidth(r, o));
-    return b;
-  }
-  static node_id checked_age(const age_config& a, const fabric& f, const vc_sets& sets,
-                             const config& c) {
-    const std::size_t network = f.network_ports();
-    if (!a.port_bias.empty() && a.port_bias.size() != network + 1)
-      throw config_error("interlock::model::age_config", "port_bias",
-                         std::to_string(a.port_bias.size()) + " ports",
-                         "one bias per router port (" + std::to_string(network + 1) + ")");
-    // The age clock's packet_count (11 bits) must hold every packet a router
-    // can store (the deeper kind's, with channel adapters).
-    bool adapters = false;
-    for (node_id r = 0; r < f.routers() && !adapters; ++r) adapters = !f.hosts(r);
-    const unsigned deepest =
-        adapters ? std::max(c.buffer_flits, c.adapter_flits()) : c.buffer_flits;
-    const bool by_adapters = deepest != c.buffer_flits;
-    const std::size_t capacity = deepest / c.min_flits();
-    const std::size_t ports = network + c.endpoints;
-    const std::size_t packets =
-        (network * capacity + c.endpoints * (c.injection_flits() / c.min_flits()) +
-         ports * (c.staging_flits / c.min_flits())) *
-        sets.physical();
-    if (packets > age_clock::max_packet_count)
-      throw config_error(
-          "interlock::model::config", by_adapters ? "adapter_buffer_flits" : "buffer_flits",
-          std::to_string(deepest),
-          "a router holding at most 2047 packets with an age arbiter (the age clock's "
-          "11-bit packet_count): " +
-              std::to_string(ports) + " ports x " + std::to_string(sets.physical()) + " VCs of " +
-              std::to_string(capacity) +
-              " packets of the shortest length (the local port's by injection_buffer_flits, and "
-              "the staging buffers) is too many");
-    return f.routers();
-  }
+  using base::age_;
+  using base::cfg_;
+  using base::continued;
+  using base::created_;
+  using base::deadlock_;
+  using base::delivered_;
+  using base::destination_;
+  using base::dropped_;
+  using base::end_snapshot_;
+  using base::f_;
+  using base::handle;
+  using base::in_network_;
+  using base::inj_busy_;
+  using base::inj_free_at_;
+  using base::injected_;
+  using base::last_progress_;
+  using base::m_;
+  using base::mover_;
+  using base::now_;
+  using base::pending_;
+  using base::pending_flits_;
+  using base::pending_set_;
+  using base::pool_;
+  using base::router_;
+  using base::s_;
+  using base::scheme_;
+  using base::sequence_;
+  using base::sets_;
+  using base::src_;
+  using base::stall_limit_;
+  using base::started_;
+  using base::stepped_;
+  using base::timeline_;
+  using base::wheel_;
+  using base::window_snapshot_;
 
   // ---- injection ----------------------------------------------------------
 
@@ -425,12 +354,12 @@ class network {
       ++created_;
     }
     const std::size_t port = s_.local + e;
-    const std::size_t base = s_.buffer(n, port, 0);
+    const std::size_t local_buffers = s_.buffer(n, port, 0);
     const std::uint32_t flits = pending_flits_[k];
-    const int pick = sets_.pick(&s_.credits[base + pending_set_[k]], flits);
+    const int pick = sets_.pick(&s_.credits[local_buffers + pending_set_[k]], flits);
     if (pick < 0) return;
     const std::size_t v = pending_set_[k] + static_cast<std::size_t>(pick);
-    s_.credits[base + v] -= static_cast<std::int32_t>(flits);
+    s_.credits[local_buffers + v] -= static_cast<std::int32_t>(flits);
     packet<route_state>& p = pool_[pending_[k]];
     p.queued = static_cast<std::uint32_t>(std::min<std::uint64_t>(t - p.created, 0xFFFFFFFFu));
     // The injection channel carries config::endpoint_bandwidth flits per
@@ -455,272 +384,6 @@ class network {
     pending_[k] = no_packet;
   }
 
-  // When a slow endpoint port busy until `busy` (a fraction of a cycle) starts
-  // its next packet at cycle t: right after the last one when it goes on at
-  // once (the fraction is not lost), else at t.
-  static double continued(double busy, std::uint64_t t) {
-    return static_cast<double>(t) < busy + 1.0 ? std::max(busy, static_cast<double>(t) - 1.0)
-                                               : static_cast<double>(t);
-  }
-
-  // ---- events --------------------------------------------------------------
-
-  void handle(const event& e) {
-    switch (e.kind) {
-      case event_kind::arrival:
-        arrive(e.router, e.port, e.vc, e.payload);
-        break;
-      case event_kind::credit: {
-        s_.credits[s_.buffer(e.router, e.port, e.vc)] += static_cast<std::int32_t>(e.payload);
-        std::uint64_t& waiting = s_.port[s_.port_index(e.router, e.port)].waiters;
-        for (std::uint64_t x = waiting; x != 0; x &= x - 1)
-          s_.port[s_.port_index(e.router, bits::lowest_index(x))].blocked = 0;
-        waiting = 0;
-        s_.wake(e.router);
-        break;
-      }
-      case event_kind::delivery:
-        deliver(e.router, e.payload);
-        break;
-      case event_kind::staging_credit:
-        s_.staging[s_.staging_index(e.router, e.port, e.vc)].free +=
-            static_cast<std::int32_t>(e.payload);
-        s_.wake(e.router);
-        break;
-    }
-  }
-
-  void arrive(node_id r, std::size_t port, std::size_t v, std::uint32_t id) {
-    packet<route_state>& p = pool_[id];
-    if constexpr (ages) {
-      // The bias follows the class (REQ_AGE_BIAS for VC0/1, RSP for VC2/3).
-      p.age = receive_packet(age_field::from_bits(p.age), p.cls * 2u,
-                             age_cfg_.port_bias.empty()
-                                 ? age_cfg_.bias
-                                 : age_cfg_.port_bias[std::min(port, f_.network_ports())],
-                             age_.clock(r))
-                  .bits();
-      if (v < 4)  // Table 4: VC0-3
-        age_.counters(r, port).count_received(static_cast<unsigned>(v), p.flits);
-    }
-    const std::size_t b = s_.buffer(r, port, v);
-    buffer_state& in = s_.buf[b];
-    INTERLOCK_ASSERT(in.count < in.slots, "input buffer overflow");
-    s_.wake(r);
-    std::size_t slot = in.head + in.count;
-    if (slot >= in.slots) slot -= in.slots;
-    s_.ring[in.base + slot] = id;
-    if (s_.buf[b].count++ == 0) {
-      router_.route_head(r, b, p, now_);
-      s_.port[s_.port_index(r, port)].vcs |= bits::bit(v);
-      s_.port_mask[r] |= bits::bit(port);
-      s_.mark_active(r);
-    }
-  }
-
-  void deliver(node_id at, std::uint32_t id) {
-    const packet<route_state>& p = pool_[id];
-    const std::uint64_t t = now_;
-    ++delivered_;
-    m_.count_delivery(p.source, p.flits, p.measured != 0, p.created, p.queued, p.hops, t);
-    if (on_delivery) on_delivery(p.source, at, p.cls, p.sequence, t);
-    pool_.release(id);
-  }
-
-  // Takes the head packet out of input buffer b (its id; `flits` its length).
-  std::uint32_t take_head(std::size_t b, std::uint32_t& flits, std::uint64_t t) {
-    buffer_state& head = s_.buf[b];
-    const std::uint32_t id = s_.packet_at(b, 0);
-    flits = head.flits;
-    const std::size_t next_head = head.head + std::size_t{1};
-    head.head = static_cast<std::uint16_t>(next_head == head.slots ? 0 : next_head);
-    --head.count;
-    last_progress_ = t;
-    return id;
-  }
-
-  // After a head left input buffer (r, in, vc): the next packet of the VC,
-  // if any, becomes the head.
-  void next_head(node_id r, std::size_t in, std::size_t vc) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + vc;
-    if (s_.buf[b].count == 0) {
-      // With a head pipeline, the next packet's routing starts no earlier
-      // than this one's tail leaves.
-      if (s_.head_cycles != 0) s_.ready_at[b] = s_.port[pi].in_free_at;
-      s_.port[pi].vcs &= ~bits::bit(vc);
-      if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
-    } else {
-      // It is the head once the packet before it has left the buffer.
-      router_.route_head(r, b, pool_[s_.packet_at(b, 0)], s_.port[pi].in_free_at);
-      // The one behind it is routed when it leaves: ask for it now.
-      if (s_.buf[b].count > 1) pool_.prefetch(s_.packet_at(b, 1));
-    }
-  }
-
-  // A packet leaves router r (from input port `in`): with an age arbiter,
-  // its age computed at the output leaves in the header (Procedure 2) and
-  // is counted in the departures' histogram.
-  void depart(node_id r, std::size_t in, packet<route_state>& p) {
-    if constexpr (ages) {
-      const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), age_cfg_.rule);
-      age_.counters(r, in).count_departure_age(sent.age());
-      p.age = sent.bits();
-    } else {
-      (void)r, (void)in, (void)p;
-    }
-  }
-
-  // Cycles router r's ejection port o (an endpoint's) takes for `flits` from cycle t.
-  std::uint64_t ejection_cycles(node_id r, std::size_t o, std::uint32_t flits, std::uint64_t t) {
-    if (cfg_.endpoint_bandwidth >= 1) return flits;
-    double& busy = ej_busy_[r * cfg_.endpoints + (o - s_.local)];
-    busy = continued(busy, t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
-    return static_cast<std::uint64_t>(std::ceil(busy)) - t;
-  }
-
-  // Cycles router r's network output o takes for `flits` from cycle t: one
-  // per flit, or as the fabric's slower channel takes.
-  std::uint64_t channel_cycles(node_id r, std::size_t o, std::uint32_t flits, std::uint64_t t) {
-    if (f_.uniform_bandwidth()) return flits;
-    const double bandwidth = f_.bandwidth(r, o);
-    if (bandwidth >= 1) return flits;
-    double& busy = channel_busy_[s_.port_index(r, o)];
-    busy = continued(busy, t) + static_cast<double>(flits) / bandwidth;
-    return static_cast<std::uint64_t>(std::ceil(busy)) - t;
-  }
-
-  // Moves the head of (r, in, c.vc) out through port o.
-  void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + c.vc;
-    std::uint32_t flits = 0;
-    const std::uint32_t id = take_head(b, flits, t);
-    if (on_send) on_send(r, in, o, flits, t);
-    // Cycles the packet holds the crossbar input and the output: its flits,
-    // or as long as a slower channel or endpoint_bandwidth takes.
-    const std::uint64_t busy = c.candidate == choice::eject ? ejection_cycles(r, o, flits, t)
-                                                            : channel_cycles(r, o, flits, t);
-    const std::uint64_t tail_leaves = t + busy - 1;
-    s_.port[pi].in_free_at = t + busy;
-    const port_state& out = s_.port[s_.port_index(r, o)];
-    s_.port[s_.port_index(r, o)].out_free_at = t + busy;
-    // The buffer's space goes back upstream when the tail has left, to the
-    // output of the router behind that drives this input (the local port's
-    // credits are the injection side's, at the same router).
-    wheel_.schedule(
-        tail_leaves + s_.port[pi].in_latency,
-        event{event_kind::credit, s_.port[pi].upstream_port, c.vc, s_.port[pi].upstream, flits});
-    depart(r, in, pool_[id]);
-    if (c.candidate == choice::eject) {
-      --in_network_;
-      wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
-    } else {
-      router_.follow_taken(r, b, c.candidate, pool_[id]);
-      s_.credits[s_.buffer(r, o, c.out_vc)] -= static_cast<std::int32_t>(flits);
-      m_.count_channel(r, o, flits, t);
-      if (timeline_.enabled()) timeline_.count(r, o, flits, t);
-      // (A slower channel delivers the head so that forwarding it at a flit
-      // per cycle never overtakes its tail.)
-      wheel_.schedule(
-          t + (busy - flits) + out.out_latency + cfg_.router_delay,
-          event{event_kind::arrival, out.downstream_port, c.out_vc, out.downstream, id});
-    }
-    next_head(r, in, c.vc);
-  }
-
-  // Moves the head of (r, in, c.vc) through the crossbar into its staging
-  // buffer at output o (output staging buffers).
-  void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + c.vc;
-    std::uint32_t flits = 0;
-    const std::uint32_t id = take_head(b, flits, t);
-    s_.port[pi].in_free_at = t + flits;
-    wheel_.schedule(
-        t + flits - 1 + s_.port[pi].in_latency,
-        event{event_kind::credit, s_.port[pi].upstream_port, c.vc, s_.port[pi].upstream, flits});
-    packet<route_state>& p = pool_[id];
-    if (c.candidate != choice::eject) router_.follow_taken(r, b, c.candidate, p);
-    p.next_set = c.out_vc;  // the downstream VC set's first VC
-    // Into the staging buffer (input port x VCs + VC) at output o.
-    const std::size_t x = in * s_.vcs + c.vc;
-    const std::size_t i = s_.staging_index(r, o, x);
-    staging_state& st = s_.staging[i];
-    std::size_t slot = st.head + st.count;
-    if (slot >= s_.staging_capacity) slot -= s_.staging_capacity;
-    s_.staging_ring[i * s_.staging_capacity + slot] = id;
-    st.free -= static_cast<std::int32_t>(flits);
-    if (st.count++ == 0) stage_head(st, p, o >= s_.local);
-    s_.staged_mask[s_.port_index(r, o)] |= bits::bit(x);
-    s_.staged_outputs[r] |= bits::bit(o);
-    next_head(r, in, c.vc);
-  }
-
-  static void stage_head(staging_state& st, const packet<route_state>& p, bool eject) {
-    st.flits = p.flits;
-    st.age = p.age;
-    st.pattern = p.pattern;
-    st.priority = p.cls;
-    st.eject = eject ? 1 : 0;
-    st.first_vc = p.next_set;
-  }
-
-  // Moves the head of staging buffer x at router r's output o into VC out_vc
-  // downstream (or ejects it).
-  void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t) {
-    const std::size_t i = s_.staging_index(r, o, x);
-    staging_state& st = s_.staging[i];
-    const std::uint32_t id = s_.staged_at(i, 0);
-    const std::uint32_t flits = st.flits;
-    const bool eject = st.eject != 0;
-    const std::size_t next_head = st.head + std::size_t{1};
-    st.head = static_cast<std::uint16_t>(next_head == s_.staging_capacity ? 0 : next_head);
-    --st.count;
-    last_progress_ = t;
-    const std::size_t in = x / s_.vcs;
-    if (on_send) on_send(r, in, o, flits, t);
-    const std::uint64_t busy =
-        eject ? ejection_cycles(r, o, flits, t) : channel_cycles(r, o, flits, t);
-    const std::size_t po = s_.port_index(r, o);
-    s_.port[po].out_free_at = t + busy;
-    // The staging buffer's space comes back when the tail has left.
-    wheel_.schedule(t + busy, event{event_kind::staging_credit, static_cast<std::uint8_t>(o),
-                                    static_cast<std::uint8_t>(x), r, flits});
-    depart(r, in, pool_[id]);
-    if (eject) {
-      --in_network_;
-      wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
-    } else {
-      s_.credits[s_.buffer(r, o, out_vc)] -= static_cast<std::int32_t>(flits);
-      m_.count_channel(r, o, flits, t);
-      if (timeline_.enabled()) timeline_.count(r, o, flits, t);
-      wheel_.schedule(t + (busy - flits) + s_.port[po].out_latency + cfg_.router_delay,
-                      event{event_kind::arrival, s_.port[po].downstream_port,
-                            static_cast<std::uint8_t>(out_vc), s_.port[po].downstream, id});
-    }
-    if (st.count == 0) {
-      s_.staged_mask[po] &= ~bits::bit(x);
-      if (s_.staged_mask[po] == 0) s_.staged_outputs[r] &= ~bits::bit(o);
-    } else {
-      stage_head(st, pool_[s_.staged_at(i, 0)], eject);
-    }
-  }
-
-  // What the router's decisions move (router::step's Moves).
-  struct moves {
-    network* n;
-    void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
-      n->send(r, in, c, o, t);
-    }
-    void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
-      n->stage(r, in, c, o, t);
-    }
-    void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t) {
-      n->send_staged(r, o, x, out_vc, t);
-    }
-  };
-
   // ---- results -----------------------------------------------------------------
 
   void take_snapshot(std::unique_ptr<age_snapshot>& s, std::uint64_t t) {
@@ -738,125 +401,14 @@ class network {
       splitmix64 probe(n);
       return destination_(n, probe).node != no_node;
     });
-    if constexpr (ages) collect_age(r);
-    r.link_utilization = timeline_.utilization(now_);
-    if (cfg_.count_requests) collect_requests(r);
-  }
-
-  // The share of its arbiter's cycles each input port requested each output.
-  void collect_requests(results& r) const {
-    std::vector<double> shares;
-    for (node_id x = 0; x < f_.routers(); ++x)
-      for (std::size_t o = 0; o < s_.ports; ++o) {
-        const std::uint64_t cycles = router_.arbitrations(x, o);
-        if (cycles == 0) continue;
-        for (std::size_t i = 0; i < s_.ports; ++i) {
-          const std::uint64_t k = router_.request_cycles(x, o, i);
-          if (k != 0) shares.push_back(static_cast<double>(k) / static_cast<double>(cycles));
-        }
-      }
-    r.request_pairs = shares.size();
-    if (shares.empty()) return;
-    double sum = 0;
-    for (const double x : shares) sum += x;
-    r.request_share_mean = sum / static_cast<double>(shares.size());
-    std::sort(shares.begin(), shares.end());
-    r.request_share_p10 = shares[shares.size() / 10];
-    r.request_share_p50 = shares[shares.size() / 2];
-  }
-
-  // The Table 4 counters over the measured window (a batch: the whole run),
-  // by input port direction.
-  void collect_age(results& r) {
-    if (!window_snapshot_) take_snapshot(window_snapshot_, cfg_.batch > 0 ? 0 : now_);
-    if (!end_snapshot_) take_snapshot(end_snapshot_, now_);
-    const age_snapshot& a = *window_snapshot_;
-    const age_snapshot& b = *end_snapshot_;
-    r.has_age = true;
-    const std::size_t dims = f_.torus().dimensions();
-    r.stalled_by_direction.assign(dims, {0, 0});
-    std::vector<std::array<std::uint64_t, 2>> packets(dims, {0, 0});
-    std::uint64_t all_packets = 0;
-    for (std::size_t i = 0; i < b.ports.size(); ++i) {
-      const router_perf_counters& x = a.ports[i];
-      const router_perf_counters& y = b.ports[i];
-      for (unsigned k = 0; k < 4; ++k) {
-        r.age_histogram[k] += static_cast<std::uint32_t>(y.age_bucket(k) - x.age_bucket(k));
-        r.vc_blocked[k] += y.vc_blocked(k) - x.vc_blocked(k);
-      }
-      const std::uint64_t stalled = y.stalled() - x.stalled();
-      const std::uint64_t received =
-          y.vc_packets(0) + y.vc_packets(1) - x.vc_packets(0) - x.vc_packets(1);
-      r.stalled_cycles += stalled;
-      all_packets += received;
-      const std::size_t port = i % s_.ports;
-      if (port >= f_.network_ports()) {
-        r.stalled_local += stalled;
-        continue;
-      }
-      const channel_direction info = f_.in_direction(static_cast<node_id>(i / s_.ports), port);
-      if (!info.between_nodes()) {
-        r.stalled_on_chip += stalled;
-        continue;
-      }
-      const std::size_t side = info.sign > 0 ? 0 : 1;
-      const auto dim = static_cast<std::size_t>(info.dimension);
-      r.stalled_by_direction[dim][side] += stalled;
-      packets[dim][side] += received;
+    if constexpr (ages) {
+      if (!window_snapshot_) take_snapshot(window_snapshot_, cfg_.batch > 0 ? 0 : now_);
+      if (!end_snapshot_) take_snapshot(end_snapshot_, now_);
+      detail::collect_age(r, *window_snapshot_, *end_snapshot_, f_, s_.ports);
     }
-    r.occupancy_by_direction.assign(dims, {0.0, 0.0});
-    for (std::size_t d = 0; d < dims; ++d)
-      for (std::size_t side = 0; side < 2; ++side)
-        r.occupancy_by_direction[d][side] =
-            packets[d][side] == 0 ? 0.0
-                                  : static_cast<double>(r.stalled_by_direction[d][side]) /
-                                        static_cast<double>(packets[d][side]);
-    r.occupancy = all_packets == 0
-                      ? 0.0
-                      : static_cast<double>(r.stalled_cycles) / static_cast<double>(all_packets);
-    r.epoch_switches = b.epoch_switches - a.epoch_switches;
-    const double router_cycles =
-        static_cast<double>(f_.routers()) * static_cast<double>(b.cycle - a.cycle);
-    r.inhibited_share =
-        router_cycles > 0
-            ? static_cast<double>(b.inhibited_ticks - a.inhibited_ticks) / router_cycles
-            : 0.0;
+    r.link_utilization = timeline_.utilization(now_);
+    if (cfg_.count_requests) detail::collect_requests(r, router_, s_);
   }
-
-  // ---- data ----------------------------------------------------------------------
-
-  const Scheme& scheme_;
-  fabric f_;
-  config cfg_;
-  traffic_source destination_;
-  age_config age_cfg_;
-  vc_sets sets_;
-  router_state s_;
-  age_state age_;
-  router_type router_;
-  event_wheel wheel_;
-  packet_pool<route_state> pool_;
-  sources src_;
-  measurement m_;
-  link_timeline timeline_;
-  // Per node: the packet waiting to enter the local input port, its VC set
-  // there and length, and when the injection channel frees.
-  std::vector<std::uint32_t> pending_;
-  std::vector<std::uint8_t> pending_set_;
-  std::vector<std::uint16_t> pending_flits_;
-  std::vector<std::uint64_t> inj_free_at_;
-  std::vector<double> inj_busy_, ej_busy_;  // endpoint_bandwidth < 1: when each port frees
-  std::vector<double> channel_busy_;        // the fabric's slower channels: when each frees
-  // Time and counts.
-  std::uint64_t now_ = 0, last_progress_ = 0, stall_limit_ = 0;
-  std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;
-  std::uint64_t dropped_ = 0;  // packets whose source had no destination
-  std::uint64_t stepped_ = 0;  // cycles stepped (the others were skipped, idle)
-  bool started_ = false;
-  moves mover_{this};
-  // Age runs: the counters at the measured window's start and end.
-  std::unique_ptr<age_snapshot> window_snapshot_, end_snapshot_;
-  deadlock_report deadlock_;
 };
 
 }  // namespace model

@@ -3,37 +3,48 @@
 //
 // Contract
 //   router_state holds, for every router of a network, what its allocation
-//   reads and writes, laid out by (router, port, VC) so that one router's
-//   state is contiguous:
-//     per input buffer (router, port, VC): a ring of packet ids and the head
-//       packet's cached fields (length, ways on, header fields a policy
-//       reads), and the head's candidate hops with their ports and VC sets;
+//   reads and writes. Each router has the ports it uses (ports_of(r)): a
+//   router hosting endpoints every network port and one local port per
+//   endpoint; one hosting none (Anton 2's channel adapters) its network
+//   ports up to the last one connected. Ports are numbered 0 ..
+//   ports_of(r) - 1 at every router and laid out router after router
+//   (port_index(r, p)), buffers port after port (buffer(r, p, v)), so that
+//   one router's state is contiguous in each array and no router carries
+//   state for ports it does not have. What every cycle reads is kept apart
+//   from what only a departure, an arrival or a policy reads:
+//     per input buffer (router, port, VC): head (the head packet's id,
+//       length, ways on, ejection endpoint: read each cycle it competes),
+//       cand_info (its candidate hops' ports and VC sets), queue (a ring of
+//       packet ids, read when packets arrive and leave), fields (the
+//       header fields a policy reads: age, pattern, priority);
 //     per output (router, port, VC): credits for the downstream buffer (at
 //       the local port, the injection side's credits for the local input
 //       buffer);
-//     per (router, port): when the crossbar input and the output channel
-//       free, the input VCs holding packets, heads waiting only for credits,
-//       and the routers and ports at the other end (from the fabric,
-//       fabric.hpp) with the channels' latencies;
+//     per (router, port): port (when the crossbar input and the output
+//       channel free, the input VCs holding packets, heads waiting only for
+//       credits) and link (the routers and ports at the other end, from the
+//       fabric, fabric.hpp, the channels' latencies, and the inputs waiting
+//       on this output for credits);
 //     per router: the input ports holding packets, the cycle it may sleep
 //       until, and a bitmap of routers holding packets.
 //   Buffer sizes: config::buffer_flits per VC at the network inputs of a
 //   router that hosts endpoints, adapter_flits at those of one that hosts
-//   none (Anton 2's channel adapters), injection_flits at the local ports;
-//   each ring holds as many packets as its buffer can (size / the shortest
-//   packet), so deep buffers cost memory only where they are.
-//   It allocates only when built. buffer(r, p, v) and port_index(r, p) are
-//   the indices; buffer_flits(r, p) a buffer's size.
+//   none, injection_flits at the local ports; each ring holds as many
+//   packets as its buffer can (size / the shortest packet), so deep buffers
+//   cost memory only where they are. It allocates only when built.
+//   buffer_flits(r, p) is a buffer's size; router_of(port index) the router
+//   a port belongs to.
 //
 // Example
 //   interlock::torus_topology t({4, 4}, {true, true});
 //   interlock::model::router_state s(interlock::model::fabric(t), /*vcs=*/2,
 //                                    {/*network=*/8, /*injection=*/8, /*adapter=*/8},
 //                                    /*shortest packet=*/1, /*max_candidates=*/5);
-//   // s.credits[s.buffer(0, 1, 0)] == 8
+//   // s.credits[s.buffer(0, 1, 0)] == 8, s.ports_of(0) == 5
 #ifndef INTERLOCK_MODEL_ROUTER_STATE_HPP
 #define INTERLOCK_MODEL_ROUTER_STATE_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -51,17 +62,28 @@ struct candidate_info {
   std::uint8_t port, first_vc, adaptive, unused;
 };
 
-/// One input buffer (router, port, VC): a ring of packet ids, and its head.
-struct buffer_state {
+/// What the allocation reads of an input buffer's head every cycle it
+/// competes, and its packet's id for when it leaves, packed (12 bytes).
+struct head_state {
+  std::uint32_t id = 0;       // the head packet
+  std::uint16_t flits = 0;    // its length
+  std::uint8_t ncand = 0;     // its ways on (0: it ejects here)
+  std::uint8_t endpoint = 0;  // the endpoint it leaves through when it ejects here
+  std::uint8_t followed = 0;  // its route state has taken its only way on
+  std::uint8_t unused[3] = {};
+};
+
+/// An input buffer's ring of packet ids.
+struct queue_state {
   std::uint32_t base = 0;             // its ring's first slot in router_state::ring
   std::uint16_t slots = 0;            // the ring's size: the packets it can hold
   std::uint16_t head = 0, count = 0;  // the ring
-  std::uint16_t flits = 0;            // the head packet's length
-  std::uint8_t ncand = 0;             // its ways on (0: it ejects here)
-  std::uint8_t followed = 0;          // its route state has taken its only way on
-  std::uint16_t age = 0;              // its header fields a policy may read
+};
+
+/// The head's header fields a policy may read (age, pattern, priority).
+struct head_fields {
+  std::uint16_t age = 0;
   std::uint8_t pattern = 0, priority = 0;
-  std::uint8_t endpoint = 0;  // the endpoint it leaves through when it ejects here
 };
 
 /// One output staging buffer (router, output, input port, VC): a ring of
@@ -76,14 +98,18 @@ struct staging_state {
   std::uint8_t eject = 0;     // it leaves the network here
 };
 
-/// One (router, port), as an input and as an output.
+/// One (router, port), as an input and as an output: what every cycle reads.
 struct port_state {
   std::uint64_t in_free_at = 0, out_free_at = 0;  // the crossbar input, the channel out
   std::uint64_t vcs = 0;                          // input VCs holding packets
-  // VCs whose head waits for credits and nothing else; input ports with such
-  // a head waiting on this output. A credit at the output makes them look
-  // again.
-  std::uint64_t blocked = 0, waiters = 0;
+  std::uint64_t blocked = 0;  // VCs whose head waits for credits and nothing else
+};
+
+/// One (router, port)'s channels: what a departure or a credit reads.
+struct link_state {
+  // Input ports with a head waiting only for credits on this output; a
+  // credit at the output makes them look again.
+  std::uint64_t waiters = 0;
   // The router at the other end (no_node off a mesh edge): where this
   // input's packets come from, where this output goes, and the port there
   // (the upstream router's output, the downstream router's input).
@@ -116,9 +142,11 @@ struct router_state {
         vcs(vcs_per_port),
         max_cand(max_candidates),
         injection_flits(sizes.injection) {
-    const std::size_t buffers = static_cast<std::size_t>(nodes) * ports * vcs;
-    buf.assign(buffers, buffer_state{});
-    cand.assign(buffers * max_cand, hop{});
+    lay_out(f);
+    const std::size_t buffers = total_ports * vcs;
+    head.assign(buffers, head_state{});
+    queue.assign(buffers, queue_state{});
+    fields.assign(buffers, head_fields{});
     cand_info.assign(buffers * max_cand, candidate_info{});
     credits.assign(buffers, 0);
     input_flits.assign(nodes, sizes.network);
@@ -126,7 +154,7 @@ struct router_state {
       if (!f.hosts(r)) input_flits[r] = sizes.adapter;
     std::size_t slots = 0;
     for (node_id r = 0; r < nodes; ++r)
-      for (std::size_t q = 0; q < ports; ++q) {
+      for (std::size_t q = 0; q < ports_of(r); ++q) {
         // An output's credits are for the buffer at the other end of its
         // channel (a local port's: the injection side's, for its own input).
         const port_end down =
@@ -135,16 +163,17 @@ struct router_state {
           const std::size_t b = buffer(r, q, v);
           credits[b] = static_cast<std::int32_t>(
               down.router != no_node ? buffer_flits(down.router, down.port) : buffer_flits(r, q));
-          buf[b].base = static_cast<std::uint32_t>(slots);
-          buf[b].slots = static_cast<std::uint16_t>(buffer_flits(r, q) / shortest_packet);
-          slots += buf[b].slots;
+          queue[b].base = static_cast<std::uint32_t>(slots);
+          queue[b].slots = static_cast<std::uint16_t>(buffer_flits(r, q) / shortest_packet);
+          slots += queue[b].slots;
         }
       }
     ring.assign(slots, 0);
-    port.assign(static_cast<std::size_t>(nodes) * ports, port_state{});
+    port.assign(total_ports, port_state{});
+    link.assign(total_ports, link_state{});
     for (node_id r = 0; r < nodes; ++r)
-      for (std::size_t q = 0; q < ports; ++q) {
-        port_state& ps = port[port_index(r, q)];
+      for (std::size_t q = 0; q < ports_of(r); ++q) {
+        link_state& ps = link[port_index(r, q)];
         if (q >= local) {  // an endpoint's injection and ejection port
           ps.upstream = r;
           ps.downstream = r;
@@ -167,11 +196,18 @@ struct router_state {
     sleep_until.assign(nodes, 0);
   }
 
+  /// Router r's ports: 0 .. ports_of(r) - 1 (a router hosting endpoints has
+  /// every port, local ones included; one hosting none, its network ports
+  /// up to the last one connected).
+  std::size_t ports_of(node_id r) const noexcept { return first_port[r + 1] - first_port[r]; }
+  std::size_t port_index(node_id r, std::size_t p) const noexcept { return first_port[r] + p; }
   std::size_t buffer(node_id r, std::size_t p, std::size_t v) const noexcept {
-    return (static_cast<std::size_t>(r) * ports + p) * vcs + v;
+    return port_index(r, p) * vcs + v;
   }
-  std::size_t port_index(node_id r, std::size_t p) const noexcept {
-    return static_cast<std::size_t>(r) * ports + p;
+  /// The router a port index belongs to.
+  node_id router_of(std::size_t pi) const noexcept {
+    const auto it = std::upper_bound(first_port.begin(), first_port.end(), pi);
+    return static_cast<node_id>(it - first_port.begin() - 1);
   }
   /// The size in flits of each VC's buffer at router r's input port p.
   unsigned buffer_flits(node_id r, std::size_t p) const noexcept {
@@ -179,7 +215,7 @@ struct router_state {
   }
   /// The packet id in slot k (0: the head) of buffer b.
   std::uint32_t packet_at(std::size_t b, std::size_t k) const noexcept {
-    const buffer_state& x = buf[b];
+    const queue_state& x = queue[b];
     std::size_t slot = x.head + k;
     if (slot >= x.slots) slot -= x.slots;
     return ring[x.base + slot];
@@ -189,16 +225,21 @@ struct router_state {
 
   node_id nodes = 0;
   // Router ports: the topology's network ports, then one local port per
-  // endpoint (local .. local + endpoints - 1).
+  // endpoint (local .. local + endpoints - 1); `ports` is the most a router
+  // has.
   std::size_t ports = 0, local = 0, endpoints = 1, vcs = 0, max_cand = 1;
+  std::size_t total_ports = 0;
   unsigned injection_flits = 0;
-  std::vector<unsigned> input_flits;  // per router: its network inputs' buffer size
-  std::vector<std::uint32_t> ring;    // every buffer's ring, one after another
-  std::vector<buffer_state> buf;
-  std::vector<hop> cand;
-  std::vector<candidate_info> cand_info;
-  std::vector<std::int32_t> credits;
-  std::vector<port_state> port;
+  std::vector<std::uint32_t> first_port;   // per router (and one past the last): its first port
+  std::vector<unsigned> input_flits;       // per router: its network inputs' buffer size
+  std::vector<std::uint32_t> ring;         // every buffer's ring, one after another
+  std::vector<head_state> head;            // per buffer
+  std::vector<queue_state> queue;          // per buffer
+  std::vector<head_fields> fields;         // per buffer
+  std::vector<candidate_info> cand_info;   // per buffer, max_cand each
+  std::vector<std::int32_t> credits;       // per buffer: its output's credits downstream
+  std::vector<port_state> port;            // per port
+  std::vector<link_state> link;            // per port
   std::vector<std::uint64_t> port_mask;    // per router: input ports holding packets
   std::vector<std::uint64_t> sleep_until;  // per router: not evaluated before this cycle
   std::vector<std::uint64_t> active;       // bit r: router r holds packets
@@ -207,7 +248,7 @@ struct router_state {
   // its head may first compete (empty: the cycle the last tail left).
   void add_head_pipeline(unsigned cycles) {
     head_cycles = cycles;
-    ready_at.assign(buf.size(), 0);
+    ready_at.assign(head.size(), 0);
   }
   unsigned head_cycles = 0;
   std::vector<std::uint64_t> ready_at;
@@ -217,8 +258,8 @@ struct router_state {
   // VCs it picked among.
   static constexpr std::uint8_t no_pick = 0xFF;
   void add_switch_stages() {
-    held_pick.assign(static_cast<std::size_t>(nodes) * ports, no_pick);
-    held_among.assign(static_cast<std::size_t>(nodes) * ports, 0);
+    held_pick.assign(total_ports, no_pick);
+    held_among.assign(total_ports, 0);
   }
   bool split_switch() const noexcept { return !held_pick.empty(); }
   std::vector<std::uint8_t> held_pick;
@@ -229,17 +270,17 @@ struct router_state {
   void add_staging(unsigned staging_flits, std::size_t packets_per_staging) {
     staging_flits_ = staging_flits;
     staging_capacity = packets_per_staging;
-    const std::size_t n = static_cast<std::size_t>(nodes) * ports * ports * vcs;
+    const std::size_t n = total_ports * ports * vcs;
     staging_ring.assign(n * staging_capacity, 0);
     staging.assign(n, staging_state{});
     for (auto& st : staging) st.free = static_cast<std::int32_t>(staging_flits);
-    staged_mask.assign(static_cast<std::size_t>(nodes) * ports, 0);
+    staged_mask.assign(total_ports, 0);
     staged_outputs.assign(nodes, 0);
   }
   bool staged() const noexcept { return staging_flits_ != 0; }
   unsigned staging_flits() const noexcept { return staging_flits_; }
   std::size_t staging_index(node_id r, std::size_t o, std::size_t x) const noexcept {
-    return (static_cast<std::size_t>(r) * ports + o) * ports * vcs + x;
+    return port_index(r, o) * ports * vcs + x;
   }
   std::uint32_t staged_at(std::size_t i, std::size_t k) const noexcept {
     std::size_t slot = staging[i].head + k;
@@ -257,6 +298,20 @@ struct router_state {
   std::vector<std::uint64_t> staged_outputs;  // per router: outputs with staged packets
 
  private:
+  void lay_out(const fabric& f) {
+    first_port.assign(static_cast<std::size_t>(nodes) + 1, 0);
+    for (node_id r = 0; r < nodes; ++r) {
+      std::size_t n = ports;
+      if (!f.hosts(r)) {
+        n = 0;
+        for (std::size_t q = 0; q < local; ++q)
+          if (f.downstream(r, q).router != no_node || f.upstream(r, q).router != no_node) n = q + 1;
+      }
+      first_port[r + 1] = static_cast<std::uint32_t>(first_port[r] + n);
+    }
+    total_ports = first_port[nodes];
+  }
+
   unsigned staging_flits_ = 0;
 };
 

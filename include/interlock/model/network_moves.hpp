@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: BSL-1.0
+// interlock/model/network_moves.hpp: a network's state, and how packets move through it: arrivals,
+// departures, credits and deliveries.
+//
+// Contract
+//   network_moves<Scheme, Policy, Allocator, InputPolicy> is the first layer
+//   of model::network (network.hpp): it builds, once, from a checked
+//   configuration (network_checks.hpp), the fabric, the router state, the
+//   routers, the event wheel, the packet pool, the sources and the
+//   measurement, and moves what the routers decide:
+//   - send: a head leaves its input buffer through an output (or ejects),
+//     holding the crossbar input and the channel for its flits (or as long
+//     as a slower channel or endpoint takes); its credits go back upstream
+//     when its tail has left, after the channel into the input; its head
+//     arrives downstream after the output's channel and config::router_delay;
+//   - stage and send_staged: the same through output staging buffers;
+//   - arrive: a packet enters its input buffer (aged with an age arbiter),
+//     and is routed if it is the head; deliver: it leaves the network.
+//   It allocates only when a packet pool or source queue grows.
+//
+// Example
+//   // network<...> derives from it; its step() handles the cycle's events
+//   // (handle) and lets each router decide (router.hpp), moving by moves.
+#ifndef INTERLOCK_MODEL_NETWORK_MOVES_HPP
+#define INTERLOCK_MODEL_NETWORK_MOVES_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "interlock/core/assert.hpp"
+#include "interlock/core/bits.hpp"
+#include "interlock/model/age_support.hpp"
+#include "interlock/model/anton2_node.hpp"
+#include "interlock/model/config.hpp"
+#include "interlock/model/deadlock.hpp"
+#include "interlock/model/event_wheel.hpp"
+#include "interlock/model/fabric.hpp"
+#include "interlock/model/link_timeline.hpp"
+#include "interlock/model/measurement.hpp"
+#include "interlock/model/network_checks.hpp"
+#include "interlock/model/packet.hpp"
+#include "interlock/model/router.hpp"
+#include "interlock/model/router_state.hpp"
+#include "interlock/model/sources.hpp"
+#include "interlock/model/vc_sets.hpp"
+
+namespace interlock {
+namespace model {
+
+template <class Scheme, class Policy, class Allocator, class InputPolicy>
+class network_moves {
+ public:
+  using route_state = typename Scheme::state;
+  using router_type = router<Scheme, Policy, Allocator, InputPolicy>;
+  using policy_factory = typename router_type::policy_factory;
+  using input_policy_factory = typename router_type::input_policy_factory;
+  static constexpr bool ages = router_type::ages;
+
+  network_moves(const Scheme& scheme, const config& cfg, traffic_source destination,
+                const policy_factory& make_policy, age_config age, const Allocator& allocator,
+                const input_policy_factory& make_input)
+      : scheme_(scheme),
+        f_(make_fabric(scheme.topology())),
+        cfg_(detail::checked_config(cfg, f_)),
+        destination_(std::move(destination)),
+        age_cfg_(std::move(age)),
+        sets_(scheme.vcs_per_channel(), scheme.vcs_per_class(),
+              cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
+        s_(detail::make_router_state(f_, sets_, cfg_, detail::route_candidates(scheme.topology()))),
+        age_(ages ? detail::checked_age(age_cfg_, f_, sets_, cfg_) : 0, s_.ports, age_cfg_),
+        router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule, allocator, make_input),
+        wheel_(
+            cfg_.channel_latency + f_.max_extra_latency() + cfg_.router_delay +
+            static_cast<std::uint64_t>(std::ceil(
+                cfg_.max_flits() / std::min(cfg_.endpoint_bandwidth, detail::min_bandwidth(f_)))) +
+            3),
+        src_(f_.routers(), cfg_, detail::host_flags(f_)),
+        m_(f_.routers(), s_.ports),
+        timeline_(f_, cfg_.utilization_bin) {
+    const node_id nodes = f_.routers();
+    stall_limit_ = cfg_.stall_limit != 0 ? cfg_.stall_limit
+                                         : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency +
+                                                       f_.max_extra_latency() + cfg_.router_delay);
+    const std::size_t endpoints = static_cast<std::size_t>(nodes) * cfg_.endpoints;
+    pending_.assign(endpoints, no_packet);
+    pending_set_.assign(endpoints, 0);
+    pending_flits_.assign(endpoints, 0);
+    inj_free_at_.assign(endpoints, 0);
+    inj_busy_.assign(endpoints, 0.0);
+    ej_busy_.assign(endpoints, 0.0);
+    if (!f_.uniform_bandwidth()) channel_busy_.assign(s_.total_ports, 0.0);
+  }
+  network_moves(const network_moves&) = delete;
+  network_moves& operator=(const network_moves&) = delete;
+
+  /// Called for every packet that wins an output: (router, input port, output
+  /// port, flits, cycle); tests check the ports' one flit per cycle with it.
+  std::function<void(node_id, std::size_t, std::size_t, unsigned, std::uint64_t)> on_send;
+  /// Called for every packet delivered: (source, destination, class, sequence, cycle).
+  std::function<void(node_id, node_id, unsigned, std::uint64_t, std::uint64_t)> on_delivery;
+
+ protected:
+  // When a slow endpoint port busy until `busy` (a fraction of a cycle) starts
+  // its next packet at cycle t: right after the last one when it goes on at
+  // once (the fraction is not lost), else at t.
+  static double continued(double busy, std::uint64_t t) {
+    return static_cast<double>(t) < busy + 1.0 ? std::max(busy, static_cast<double>(t) - 1.0)
+                                               : static_cast<double>(t);
+  }
+
+  // ---- events --------------------------------------------------------------
+
+  void handle(const event& e) {
+    switch (e.kind) {
+      case event_kind::arrival:
+        arrive(e.router, e.port, e.vc, e.payload);
+        break;
+      case event_kind::credit: {
+        s_.credits[s_.buffer(e.router, e.port, e.vc)] += static_cast<std::int32_t>(e.payload);
+        std::uint64_t& waiting = s_.link[s_.port_index(e.router, e.port)].waiters;
+        for (std::uint64_t x = waiting; x != 0; x &= x - 1)
+          s_.port[s_.port_index(e.router, bits::lowest_index(x))].blocked = 0;
+        waiting = 0;
+        s_.wake(e.router);
+        break;
+      }
+      case event_kind::delivery:
+        deliver(e.router, e.payload);
+        break;
+      case event_kind::staging_credit:
+        s_.staging[s_.staging_index(e.router, e.port, e.vc)].free +=
+            static_cast<std::int32_t>(e.payload);
+        s_.wake(e.router);
+        break;
+    }
+  }
+
+  void arrive(node_id r, std::size_t port, std::size_t v, std::uint32_t id) {
+    packet<route_state>& p = pool_[id];
+    if constexpr (ages) {
+      // The bias follows the class (REQ_AGE_BIAS for VC0/1, RSP for VC2/3).
+      p.age = receive_packet(age_field::from_bits(p.age), p.cls * 2u,
+                             age_cfg_.port_bias.empty()
+                                 ? age_cfg_.bias
+                                 : age_cfg_.port_bias[std::min(port, f_.network_ports())],
+                             age_.clock(r))
+                  .bits();
+      if (v < 4)  // Table 4: VC0-3
+        age_.counters(r, port).count_received(static_cast<unsigned>(v), p.flits);
+    }
+    const std::size_t b = s_.buffer(r, port, v);
+    queue_state& in = s_.queue[b];
+    INTERLOCK_ASSERT(in.count < in.slots, "input buffer overflow");
+    s_.wake(r);
+    std::size_t slot = in.head + in.count;
+    if (slot >= in.slots) slot -= in.slots;
+    s_.ring[in.base + slot] = id;
+    if (in.count++ == 0) {
+      router_.route_head(r, b, id, p, now_);
+      s_.port[s_.port_index(r, port)].vcs |= bits::bit(v);
+      s_.port_mask[r] |= bits::bit(port);
+      s_.mark_active(r);
+    }
+  }
+
+  void deliver(node_id at, std::uint32_t id) {
+    const packet<route_state>& p = pool_[id];
+    const std::uint64_t t = now_;
+    ++delivered_;
+    m_.count_delivery(p.source, p.flits, p.measured != 0, p.created, p.queued, p.hops, t);
+    if (on_delivery) on_delivery(p.source, at, p.cls, p.sequence, t);
+    pool_.release(id);
+  }
+
+  // Takes the head packet out of input buffer b (its id; `flits` its length).
+  std::uint32_t take_head(std::size_t b, std::uint32_t& flits, std::uint64_t t) {
+    queue_state& head = s_.queue[b];
+    const std::uint32_t id = s_.head[b].id;
+    flits = s_.head[b].flits;
+    const std::size_t next_head = head.head + std::size_t{1};
+    head.head = static_cast<std::uint16_t>(next_head == head.slots ? 0 : next_head);
+    --head.count;
+    last_progress_ = t;
+    return id;
+  }
+
+  // After a head left input buffer (r, in, vc): the next packet of the VC,
+  // if any, becomes the head.
+  void next_head(node_id r, std::size_t in, std::size_t vc) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + vc;
+    if (s_.queue[b].count == 0) {
+      // With a head pipeline, the next packet's routing starts no earlier
+      // than this one's tail leaves.
+      if (s_.head_cycles != 0) s_.ready_at[b] = s_.port[pi].in_free_at;
+      s_.port[pi].vcs &= ~bits::bit(vc);
+      if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
+    } else {
+      // It is the head once the packet before it has left the buffer.
+      const std::uint32_t id = s_.packet_at(b, 0);
+      router_.route_head(r, b, id, pool_[id], s_.port[pi].in_free_at);
+      // The one behind it is routed when it leaves: ask for it now.
+      if (s_.queue[b].count > 1) pool_.prefetch(s_.packet_at(b, 1));
+    }
+  }
+
+  // A packet leaves router r (from input port `in`): with an age arbiter,
+  // its age computed at the output leaves in the header (Procedure 2) and
+  // is counted in the departures' histogram.
+  void depart(node_id r, std::size_t in, packet<route_state>& p) {
+    if constexpr (ages) {
+      const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), age_cfg_.rule);
+      age_.counters(r, in).count_departure_age(sent.age());
+      p.age = sent.bits();
+    } else {
+      (void)r, (void)in, (void)p;
+    }
+  }
+
+  // Cycles router r's ejection port o (an endpoint's) takes for `flits` from cycle t.
+  std::uint64_t ejection_cycles(node_id r, std::size_t o, std::uint32_t flits, std::uint64_t t) {
+    if (cfg_.endpoint_bandwidth >= 1) return flits;
+    double& busy = ej_busy_[r * cfg_.endpoints + (o - s_.local)];
+    busy = continued(busy, t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
+    return static_cast<std::uint64_t>(std::ceil(busy)) - t;
+  }
+
+  // Cycles router r's network output o takes for `flits` from cycle t: one
+  // per flit, or as the fabric's slower channel takes.
+  std::uint64_t channel_cycles(node_id r, std::size_t o, std::uint32_t flits, std::uint64_t t) {
+    if (f_.uniform_bandwidth()) return flits;
+    const double bandwidth = f_.bandwidth(r, o);
+    if (bandwidth >= 1) return flits;
+    double& busy = channel_busy_[s_.port_index(r, o)];
+    busy = continued(busy, t) + static_cast<double>(flits) / bandwidth;
+    return static_cast<std::uint64_t>(std::ceil(busy)) - t;
+  }
+
+  // Moves the head of (r, in, c.vc) out through port o.
+  void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + c.vc;
+    std::uint32_t flits = 0;
+    const std::uint32_t id = take_head(b, flits, t);
+    if (on_send) on_send(r, in, o, flits, t);
+    // Cycles the packet holds the crossbar input and the output: its flits,
+    // or as long as a slower channel or endpoint_bandwidth takes.
+    const std::uint64_t busy = c.candidate == choice::eject ? ejection_cycles(r, o, flits, t)
+                                                            : channel_cycles(r, o, flits, t);
+    const std::uint64_t tail_leaves = t + busy - 1;
+    s_.port[pi].in_free_at = t + busy;
+    const link_state& out = s_.link[s_.port_index(r, o)];
+    s_.port[s_.port_index(r, o)].out_free_at = t + busy;
+    // The buffer's space goes back upstream when the tail has left, to the
+    // output of the router behind that drives this input (the local port's
+    // credits are the injection side's, at the same router).
+    const link_state& from = s_.link[pi];
+    wheel_.schedule(tail_leaves + from.in_latency,
+                    event{event_kind::credit, from.upstream_port, c.vc, from.upstream, flits});
+    depart(r, in, pool_[id]);
+    if (c.candidate == choice::eject) {
+      --in_network_;
+      wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
+    } else {
+      router_.follow_taken(r, b, c.candidate, pool_[id]);
+      s_.credits[s_.buffer(r, o, c.out_vc)] -= static_cast<std::int32_t>(flits);
+      m_.count_channel(r, o, flits, t);
+      if (timeline_.enabled()) timeline_.count(r, o, flits, t);
+      // (A slower channel delivers the head so that forwarding it at a flit
+      // per cycle never overtakes its tail.)
+      wheel_.schedule(
+          t + (busy - flits) + out.out_latency + cfg_.router_delay,
+          event{event_kind::arrival, out.downstream_port, c.out_vc, out.downstream, id});
+    }
+    next_head(r, in, c.vc);
+  }
+
+  // Moves the head of (r, in, c.vc) through the crossbar into its staging
+  // buffer at output o (output staging buffers).
+  void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + c.vc;
+    std::uint32_t flits = 0;
+    const std::uint32_t id = take_head(b, flits, t);
+    s_.port[pi].in_free_at = t + flits;
+    const link_state& from = s_.link[pi];
+    wheel_.schedule(t + flits - 1 + from.in_latency,
+                    event{event_kind::credit, from.upstream_port, c.vc, from.upstream, flits});
+    packet<route_state>& p = pool_[id];
+    if (c.candidate != choice::eject) router_.follow_taken(r, b, c.candidate, p);
+    p.next_set = c.out_vc;  // the downstream VC set's first VC
+    // Into the staging buffer (input port x VCs + VC) at output o.
+    const std::size_t x = in * s_.vcs + c.vc;
+    const std::size_t i = s_.staging_index(r, o, x);
+    staging_state& st = s_.staging[i];
+    std::size_t slot = st.head + st.count;
+    if (slot >= s_.staging_capacity) slot -= s_.staging_capacity;
+    s_.staging_ring[i * s_.staging_capacity + slot] = id;
+    st.free -= static_cast<std::int32_t>(flits);
+    if (st.count++ == 0) stage_head(st, p, o >= s_.local);
+    s_.staged_mask[s_.port_index(r, o)] |= bits::bit(x);
+    s_.staged_outputs[r] |= bits::bit(o);
+    next_head(r, in, c.vc);
+  }
+
+  static void stage_head(staging_state& st, const packet<route_state>& p, bool eject) {
+    st.flits = p.flits;
+    st.age = p.age;
+    st.pattern = p.pattern;
+    st.priority = p.cls;
+    st.eject = eject ? 1 : 0;
+    st.first_vc = p.next_set;
+  }
+
+  // Moves the head of staging buffer x at router r's output o into VC out_vc
+  // downstream (or ejects it).
+  void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t) {
+    const std::size_t i = s_.staging_index(r, o, x);
+    staging_state& st = s_.staging[i];
+    const std::uint32_t id = s_.staged_at(i, 0);
+    const std::uint32_t flits = st.flits;
+    const bool eject = st.eject != 0;
+    const std::size_t next_head = st.head + std::size_t{1};
+    st.head = static_cast<std::uint16_t>(next_head == s_.staging_capacity ? 0 : next_head);
+    --st.count;
+    last_progress_ = t;
+    const std::size_t in = x / s_.vcs;
+    if (on_send) on_send(r, in, o, flits, t);
+    const std::uint64_t busy =
+        eject ? ejection_cycles(r, o, flits, t) : channel_cycles(r, o, flits, t);
+    const std::size_t po = s_.port_index(r, o);
+    s_.port[po].out_free_at = t + busy;
+    // The staging buffer's space comes back when the tail has left.
+    wheel_.schedule(t + busy, event{event_kind::staging_credit, static_cast<std::uint8_t>(o),
+                                    static_cast<std::uint8_t>(x), r, flits});
+    depart(r, in, pool_[id]);
+    if (eject) {
+      --in_network_;
+      wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
+    } else {
+      s_.credits[s_.buffer(r, o, out_vc)] -= static_cast<std::int32_t>(flits);
+      m_.count_channel(r, o, flits, t);
+      if (timeline_.enabled()) timeline_.count(r, o, flits, t);
+      const link_state& out = s_.link[po];
+      wheel_.schedule(t + (busy - flits) + out.out_latency + cfg_.router_delay,
+                      event{event_kind::arrival, out.downstream_port,
+                            static_cast<std::uint8_t>(out_vc), out.downstream, id});
+    }
+    if (st.count == 0) {
+      s_.staged_mask[po] &= ~bits::bit(x);
+      if (s_.staged_mask[po] == 0) s_.staged_outputs[r] &= ~bits::bit(o);
+    } else {
+      stage_head(st, pool_[s_.staged_at(i, 0)], eject);
+    }
+  }
+
+  // What the router's decisions move (router::step's Moves).
+  struct moves {
+    network_moves* n;
+    void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+      n->send(r, in, c, o, t);
+    }
+    void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+      n->stage(r, in, c, o, t);
+    }
+    void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t) {
+      n->send_staged(r, o, x, out_vc, t);
+    }
+  };
+
+  const Scheme& scheme_;
+  fabric f_;
+  config cfg_;
+  traffic_source destination_;
+  age_config age_cfg_;
+  vc_sets sets_;
+  router_state s_;
+  age_state age_;
+  router_type router_;
+  event_wheel wheel_;
+  packet_pool<route_state> pool_;
+  sources src_;
+  measurement m_;
+  link_timeline timeline_;
+  // Per node: the packet waiting to enter the local input port, its VC set
+  // there and length, and when the injection channel frees.
+  std::vector<std::uint32_t> pending_;
+  std::vector<std::uint8_t> pending_set_;
+  std::vector<std::uint16_t> pending_flits_;
+  std::vector<std::uint64_t> inj_free_at_;
+  std::vector<double> inj_busy_, ej_busy_;  // endpoint_bandwidth < 1: when each port frees
+  std::vector<double> channel_busy_;        // the fabric's slower channels: when each frees
+  // Time and counts.
+  std::uint64_t now_ = 0, last_progress_ = 0, stall_limit_ = 0;
+  std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;
+  std::uint64_t dropped_ = 0;  // packets whose source had no destination
+  std::uint64_t stepped_ = 0;  // cycles stepped (the others were skipped, idle)
+  bool started_ = false;
+  moves mover_{this};
+  // Age runs: the counters at the measured window's start and end.
+  std::unique_ptr<age_snapshot> window_snapshot_, end_snapshot_;
+  deadlock_report deadlock_;
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_NETWORK_MOVES_HPP
