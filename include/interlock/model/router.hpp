@@ -172,10 +172,7 @@ class router : public router_allocation<Policy, Allocator, InputPolicy> {
     for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
       const std::size_t in = bits::lowest_index(ports);
       const std::size_t pi = s_.port_index(r, in);
-      if (s_.port[pi].in_free_at > t) {
-        wake = std::min(wake, s_.port[pi].in_free_at);
-        continue;
-      }
+      if (port_busy(s_.port[pi].in_free_at, t, wake)) continue;
       std::uint64_t blocked_vcs = 0;
       can_go[in] = heads_that_can_go(r, in, t, wake, blocked_vcs);
       if constexpr (ages) {
@@ -228,6 +225,7 @@ class router : public router_allocation<Policy, Allocator, InputPolicy> {
   using base::in_head_pipeline;
   using base::option_out_;
   using base::options_;
+  using base::port_busy;
   using base::s_;
   using base::sets_;
   using base::step_staged;

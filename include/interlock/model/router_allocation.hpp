@@ -60,6 +60,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
   using base::options_;
   using base::pick_vc;
   using base::policies_;
+  using base::port_busy;
   using base::s_;
   using base::sets_;
   using typename base::head_view;
@@ -84,10 +85,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
     for (std::uint64_t outs = s_.staged_outputs[r]; outs != 0; outs &= outs - 1) {
       const std::size_t o = bits::lowest_index(outs);
       const std::size_t po = s_.port_index(r, o);
-      if (s_.port[po].out_free_at > t) {
-        wake = std::min(wake, s_.port[po].out_free_at);
-        continue;
-      }
+      if (port_busy(s_.port[po].out_free_at, t, wake)) continue;
       std::uint64_t ready = 0;
       std::array<std::uint8_t, 64> out_vc;
       for (std::uint64_t xs = s_.staged_mask[po]; xs != 0; xs &= xs - 1) {
@@ -127,10 +125,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
     for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
       const std::size_t in = bits::lowest_index(ports);
       const std::size_t pi = s_.port_index(r, in);
-      if (s_.port[pi].in_free_at > t) {
-        wake = std::min(wake, s_.port[pi].in_free_at);
-        continue;
-      }
+      if (port_busy(s_.port[pi].in_free_at, t, wake)) continue;
       std::uint64_t can_go = 0;
       for (std::uint64_t vs = s_.port[pi].vcs; vs != 0; vs &= vs - 1) {
         const std::size_t v = bits::lowest_index(vs);

@@ -24,6 +24,7 @@
 #ifndef INTERLOCK_MODEL_ROUTER_POLICIES_HPP
 #define INTERLOCK_MODEL_ROUTER_POLICIES_HPP
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -194,6 +195,14 @@ class router_policies {
     ++arbitrations_[po];
     for (std::uint64_t x = requesters; x != 0; x &= x - 1)
       ++request_cycles_[po * s_.ports + bits::lowest_index(x)];
+  }
+
+  // Whether a port free from cycle `free_at` is still busy at cycle t (then
+  // `wake` is lowered to when it frees).
+  static bool port_busy(std::uint64_t free_at, std::uint64_t t, std::uint64_t& wake) {
+    if (free_at <= t) return false;
+    wake = std::min(wake, free_at);
+    return true;
   }
 
   // Whether buffer b's head is still in the head pipeline at cycle t (then
