@@ -20,6 +20,7 @@
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
+#include "interlock/core/prefetch.hpp"
 #include "interlock/core/priority_requests.hpp"
 #include "interlock/core/random.hpp"
 #include "interlock/core/request_set.hpp"

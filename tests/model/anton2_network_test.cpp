@@ -245,7 +245,7 @@ TEST_CASE("Anton 2 network: each router holds the ports it has, and policies onl
     total += expected;
   }
   CHECK(s.total_ports == 8u * (16u * 8u + 12u * 2u));
-  CHECK(s.head.size() == s.total_ports * 8);
+  CHECK(s.buf.size() == s.total_ports * 8);
   CHECK(s.credits.size() == s.total_ports * 8);
   // A mesh router's credits are for the buffer downstream: an adapter's.
   const node_id mesh = node.router(0, node.channel_router(0, +1, 0));

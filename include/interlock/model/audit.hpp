@@ -39,9 +39,9 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
   std::uint64_t in_buffers = 0, in_flight = 0, ejecting = 0;
   std::vector<std::int64_t> held(s.credits.size(), 0);  // flits a buffer holds or will
   std::vector<std::int64_t> returning(s.credits.size(), 0);
-  for (std::size_t b = 0; b < s.queue.size(); ++b) {
-    in_buffers += s.queue[b].count;
-    for (std::size_t k = 0; k < s.queue[b].count; ++k) held[b] += pool[s.packet_at(b, k)].flits;
+  for (std::size_t b = 0; b < s.buf.size(); ++b) {
+    in_buffers += s.buf[b].queue.count;
+    for (std::size_t k = 0; k < s.buf[b].queue.count; ++k) held[b] += pool[s.packet_at(b, k)].flits;
   }
   // Output staging buffers: their packets, and their space coming back.
   std::vector<std::int64_t> staged_held(s.staging.size(), 0);

@@ -42,7 +42,7 @@ namespace detail {
 inline constexpr std::size_t no_buffer = ~std::size_t{0};
 
 inline std::size_t waits_for(const router_state& s, const fabric& f, std::size_t b) {
-  if (s.queue[b].count == 0 || s.head[b].ncand == 0) return no_buffer;
+  if (s.buf[b].queue.count == 0 || s.buf[b].head.ncand == 0) return no_buffer;
   const node_id r = s.router_of(b / s.vcs);
   const candidate_info& h = s.cand_info[b * s.max_cand];
   const port_end next = f.downstream(r, h.port);
@@ -58,7 +58,7 @@ inline std::string describe_buffer(const router_state& s, const fabric& f, std::
   const std::size_t port = b / s.vcs - s.port_index(r, 0);
   const std::size_t v = b % s.vcs;
   return f.describe(r, port, s.local, s.endpoints) + " VC" + std::to_string(v) + ": " +
-         std::to_string(s.queue[b].count) + " packets";
+         std::to_string(s.buf[b].queue.count) + " packets";
 }
 
 /// The report of a run declared deadlocked at `cycle`.
@@ -67,8 +67,8 @@ inline deadlock_report find_deadlock(const router_state& s, const fabric& f, std
   report.deadlocked = true;
   report.cycle = cycle;
   std::size_t b = detail::no_buffer;
-  for (std::size_t x = 0; x < s.queue.size() && b == detail::no_buffer; ++x)
-    if (s.queue[x].count != 0 && s.head[x].ncand != 0) b = x;
+  for (std::size_t x = 0; x < s.buf.size() && b == detail::no_buffer; ++x)
+    if (s.buf[x].queue.count != 0 && s.buf[x].head.ncand != 0) b = x;
   std::map<std::size_t, std::size_t> seen;
   std::vector<std::size_t> path;
   while (b != detail::no_buffer && seen.find(b) == seen.end()) {

@@ -76,6 +76,7 @@
 #include <vector>
 
 #include "interlock/core/bits.hpp"
+#include "interlock/core/prefetch.hpp"
 #include "interlock/core/random.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/anton2_node.hpp"
@@ -207,10 +208,17 @@ class network : public network_moves<Scheme, Policy, Allocator, InputPolicy> {
       if (t == m_.window_end()) router_.count_requests(false);
     }
     auto& due = wheel_.due(t);
-    // The packets arriving now are cold (they were last touched a hop
-    // ago): ask for all of them before handling any.
-    for (const event& e : due)
-      if (e.kind == event_kind::arrival) pool_.prefetch(e.payload);
+    // The packets arriving now and the buffers and credits the cycle's
+    // events change are cold (last touched a hop ago): ask for all of them
+    // before handling any.
+    for (const event& e : due) {
+      if (e.kind == event_kind::arrival) {
+        pool_.prefetch(e.payload);
+        interlock::prefetch(&s_.buf[s_.buffer(e.router, e.port, e.vc)]);
+      } else if (e.kind == event_kind::credit) {
+        interlock::prefetch(&s_.credits[s_.buffer(e.router, e.port, e.vc)]);
+      }
+    }
     for (std::size_t i = 0; i < due.size(); ++i) handle(due[i]);
     wheel_.clear(t);
     src_.create_due(t, [this](node_id, std::uint64_t at) {

@@ -155,7 +155,7 @@ class network_moves {
         age_.counters(r, port).count_received(static_cast<unsigned>(v), p.flits);
     }
     const std::size_t b = s_.buffer(r, port, v);
-    queue_state& in = s_.queue[b];
+    queue_state& in = s_.buf[b].queue;
     INTERLOCK_ASSERT(in.count < in.slots, "input buffer overflow");
     s_.wake(r);
     std::size_t slot = in.head + in.count;
@@ -180,9 +180,9 @@ class network_moves {
 
   // Takes the head packet out of input buffer b (its id; `flits` its length).
   std::uint32_t take_head(std::size_t b, std::uint32_t& flits, std::uint64_t t) {
-    queue_state& head = s_.queue[b];
-    const std::uint32_t id = s_.head[b].id;
-    flits = s_.head[b].flits;
+    queue_state& head = s_.buf[b].queue;
+    const std::uint32_t id = s_.buf[b].head.id;
+    flits = s_.buf[b].head.flits;
     const std::size_t next_head = head.head + std::size_t{1};
     head.head = static_cast<std::uint16_t>(next_head == head.slots ? 0 : next_head);
     --head.count;
@@ -195,10 +195,10 @@ class network_moves {
   void next_head(node_id r, std::size_t in, std::size_t vc) {
     const std::size_t pi = s_.port_index(r, in);
     const std::size_t b = pi * s_.vcs + vc;
-    if (s_.queue[b].count == 0) {
+    if (s_.buf[b].queue.count == 0) {
       // With a head pipeline, the next packet's routing starts no earlier
       // than this one's tail leaves.
-      if (s_.head_cycles != 0) s_.ready_at[b] = s_.port[pi].in_free_at;
+      if (s_.head_cycles != 0) s_.buf[b].head.ready_at = s_.port[pi].in_free_at;
       s_.port[pi].vcs &= ~bits::bit(vc);
       if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
     } else {
@@ -206,7 +206,7 @@ class network_moves {
       const std::uint32_t id = s_.packet_at(b, 0);
       router_.route_head(r, b, id, pool_[id], s_.port[pi].in_free_at);
       // The one behind it is routed when it leaves: ask for it now.
-      if (s_.queue[b].count > 1) pool_.prefetch(s_.packet_at(b, 1));
+      if (s_.buf[b].queue.count > 1) pool_.prefetch(s_.packet_at(b, 1));
     }
   }
 
@@ -234,9 +234,8 @@ class network_moves {
   // Cycles router r's network output o takes for `flits` from cycle t: one
   // per flit, or as the fabric's slower channel takes.
   std::uint64_t channel_cycles(node_id r, std::size_t o, std::uint32_t flits, std::uint64_t t) {
-    if (f_.uniform_bandwidth()) return flits;
+    if (s_.link[s_.port_index(r, o)].slow == 0) return flits;
     const double bandwidth = f_.bandwidth(r, o);
-    if (bandwidth >= 1) return flits;
     double& busy = channel_busy_[s_.port_index(r, o)];
     busy = continued(busy, t) + static_cast<double>(flits) / bandwidth;
     return static_cast<std::uint64_t>(std::ceil(busy)) - t;

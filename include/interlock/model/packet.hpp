@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "interlock/core/prefetch.hpp"
 #include "interlock/topology/torus.hpp"
 
 namespace interlock {
@@ -33,11 +34,9 @@ inline constexpr std::uint32_t no_packet = 0xFFFFFFFFu;
 
 template <class RouteState>
 struct packet {
+  // What a hop reads first (the route state, the length and the header
+  // fields), then what only creation and delivery read.
   RouteState route{};
-  std::uint64_t created = 0;   // the cycle it was created in its source queue
-  std::uint64_t sequence = 0;  // creation order over the whole network
-  std::uint32_t queued = 0;    // cycles in the source queue
-  node_id source = 0;
   std::uint16_t flits : 11;    // 1..1024 (config::check)
   std::uint16_t measured : 1;  // created in the measured window (or in a batch)
   std::uint16_t cls : 1;       // traffic class; its priority too: a response outranks a request
@@ -46,16 +45,21 @@ struct packet {
   std::uint16_t hops = 0;
   std::uint8_t pattern = 0;   // its traffic-pattern label (inverse-weighted arbiters)
   std::uint8_t next_set = 0;  // in an output staging buffer: its downstream VC set's first VC
+  std::uint32_t queued = 0;   // cycles in the source queue
+  node_id source = 0;
+  std::uint64_t created = 0;   // the cycle it was created in its source queue
+  std::uint64_t sequence = 0;  // creation order over the whole network
   packet() : flits(1), measured(0), cls(0), endpoint(0) {}
 };
 
-/// Packets by id. A packet record that fits a 64-byte cache line is stored
-/// in one (dimension order's is 64 bytes), so a hop touches one line.
+/// Packets by id, each record starting a 64-byte cache line: one that fits
+/// a line is stored in one (dimension order's is 64 bytes), and a longer
+/// one (Anton 2's, 80) has what a hop reads in its first line.
 template <class RouteState>
 class packet_pool {
  public:
   using value_type = packet<RouteState>;
-  static constexpr std::size_t slot_alignment = sizeof(value_type) <= 64 ? 64 : alignof(value_type);
+  static constexpr std::size_t slot_alignment = 64;
 
   /// A fresh packet's id (its fields reset).
   std::uint32_t acquire() {
@@ -70,17 +74,9 @@ class packet_pool {
   }
   void release(std::uint32_t id) { free_.push_back(id); }
 
-  /// Asks the cache for packet id's record ahead of its use (the run is
-  /// the same without it: it only overlaps the misses).
-  void prefetch(std::uint32_t id) const noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-    const char* first = reinterpret_cast<const char*>(&items_[id].p);
-    __builtin_prefetch(first);
-    __builtin_prefetch(first + sizeof(value_type) - 1);
-#else
-    (void)id;
-#endif
-  }
+  /// Asks the cache for the first line of packet id's record ahead of its
+  /// use (the run is the same without it: it only overlaps the misses).
+  void prefetch(std::uint32_t id) const noexcept { interlock::prefetch(&items_[id].p); }
 
   value_type& operator[](std::uint32_t id) noexcept { return items_[id].p; }
   const value_type& operator[](std::uint32_t id) const noexcept { return items_[id].p; }

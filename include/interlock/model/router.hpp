@@ -113,12 +113,12 @@ class router : public router_allocation<Policy, Allocator, InputPolicy> {
   /// buffer is empty), whichever is later.
   void route_head(node_id r, std::size_t b, std::uint32_t id, packet<route_state>& p,
                   std::uint64_t at) {
-    if (s_.head_cycles != 0) s_.ready_at[b] = std::max(at, s_.ready_at[b]) + s_.head_cycles;
-    head_state& head = s_.head[b];
+    head_state& head = s_.buf[b].head;
+    if (s_.head_cycles != 0) head.ready_at = std::max(at, head.ready_at) + s_.head_cycles;
     head.id = id;
     head.flits = p.flits;
     head.endpoint = static_cast<std::uint8_t>(p.endpoint);
-    s_.fields[b] = model::head_fields{p.age, p.pattern, static_cast<std::uint8_t>(p.cls)};
+    s_.buf[b].fields = model::head_fields{p.age, p.pattern, static_cast<std::uint8_t>(p.cls)};
     if (scheme_.arrived(r, p.route)) {
       head.ncand = 0;
     } else {
@@ -131,8 +131,7 @@ class router : public router_allocation<Policy, Allocator, InputPolicy> {
                            static_cast<std::uint8_t>(cand[k].adaptive ? 1 : 0), 0};
       // One way on: the packet takes it whenever it goes, so its route
       // state moves on now, while the packet is in cache.
-      head.followed = head.ncand == 1;
-      if (head.followed) {
+      if (head.ncand == 1) {
         scheme_.follow(r, p.route, cand[0]);
         ++p.hops;
       }
@@ -144,7 +143,7 @@ class router : public router_allocation<Policy, Allocator, InputPolicy> {
   /// took its only way on at route time): its candidates, computed again
   /// from the route state they came from.
   void follow_taken(node_id r, std::size_t b, std::uint8_t k, packet<route_state>& p) {
-    if (s_.head[b].followed) return;
+    if (s_.buf[b].head.ncand == 1) return;
     scheme_.candidates(r, p.route, scratch_.data());
     scheme_.follow(r, p.route, scratch_[k]);
     ++p.hops;
@@ -244,7 +243,7 @@ class router : public router_allocation<Policy, Allocator, InputPolicy> {
       const std::size_t v = bits::lowest_index(vcs);
       const std::size_t b = pi * s_.vcs + v;
       if (in_head_pipeline(b, t, wake)) continue;
-      const head_state h = s_.head[b];
+      const head_state h = s_.buf[b].head;
       if (h.ncand == 0) {
         const std::size_t out = s_.local + h.endpoint;
         const std::uint64_t free_at = s_.port[s_.port_index(r, out)].out_free_at;

@@ -131,13 +131,13 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
         const std::size_t v = bits::lowest_index(vs);
         const std::size_t b = pi * vcs + v;
         if (in_head_pipeline(b, t, wake)) continue;
-        const std::uint32_t flits = s_.head[b].flits;
+        const std::uint32_t flits = s_.buf[b].head.flits;
         const auto room = [&](std::size_t o) {
           return s_.staging[s_.staging_index(r, o, in * vcs + v)].free >=
                  static_cast<std::int32_t>(flits);
         };
-        if (s_.head[b].ncand == 0) {
-          const std::size_t eject_port = s_.local + s_.head[b].endpoint;
+        if (s_.buf[b].head.ncand == 0) {
+          const std::size_t eject_port = s_.local + s_.buf[b].head.endpoint;
           if (room(eject_port)) {
             can_go |= bits::bit(v);
             options_[b] = choice{static_cast<std::uint8_t>(v), choice::eject, 0};
@@ -151,7 +151,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
         bool best_adaptive = false;
         std::int32_t best_credits = -1;
         const candidate_info* info = &s_.cand_info[b * s_.max_cand];
-        for (std::size_t k = 0; k < s_.head[b].ncand; ++k) {
+        for (std::size_t k = 0; k < s_.buf[b].head.ncand; ++k) {
           const candidate_info ci = info[k];
           if (!room(ci.port)) continue;
           const std::size_t set = s_.buffer(r, ci.port, ci.first_vc);

@@ -208,8 +208,9 @@ class router_policies {
   // Whether buffer b's head is still in the head pipeline at cycle t (then
   // `wake` is lowered to when it leaves it).
   bool in_head_pipeline(std::size_t b, std::uint64_t t, std::uint64_t& wake) const {
-    if (s_.head_cycles == 0 || s_.ready_at[b] <= t) return false;
-    wake = std::min(wake, s_.ready_at[b]);
+    const std::uint64_t ready_at = s_.buf[b].head.ready_at;
+    if (s_.head_cycles == 0 || ready_at <= t) return false;
+    wake = std::min(wake, ready_at);
     return true;
   }
 
@@ -239,10 +240,10 @@ class router_policies {
     if constexpr (!detail::takes_mask_v<InputPolicy>) {
       for (std::uint64_t x = mask; x != 0; x &= x - 1) {
         const std::size_t v = bits::lowest_index(x);
-        const model::head_fields& h = s_.fields[pi * s_.vcs + v];
+        const model::head_fields& h = s_.buf[pi * s_.vcs + v].fields;
         f.age[v] = h.age;
         f.pattern[v] = h.pattern;
-        f.flits[v] = s_.head[pi * s_.vcs + v].flits;
+        f.flits[v] = s_.buf[pi * s_.vcs + v].head.flits;
         f.priority[v] = h.priority;
       }
       view.age = {f.age.data(), s_.vcs};
@@ -272,10 +273,10 @@ class router_policies {
     std::array<std::uint32_t, 64> flits;
     std::array<std::uint8_t, 64> priority;
     void offer(std::size_t in, const router_state& s, std::size_t b) {
-      const model::head_fields& h = s.fields[b];
+      const model::head_fields& h = s.buf[b].fields;
       age[in] = h.age;
       pattern[in] = h.pattern;
-      flits[in] = s.head[b].flits;
+      flits[in] = s.buf[b].head.flits;
       priority[in] = h.priority;
     }
     candidate_view view(std::size_t o, std::size_t ports) const {

@@ -10,13 +10,15 @@
 //   ports_of(r) - 1 at every router and laid out router after router
 //   (port_index(r, p)), buffers port after port (buffer(r, p, v)), so that
 //   one router's state is contiguous in each array and no router carries
-//   state for ports it does not have. What every cycle reads is kept apart
-//   from what only a departure, an arrival or a policy reads:
-//     per input buffer (router, port, VC): head (the head packet's id,
-//       length, ways on, ejection endpoint: read each cycle it competes),
-//       cand_info (its candidate hops' ports and VC sets), queue (a ring of
-//       packet ids, read when packets arrive and leave), fields (the
-//       header fields a policy reads: age, pattern, priority);
+//   state for ports it does not have. What is read together is kept
+//   together, apart from what is read at other times:
+//     per input buffer (router, port, VC), 32 bytes in buf: head (the head
+//       packet's id, length, ways on, ejection endpoint and, with a head
+//       pipeline, the cycle it may first compete: read each cycle it
+//       competes), queue (its ring of packet ids: read when packets arrive
+//       and leave) and fields (the header fields a policy reads: age,
+//       pattern, priority); apart, cand_info (its candidate hops' ports and
+//       VC sets);
 //     per output (router, port, VC): credits for the downstream buffer (at
 //       the local port, the injection side's credits for the local input
 //       buffer);
@@ -63,14 +65,15 @@ struct candidate_info {
 };
 
 /// What the allocation reads of an input buffer's head every cycle it
-/// competes, and its packet's id for when it leaves, packed (12 bytes).
+/// competes, and its packet's id for when it leaves, packed (16 bytes).
 struct head_state {
+  // With a head pipeline (config::head_cycles > 0): the cycle the head may
+  // first compete (while the buffer is empty: the cycle the last tail left).
+  std::uint64_t ready_at = 0;
   std::uint32_t id = 0;       // the head packet
   std::uint16_t flits = 0;    // its length
-  std::uint8_t ncand = 0;     // its ways on (0: it ejects here)
+  std::uint8_t ncand = 0;     // its ways on (0: it ejects here; 1: it took it at route time)
   std::uint8_t endpoint = 0;  // the endpoint it leaves through when it ejects here
-  std::uint8_t followed = 0;  // its route state has taken its only way on
-  std::uint8_t unused[3] = {};
 };
 
 /// An input buffer's ring of packet ids.
@@ -85,6 +88,16 @@ struct head_fields {
   std::uint16_t age = 0;
   std::uint8_t pattern = 0, priority = 0;
 };
+
+/// One input buffer (router, port, VC): its head, its ring and its head's
+/// header fields in 32 bytes, aligned so that a buffer is one cache line
+/// (two per line): a head that competes, arrives or leaves is one read.
+struct alignas(32) buffer_state {
+  head_state head;
+  queue_state queue;
+  head_fields fields;
+};
+static_assert(sizeof(buffer_state) == 32, "an input buffer's state is half a cache line");
 
 /// One output staging buffer (router, output, input port, VC): a ring of
 /// packet ids, its free space, and its head's cached fields.
@@ -118,6 +131,8 @@ struct link_state {
   // Cycles on the output's channel, and on the channel into this input
   // (which its credits take back).
   std::uint16_t out_latency = 1, in_latency = 1;
+  // The output's channel is slower than a flit per cycle (fabric::bandwidth).
+  std::uint8_t slow = 0;
 };
 
 /// Input buffer sizes per VC, in flits, by kind of input.
@@ -144,9 +159,7 @@ struct router_state {
         injection_flits(sizes.injection) {
     lay_out(f);
     const std::size_t buffers = total_ports * vcs;
-    head.assign(buffers, head_state{});
-    queue.assign(buffers, queue_state{});
-    fields.assign(buffers, head_fields{});
+    buf.assign(buffers, buffer_state{});
     cand_info.assign(buffers * max_cand, candidate_info{});
     credits.assign(buffers, 0);
     input_flits.assign(nodes, sizes.network);
@@ -163,9 +176,9 @@ struct router_state {
           const std::size_t b = buffer(r, q, v);
           credits[b] = static_cast<std::int32_t>(
               down.router != no_node ? buffer_flits(down.router, down.port) : buffer_flits(r, q));
-          queue[b].base = static_cast<std::uint32_t>(slots);
-          queue[b].slots = static_cast<std::uint16_t>(buffer_flits(r, q) / shortest_packet);
-          slots += queue[b].slots;
+          buf[b].queue.base = static_cast<std::uint32_t>(slots);
+          buf[b].queue.slots = static_cast<std::uint16_t>(buffer_flits(r, q) / shortest_packet);
+          slots += buf[b].queue.slots;
         }
       }
     ring.assign(slots, 0);
@@ -188,6 +201,7 @@ struct router_state {
         ps.downstream = down.router;
         ps.downstream_port = down.port;
         ps.out_latency = static_cast<std::uint16_t>(channel_latency + f.extra_latency(r, q));
+        ps.slow = f.bandwidth(r, q) < 1 ? 1 : 0;
         ps.in_latency = static_cast<std::uint16_t>(
             channel_latency + (up.router == no_node ? 0 : f.extra_latency(up.router, up.port)));
       }
@@ -215,7 +229,7 @@ struct router_state {
   }
   /// The packet id in slot k (0: the head) of buffer b.
   std::uint32_t packet_at(std::size_t b, std::size_t k) const noexcept {
-    const queue_state& x = queue[b];
+    const queue_state& x = buf[b].queue;
     std::size_t slot = x.head + k;
     if (slot >= x.slots) slot -= x.slots;
     return ring[x.base + slot];
@@ -233,9 +247,7 @@ struct router_state {
   std::vector<std::uint32_t> first_port;   // per router (and one past the last): its first port
   std::vector<unsigned> input_flits;       // per router: its network inputs' buffer size
   std::vector<std::uint32_t> ring;         // every buffer's ring, one after another
-  std::vector<head_state> head;            // per buffer
-  std::vector<queue_state> queue;          // per buffer
-  std::vector<head_fields> fields;         // per buffer
+  std::vector<buffer_state> buf;           // per buffer
   std::vector<candidate_info> cand_info;   // per buffer, max_cand each
   std::vector<std::int32_t> credits;       // per buffer: its output's credits downstream
   std::vector<port_state> port;            // per port
@@ -244,14 +256,9 @@ struct router_state {
   std::vector<std::uint64_t> sleep_until;  // per router: not evaluated before this cycle
   std::vector<std::uint64_t> active;       // bit r: router r holds packets
 
-  // The head pipeline (config::head_cycles > 0): per input buffer, the cycle
-  // its head may first compete (empty: the cycle the last tail left).
-  void add_head_pipeline(unsigned cycles) {
-    head_cycles = cycles;
-    ready_at.assign(head.size(), 0);
-  }
+  // The head pipeline (config::head_cycles > 0): each head's ready_at.
+  void add_head_pipeline(unsigned cycles) { head_cycles = cycles; }
   unsigned head_cycles = 0;
-  std::vector<std::uint64_t> ready_at;
 
   // Switch allocation in two stages (config::switch_stages = 2): per (router,
   // port), the VC its input stage picked last cycle (no_pick: none) and the

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: BSL-1.0
+// interlock/core/prefetch.hpp: asking the cache for a line ahead of its use.
+//
+// Contract
+//   interlock::prefetch(p) asks the cache for the line holding p, for
+//   reading, where the compiler offers it (GCC, Clang); elsewhere it does
+//   nothing. It is a hint only: it never faults, even for an address no
+//   longer valid, and a program's results are the same with or without it.
+//
+// Example
+//   std::vector<int> v(1 << 20);
+//   interlock::prefetch(&v[12345]);  // the later read of v[12345] may hit
+#ifndef INTERLOCK_CORE_PREFETCH_HPP
+#define INTERLOCK_CORE_PREFETCH_HPP
+
+namespace interlock {
+
+inline void prefetch(const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
+}  // namespace interlock
+
+#endif  // INTERLOCK_CORE_PREFETCH_HPP
