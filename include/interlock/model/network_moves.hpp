@@ -1,26 +1,28 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/network_moves.hpp: a network's state, and how packets move through it: arrivals,
-// departures, credits and deliveries.
+// interlock/model/network_moves.hpp: a network's state, and how packets move between its
+// routers: arrivals, the channels they cross, credits and deliveries.
 //
 // Contract
 //   network_moves<Scheme, Policy, Allocator, InputPolicy> is the first layer
 //   of model::network (network.hpp): it builds, once, from a checked
 //   configuration (network_checks.hpp), the fabric, the router state, the
-//   routers, the event wheel, the packet pool, the sources and the
-//   measurement, and moves what the routers decide:
-//   - send: a head leaves its input buffer through an output (or ejects),
-//     holding the crossbar input and the channel for its flits (or as long
-//     as a slower channel or endpoint takes); its credits go back upstream
-//     when its tail has left, after the channel into the input; its head
-//     arrives downstream after the output's channel and config::router_delay;
-//   - stage and send_staged: the same through output staging buffers;
+//   packet pool, the routers, the event wheel, the sources and the
+//   measurement, and carries what the routers send (router.hpp takes a
+//   packet out of its buffer and routes the one behind it):
+//   - carry: a packet leaving an input buffer through an output (or
+//     ejecting) holds it for its flits, or as long as a slower channel or
+//     endpoint takes; its credits go back upstream when its tail has left,
+//     after the channel into the input; its head arrives downstream after
+//     the output's channel and config::router_delay;
+//   - release and carry_staged: the same through output staging buffers;
 //   - arrive: a packet enters its input buffer (aged with an age arbiter),
 //     and is routed if it is the head; deliver: it leaves the network.
 //   It allocates only when a packet pool or source queue grows.
 //
 // Example
 //   // network<...> derives from it; its step() handles the cycle's events
-//   // (handle) and lets each router decide (router.hpp), moving by moves.
+//   // (handle) and lets each router decide and move (router.hpp), the
+//   // network carrying the packets (carriers).
 #ifndef INTERLOCK_MODEL_NETWORK_MOVES_HPP
 #define INTERLOCK_MODEL_NETWORK_MOVES_HPP
 
@@ -74,7 +76,7 @@ class network_moves {
               cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
         s_(detail::make_router_state(f_, sets_, cfg_, detail::route_candidates(scheme.topology()))),
         age_(ages ? detail::checked_age(age_cfg_, f_, sets_, cfg_) : 0, s_.ports, age_cfg_),
-        router_(scheme, s_, sets_, age_, make_policy, age_cfg_.rule, allocator, make_input),
+        router_(scheme, s_, sets_, age_, pool_, make_policy, age_cfg_.rule, allocator, make_input),
         wheel_(
             cfg_.channel_latency + f_.max_extra_latency() + cfg_.router_delay +
             static_cast<std::uint64_t>(std::ceil(
@@ -178,38 +180,6 @@ class network_moves {
     pool_.release(id);
   }
 
-  // Takes the head packet out of input buffer b (its id; `flits` its length).
-  std::uint32_t take_head(std::size_t b, std::uint32_t& flits, std::uint64_t t) {
-    queue_state& head = s_.buf[b].queue;
-    const std::uint32_t id = s_.buf[b].head.id;
-    flits = s_.buf[b].head.flits;
-    const std::size_t next_head = head.head + std::size_t{1};
-    head.head = static_cast<std::uint16_t>(next_head == head.slots ? 0 : next_head);
-    --head.count;
-    last_progress_ = t;
-    return id;
-  }
-
-  // After a head left input buffer (r, in, vc): the next packet of the VC,
-  // if any, becomes the head.
-  void next_head(node_id r, std::size_t in, std::size_t vc) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + vc;
-    if (s_.buf[b].queue.count == 0) {
-      // With a head pipeline, the next packet's routing starts no earlier
-      // than this one's tail leaves.
-      if (s_.head_cycles != 0) s_.buf[b].head.ready_at = s_.port[pi].in_free_at;
-      s_.port[pi].vcs &= ~bits::bit(vc);
-      if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
-    } else {
-      // It is the head once the packet before it has left the buffer.
-      const std::uint32_t id = s_.packet_at(b, 0);
-      router_.route_head(r, b, id, pool_[id], s_.port[pi].in_free_at);
-      // The one behind it is routed when it leaves: ask for it now.
-      if (s_.buf[b].queue.count > 1) pool_.prefetch(s_.packet_at(b, 1));
-    }
-  }
-
   // A packet leaves router r (from input port `in`): with an age arbiter,
   // its age computed at the output leaves in the header (Procedure 2) and
   // is counted in the departures' histogram.
@@ -241,101 +211,54 @@ class network_moves {
     return static_cast<std::uint64_t>(std::ceil(busy)) - t;
   }
 
-  // Moves the head of (r, in, c.vc) out through port o.
-  void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + c.vc;
-    std::uint32_t flits = 0;
-    const std::uint32_t id = take_head(b, flits, t);
+  // Carries the packet `id` (`flits` long) that router r sends from input
+  // port `in` through output o (or ejects): the cycles it holds them (its
+  // flits, or as long as a slower channel or endpoint_bandwidth takes); its
+  // credits go back upstream when its tail has left, after the channel
+  // into the input; its head arrives downstream after the output's channel
+  // and config::router_delay.
+  std::uint64_t carry(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint32_t id,
+                      std::uint32_t flits, std::uint64_t t) {
+    last_progress_ = t;
     if (on_send) on_send(r, in, o, flits, t);
-    // Cycles the packet holds the crossbar input and the output: its flits,
-    // or as long as a slower channel or endpoint_bandwidth takes.
     const std::uint64_t busy = c.candidate == choice::eject ? ejection_cycles(r, o, flits, t)
                                                             : channel_cycles(r, o, flits, t);
-    const std::uint64_t tail_leaves = t + busy - 1;
-    s_.port[pi].in_free_at = t + busy;
-    const link_state& out = s_.link[s_.port_index(r, o)];
-    s_.port[s_.port_index(r, o)].out_free_at = t + busy;
-    // The buffer's space goes back upstream when the tail has left, to the
-    // output of the router behind that drives this input (the local port's
-    // credits are the injection side's, at the same router).
-    const link_state& from = s_.link[pi];
-    wheel_.schedule(tail_leaves + from.in_latency,
+    // The buffer's space goes back to the output of the router behind that
+    // drives this input (the local port's credits are the injection
+    // side's, at the same router).
+    const link_state& from = s_.link[s_.port_index(r, in)];
+    wheel_.schedule(t + busy - 1 + from.in_latency,
                     event{event_kind::credit, from.upstream_port, c.vc, from.upstream, flits});
     depart(r, in, pool_[id]);
     if (c.candidate == choice::eject) {
       --in_network_;
       wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
     } else {
-      router_.follow_taken(r, b, c.candidate, pool_[id]);
-      s_.credits[s_.buffer(r, o, c.out_vc)] -= static_cast<std::int32_t>(flits);
-      m_.count_channel(r, o, flits, t);
-      if (timeline_.enabled()) timeline_.count(r, o, flits, t);
-      // (A slower channel delivers the head so that forwarding it at a flit
-      // per cycle never overtakes its tail.)
-      wheel_.schedule(
-          t + (busy - flits) + out.out_latency + cfg_.router_delay,
-          event{event_kind::arrival, out.downstream_port, c.out_vc, out.downstream, id});
+      forward(r, o, c.out_vc, id, flits, busy, t);
     }
-    next_head(r, in, c.vc);
+    return busy;
   }
 
-  // Moves the head of (r, in, c.vc) through the crossbar into its staging
-  // buffer at output o (output staging buffers).
-  void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + c.vc;
-    std::uint32_t flits = 0;
-    const std::uint32_t id = take_head(b, flits, t);
-    s_.port[pi].in_free_at = t + flits;
-    const link_state& from = s_.link[pi];
+  // Returns the credits of a packet (`flits` long) that left input buffer
+  // (r, in, vc) at cycle t into an output staging buffer.
+  void release(node_id r, std::size_t in, std::size_t vc, std::uint32_t flits, std::uint64_t t) {
+    last_progress_ = t;
+    const link_state& from = s_.link[s_.port_index(r, in)];
     wheel_.schedule(t + flits - 1 + from.in_latency,
-                    event{event_kind::credit, from.upstream_port, c.vc, from.upstream, flits});
-    packet<route_state>& p = pool_[id];
-    if (c.candidate != choice::eject) router_.follow_taken(r, b, c.candidate, p);
-    p.next_set = c.out_vc;  // the downstream VC set's first VC
-    // Into the staging buffer (input port x VCs + VC) at output o.
-    const std::size_t x = in * s_.vcs + c.vc;
-    const std::size_t i = s_.staging_index(r, o, x);
-    staging_state& st = s_.staging[i];
-    std::size_t slot = st.head + st.count;
-    if (slot >= s_.staging_capacity) slot -= s_.staging_capacity;
-    s_.staging_ring[i * s_.staging_capacity + slot] = id;
-    st.free -= static_cast<std::int32_t>(flits);
-    if (st.count++ == 0) stage_head(st, p, o >= s_.local);
-    s_.staged_mask[s_.port_index(r, o)] |= bits::bit(x);
-    s_.staged_outputs[r] |= bits::bit(o);
-    next_head(r, in, c.vc);
+                    event{event_kind::credit, from.upstream_port, static_cast<std::uint8_t>(vc),
+                          from.upstream, flits});
   }
 
-  static void stage_head(staging_state& st, const packet<route_state>& p, bool eject) {
-    st.flits = p.flits;
-    st.age = p.age;
-    st.pattern = p.pattern;
-    st.priority = p.cls;
-    st.eject = eject ? 1 : 0;
-    st.first_vc = p.next_set;
-  }
-
-  // Moves the head of staging buffer x at router r's output o into VC out_vc
-  // downstream (or ejects it).
-  void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t) {
-    const std::size_t i = s_.staging_index(r, o, x);
-    staging_state& st = s_.staging[i];
-    const std::uint32_t id = s_.staged_at(i, 0);
-    const std::uint32_t flits = st.flits;
-    const bool eject = st.eject != 0;
-    const std::size_t next_head = st.head + std::size_t{1};
-    st.head = static_cast<std::uint16_t>(next_head == s_.staging_capacity ? 0 : next_head);
-    --st.count;
+  // Carries the packet `id` that leaves staging buffer x at router r's
+  // output o into VC out_vc downstream (or ejects): the cycles it holds the
+  // output; the staging buffer's space comes back when its tail has left.
+  std::uint64_t carry_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc,
+                             std::uint32_t id, std::uint32_t flits, bool eject, std::uint64_t t) {
     last_progress_ = t;
     const std::size_t in = x / s_.vcs;
     if (on_send) on_send(r, in, o, flits, t);
     const std::uint64_t busy =
         eject ? ejection_cycles(r, o, flits, t) : channel_cycles(r, o, flits, t);
-    const std::size_t po = s_.port_index(r, o);
-    s_.port[po].out_free_at = t + busy;
-    // The staging buffer's space comes back when the tail has left.
     wheel_.schedule(t + busy, event{event_kind::staging_credit, static_cast<std::uint8_t>(o),
                                     static_cast<std::uint8_t>(x), r, flits});
     depart(r, in, pool_[id]);
@@ -343,33 +266,38 @@ class network_moves {
       --in_network_;
       wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
     } else {
-      s_.credits[s_.buffer(r, o, out_vc)] -= static_cast<std::int32_t>(flits);
-      m_.count_channel(r, o, flits, t);
-      if (timeline_.enabled()) timeline_.count(r, o, flits, t);
-      const link_state& out = s_.link[po];
-      wheel_.schedule(t + (busy - flits) + out.out_latency + cfg_.router_delay,
-                      event{event_kind::arrival, out.downstream_port,
-                            static_cast<std::uint8_t>(out_vc), out.downstream, id});
+      forward(r, o, out_vc, id, flits, busy, t);
     }
-    if (st.count == 0) {
-      s_.staged_mask[po] &= ~bits::bit(x);
-      if (s_.staged_mask[po] == 0) s_.staged_outputs[r] &= ~bits::bit(o);
-    } else {
-      stage_head(st, pool_[s_.staged_at(i, 0)], eject);
-    }
+    return busy;
   }
 
-  // What the router's decisions move (router::step's Moves).
-  struct moves {
+  // The packet takes downstream VC out_vc's credits at router r's output o
+  // and arrives there (a slower channel delivers its head so that
+  // forwarding it at a flit per cycle never overtakes its tail).
+  void forward(node_id r, std::size_t o, std::size_t out_vc, std::uint32_t id, std::uint32_t flits,
+               std::uint64_t busy, std::uint64_t t) {
+    s_.credits[s_.buffer(r, o, out_vc)] -= static_cast<std::int32_t>(flits);
+    m_.count_channel(r, o, flits, t);
+    if (timeline_.enabled()) timeline_.count(r, o, flits, t);
+    const link_state& out = s_.link[s_.port_index(r, o)];
+    wheel_.schedule(t + (busy - flits) + out.out_latency + cfg_.router_delay,
+                    event{event_kind::arrival, out.downstream_port,
+                          static_cast<std::uint8_t>(out_vc), out.downstream, id});
+  }
+
+  // What carries the routers' departures (router::step's Network).
+  struct carriers {
     network_moves* n;
-    void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
-      n->send(r, in, c, o, t);
+    std::uint64_t carry(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint32_t id,
+                        std::uint32_t flits, std::uint64_t t) {
+      return n->carry(r, in, c, o, id, flits, t);
     }
-    void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
-      n->stage(r, in, c, o, t);
+    void release(node_id r, std::size_t in, std::size_t vc, std::uint32_t flits, std::uint64_t t) {
+      n->release(r, in, vc, flits, t);
     }
-    void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t) {
-      n->send_staged(r, o, x, out_vc, t);
+    std::uint64_t carry_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc,
+                               std::uint32_t id, std::uint32_t flits, bool eject, std::uint64_t t) {
+      return n->carry_staged(r, o, x, out_vc, id, flits, eject, t);
     }
   };
 
@@ -381,9 +309,9 @@ class network_moves {
   vc_sets sets_;
   router_state s_;
   age_state age_;
+  packet_pool<route_state> pool_;
   router_type router_;
   event_wheel wheel_;
-  packet_pool<route_state> pool_;
   sources src_;
   measurement m_;
   link_timeline timeline_;
@@ -401,7 +329,7 @@ class network_moves {
   std::uint64_t dropped_ = 0;  // packets whose source had no destination
   std::uint64_t stepped_ = 0;  // cycles stepped (the others were skipped, idle)
   bool started_ = false;
-  moves mover_{this};
+  carriers mover_{this};
   // Age runs: the counters at the measured window's start and end.
   std::unique_ptr<age_snapshot> window_snapshot_, end_snapshot_;
   deadlock_report deadlock_;

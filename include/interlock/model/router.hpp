@@ -4,26 +4,13 @@
 //
 // Contract
 //   router<Scheme, Policy, Allocator, InputPolicy> decides, for every
-//   router of a network, which packets leave this cycle and where;
-//   interlock::model::network moves them. It is built in layers: the
-//   policies of every port (router_policies.hpp), the switch allocators
-//   (router_allocation.hpp), and here route computation, the heads that
-//   can go and a router's cycle. It reaches the policies only through the surface every
-//   interlock policy has:
-//   - Route computation, once per packet, when it reaches the head of its
-//     buffer (route_head): Scheme::arrived() and Scheme::candidates() give
-//     the ways on, each a hop (dimension, sign, slice, scheme VC, adaptive);
-//     the topology's port_of(hop) names the output port (a node shape's
-//     port_of(router, hop), model/anton2_node.hpp) and vc_sets the
-//     physical VCs. A head with one way on takes it at once (follow()), while
-//     its packet is in cache; otherwise follow() is applied to the hop taken
-//     (follow_taken).
-//   - Heads that can go: at each input port whose crossbar input is free,
-//     a head can go when its output channel is free and, for some
-//     candidate, the downstream VC set has credits for the whole packet
-//     (virtual cut-through); an adaptive scheme's adaptive hops are
-//     preferred (the one with the most credits) over the escape hop, the
-//     T3E's rule.
+//   router of a network, which packets leave this cycle and where, and
+//   moves them out of its buffers; interlock::model::network carries them
+//   between routers. It is built in layers: the policies of every port
+//   (router_policies.hpp), the switch allocators (router_allocation.hpp),
+//   route computation and the heads that can go (router_routes.hpp), and
+//   here a router's cycle and its departures. It reaches the policies only
+//   through the surface every interlock policy has:
 //   - Switch allocation, by the Allocator parameter:
 //       separable_input_first (default): each input port's InputPolicy
 //         (round robin by default; any policy with a request_builder, over
@@ -43,16 +30,23 @@
 //     Each policy's builder makes its request; arbitrate() decides and
 //     commit() updates the state, only for grants used (a declined grant
 //     and an input's unused pick change nothing).
+//   - Departures: the router takes a granted head out of its input buffer,
+//     holds the crossbar input and the output for as long as the network
+//     says the packet takes (Network::carry: its flits, or as a slower
+//     channel or endpoint takes), applies the hop taken to the packet's
+//     route state, and routes the packet behind it, which becomes the
+//     head once the tail has left. With output staging buffers
+//     (router_state::staged()) a head moves into its output's staging
+//     buffer (Network::release returns the input buffer's credits
+//     upstream) and a staged head leaves by Network::carry_staged.
 //   A router none of whose heads can go sleeps until the earliest cycle a
-//   port it waits for frees (credits and arrivals wake it by event), and a
-//   head waiting only for credits is skipped until a credit reaches one of
-//   its outputs (not with an age arbiter: its Table 4 counters count every
-//   blocked cycle). step() allocates nothing.
+//   port it waits for frees (credits and arrivals wake it by event).
+//   step() allocates nothing.
 //
 // Example
-//   // inside network<Scheme, Policy>::step, for each router r holding packets:
-//   //   router_.step(r, t, [&](node_id r, std::size_t in, const choice& c,
-//   //                          std::size_t out, std::uint64_t t) { send(...); });
+//   // inside network<Scheme, Policy>::step, for each router r holding
+//   // packets, the network (its carriers: carry, release, carry_staged):
+//   //   router_.step(r, t, carriers);
 #ifndef INTERLOCK_MODEL_ROUTER_HPP
 #define INTERLOCK_MODEL_ROUTER_HPP
 
@@ -61,103 +55,40 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/packet.hpp"
-#include "interlock/model/router_allocation.hpp"
+#include "interlock/model/router_routes.hpp"
 #include "interlock/model/router_state.hpp"
-#include "interlock/model/vc_sets.hpp"
-#include "interlock/routing/route.hpp"
-#include "interlock/topology/torus.hpp"
 
 namespace interlock {
 namespace model {
 
-namespace detail {
-/// The output port of a hop a scheme computed at router r: a torus names
-/// it by direction (port_of(hop)); a node shape by router and hop.
-inline std::size_t hop_port(const torus_topology& t, node_id, const hop& h) { return t.port_of(h); }
-template <class Topology>
-auto hop_port(const Topology& t, node_id r, const hop& h) -> decltype(t.port_of(r, h)) {
-  return t.port_of(r, h);
-}
-}  // namespace detail
-
 template <class Scheme, class Policy, class Allocator = separable_input_first,
           class InputPolicy = round_robin_arbiter<64>>
-class router : public router_allocation<Policy, Allocator, InputPolicy> {
-  using base = router_allocation<Policy, Allocator, InputPolicy>;
+class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
+  using base = router_routes<Scheme, Policy, Allocator, InputPolicy>;
 
  public:
-  using route_state = typename Scheme::state;
-  using topology_type = std::decay_t<decltype(std::declval<const Scheme&>().topology())>;
+  using base::route_head;
   using typename base::input_policy_factory;
   using typename base::policy_factory;
+  using typename base::route_state;
   static constexpr bool ages = base::ages;
 
   router(const Scheme& scheme, router_state& s, const vc_sets& sets, age_state& age,
-         const policy_factory& make_policy, saturation_rule rule, const Allocator& allocator = {},
-         const input_policy_factory& make_input = {})
-      : base(s, sets, age, make_policy, rule, allocator, make_input),
-        scheme_(scheme),
-        t_(scheme.topology()) {
-    static_assert(require_routing_scheme<Scheme>(), "Scheme must be a routing scheme");
-  }
+         packet_pool<route_state>& pool, const policy_factory& make_policy, saturation_rule rule,
+         const Allocator& allocator = {}, const input_policy_factory& make_input = {})
+      : base(scheme, s, sets, age, pool, make_policy, rule, allocator, make_input) {}
 
-  /// Route computation for the packet at the head of buffer b of router r
-  /// from cycle `at`. With a head pipeline it competes head_cycles after
-  /// `at` or after the tail before it left (ready_at holds that while the
-  /// buffer is empty), whichever is later.
-  void route_head(node_id r, std::size_t b, std::uint32_t id, packet<route_state>& p,
-                  std::uint64_t at) {
-    head_state& head = s_.buf[b].head;
-    if (s_.head_cycles != 0) head.ready_at = std::max(at, head.ready_at) + s_.head_cycles;
-    head.id = id;
-    head.flits = p.flits;
-    head.endpoint = static_cast<std::uint8_t>(p.endpoint);
-    s_.buf[b].fields = model::head_fields{p.age, p.pattern, static_cast<std::uint8_t>(p.cls)};
-    if (scheme_.arrived(r, p.route)) {
-      head.ncand = 0;
-    } else {
-      hop* cand = scratch_.data();
-      head.ncand = static_cast<std::uint8_t>(scheme_.candidates(r, p.route, cand));
-      for (std::size_t k = 0; k < head.ncand; ++k)
-        s_.cand_info[b * s_.max_cand + k] =
-            candidate_info{static_cast<std::uint8_t>(detail::hop_port(t_, r, cand[k])),
-                           static_cast<std::uint8_t>(sets_.first(cand[k].vc)),
-                           static_cast<std::uint8_t>(cand[k].adaptive ? 1 : 0), 0};
-      // One way on: the packet takes it whenever it goes, so its route
-      // state moves on now, while the packet is in cache.
-      if (head.ncand == 1) {
-        scheme_.follow(r, p.route, cand[0]);
-        ++p.hops;
-      }
-    }
-    s_.port[b / s_.vcs].blocked &= ~bits::bit(b % s_.vcs);
-  }
-
-  /// The route state of the head of buffer b takes candidate k (unless it
-  /// took its only way on at route time): its candidates, computed again
-  /// from the route state they came from.
-  void follow_taken(node_id r, std::size_t b, std::uint8_t k, packet<route_state>& p) {
-    if (s_.buf[b].head.ncand == 1) return;
-    scheme_.candidates(r, p.route, scratch_.data());
-    scheme_.follow(r, p.route, scratch_[k]);
-    ++p.hops;
-  }
-
-  /// One cycle of router r. `m` moves what the router decides:
-  ///   m.send(r, in, choice, out, t): a head from its input buffer to the
-  ///     output channel (or ejection), by output port;
-  ///   with output staging buffers (router_state::staged()),
-  ///   m.stage(r, in, choice, out, t): a head into its staging buffer at
-  ///     `out`, and m.send_staged(r, out, x, out_vc, t): staging buffer x's
-  ///     head out of `out` into downstream VC out_vc.
-  template <class Moves>
-  void step(node_id r, std::uint64_t t, Moves& m) {
+  /// One cycle of router r. The router moves what it decides out of its
+  /// buffers and routes the heads behind; `m`, the network, carries the
+  /// packets and their credits (see the contract).
+  template <class Network>
+  void step(node_id r, std::uint64_t t, Network& n) {
+    departures<Network> m{this, &n};
     if (s_.staged()) {
       step_staged(r, t, m);
       return;
@@ -221,94 +152,135 @@ class router : public router_allocation<Policy, Allocator, InputPolicy> {
   using base::allocate_input_first;
   using base::allocate_matrix;
   using base::allocate_output_first;
-  using base::in_head_pipeline;
-  using base::option_out_;
-  using base::options_;
+  using base::follow_taken;
+  using base::heads_that_can_go;
+  using base::pool_;
   using base::port_busy;
   using base::s_;
-  using base::sets_;
   using base::step_staged;
 
-  // The VCs of input port `in` whose head can go now (output channel free,
-  // credits for the whole packet on some way on), each with its choice in
-  // options_/option_out_; `wake` lowered to when a busy port it needs frees;
-  // blocked_vcs: heads lacking credits on a way on.
-  std::uint64_t heads_that_can_go(node_id r, std::size_t in, std::uint64_t t, std::uint64_t& wake,
-                                  std::uint64_t& blocked_vcs) {
-    const std::size_t pi = s_.port_index(r, in);
-    choice* options = &options_[pi * s_.vcs];
-    std::uint8_t* option_out = &option_out_[pi * s_.vcs];
-    std::uint64_t can_go = 0;
-    for (std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked; vcs != 0; vcs &= vcs - 1) {
-      const std::size_t v = bits::lowest_index(vcs);
-      const std::size_t b = pi * s_.vcs + v;
-      if (in_head_pipeline(b, t, wake)) continue;
-      const head_state h = s_.buf[b].head;
-      if (h.ncand == 0) {
-        const std::size_t out = s_.local + h.endpoint;
-        const std::uint64_t free_at = s_.port[s_.port_index(r, out)].out_free_at;
-        if (free_at <= t) {
-          can_go |= bits::bit(v);
-          options[v] = choice{static_cast<std::uint8_t>(v), choice::eject, 0};
-          option_out[v] = static_cast<std::uint8_t>(out);
-        } else {
-          wake = std::min(wake, free_at);
-        }
-        continue;
-      }
-      // Adaptive hops first (most credits), the escape hop otherwise.
-      int best = -1;
-      std::size_t best_vc = 0;
-      bool best_adaptive = false;
-      std::int32_t best_credits = -1;
-      const std::uint32_t flits = h.flits;
-      const candidate_info* info = &s_.cand_info[b * s_.max_cand];
-      bool busy = false;
-      for (std::size_t k = 0; k < h.ncand; ++k) {
-        const candidate_info ci = info[k];
-        const std::uint64_t free_at = s_.port[s_.port_index(r, ci.port)].out_free_at;
-        if (free_at > t) {
-          wake = std::min(wake, free_at);
-          busy = true;
-          continue;
-        }
-        const std::size_t set = s_.buffer(r, ci.port, ci.first_vc);
-        const int pv = sets_.pick(&s_.credits[set], flits);
-        if (pv < 0) {
-          blocked_vcs |= bits::bit(v);
-          continue;
-        }
-        const std::int32_t c = s_.credits[set + static_cast<std::size_t>(pv)];
-        const bool better = best < 0 || (ci.adaptive != 0 && !best_adaptive) ||
-                            (ci.adaptive != 0 && c > best_credits);
-        if (better) {
-          best = static_cast<int>(k);
-          best_vc = ci.first_vc + static_cast<std::size_t>(pv);
-          best_credits = c;
-          best_adaptive = ci.adaptive != 0;
-        }
-      }
-      if constexpr (!ages) {
-        if (best < 0 && !busy) {
-          // Every way on lacks credits: skip this head until one comes.
-          s_.port[pi].blocked |= bits::bit(v);
-          for (std::size_t k = 0; k < h.ncand; ++k)
-            s_.link[s_.port_index(r, info[k].port)].waiters |= bits::bit(in);
-        }
-      }
-      if (best >= 0) {
-        can_go |= bits::bit(v);
-        options[v] = choice{static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(best),
-                            static_cast<std::uint8_t>(best_vc)};
-        option_out[v] = info[best].port;
-      }
+  // What the allocators move (their Moves): the router's departures, with
+  // the network carrying the packets.
+  template <class Network>
+  struct departures {
+    router* self;
+    Network* n;
+    void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+      self->send(r, in, c, o, t, *n);
     }
-    return can_go;
+    void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t) {
+      self->stage(r, in, c, o, t, *n);
+    }
+    void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t) {
+      self->send_staged(r, o, x, out_vc, t, *n);
+    }
+  };
+
+  // Takes the head packet out of input buffer b (its id; `flits` its length).
+  std::uint32_t take_head(std::size_t b, std::uint32_t& flits) {
+    queue_state& q = s_.buf[b].queue;
+    flits = s_.buf[b].head.flits;
+    const std::size_t next = q.head + std::size_t{1};
+    q.head = static_cast<std::uint16_t>(next == q.slots ? 0 : next);
+    --q.count;
+    return s_.buf[b].head.id;
   }
 
-  const Scheme& scheme_;
-  const topology_type& t_;
-  std::array<hop, max_route_candidates> scratch_;  // a head's candidates, as they are computed
+  // After a head left input buffer (r, in, vc): the next packet of the VC,
+  // if any, becomes the head.
+  void next_head(node_id r, std::size_t in, std::size_t vc) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + vc;
+    if (s_.buf[b].queue.count == 0) {
+      // With a head pipeline, the next packet's routing starts no earlier
+      // than this one's tail leaves.
+      if (s_.head_cycles != 0) s_.buf[b].head.ready_at = s_.port[pi].in_free_at;
+      s_.port[pi].vcs &= ~bits::bit(vc);
+      if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
+    } else {
+      // It is the head once the packet before it has left the buffer.
+      const std::uint32_t id = s_.packet_at(b, 0);
+      route_head(r, b, id, pool_[id], s_.port[pi].in_free_at);
+      // The one behind it is routed when it leaves: ask for it now.
+      if (s_.buf[b].queue.count > 1) pool_.prefetch(s_.packet_at(b, 1));
+    }
+  }
+
+  // The head of (r, in, c.vc) leaves through output o (or ejects): it holds
+  // the crossbar input and the output as long as the network carries it.
+  template <class Network>
+  void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t,
+            Network& n) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + c.vc;
+    std::uint32_t flits = 0;
+    const std::uint32_t id = take_head(b, flits);
+    const std::uint64_t busy = n.carry(r, in, c, o, id, flits, t);
+    s_.port[pi].in_free_at = t + busy;
+    s_.port[s_.port_index(r, o)].out_free_at = t + busy;
+    if (c.candidate != choice::eject) follow_taken(r, b, c.candidate, pool_[id]);
+    next_head(r, in, c.vc);
+  }
+
+  // The head of (r, in, c.vc) moves through the crossbar into its staging
+  // buffer at output o.
+  template <class Network>
+  void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t,
+             Network& n) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + c.vc;
+    std::uint32_t flits = 0;
+    const std::uint32_t id = take_head(b, flits);
+    s_.port[pi].in_free_at = t + flits;
+    n.release(r, in, c.vc, flits, t);
+    packet<route_state>& p = pool_[id];
+    if (c.candidate != choice::eject) follow_taken(r, b, c.candidate, p);
+    p.next_set = c.out_vc;  // the downstream VC set's first VC
+    // Into the staging buffer (input port x VCs + VC) at output o.
+    const std::size_t x = in * s_.vcs + c.vc;
+    const std::size_t i = s_.staging_index(r, o, x);
+    staging_state& st = s_.staging[i];
+    std::size_t slot = st.head + st.count;
+    if (slot >= s_.staging_capacity) slot -= s_.staging_capacity;
+    s_.staging_ring[i * s_.staging_capacity + slot] = id;
+    st.free -= static_cast<std::int32_t>(flits);
+    if (st.count++ == 0) stage_head(st, p, o >= s_.local);
+    s_.staged_mask[s_.port_index(r, o)] |= bits::bit(x);
+    s_.staged_outputs[r] |= bits::bit(o);
+    next_head(r, in, c.vc);
+  }
+
+  static void stage_head(staging_state& st, const packet<route_state>& p, bool eject) {
+    st.flits = p.flits;
+    st.age = p.age;
+    st.pattern = p.pattern;
+    st.priority = p.cls;
+    st.eject = eject ? 1 : 0;
+    st.first_vc = p.next_set;
+  }
+
+  // The head of staging buffer x at router r's output o leaves into VC
+  // out_vc downstream (or ejects).
+  template <class Network>
+  void send_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc, std::uint64_t t,
+                   Network& n) {
+    const std::size_t i = s_.staging_index(r, o, x);
+    staging_state& st = s_.staging[i];
+    const std::uint32_t id = s_.staged_at(i, 0);
+    const std::uint32_t flits = st.flits;
+    const bool eject = st.eject != 0;
+    const std::size_t next = st.head + std::size_t{1};
+    st.head = static_cast<std::uint16_t>(next == s_.staging_capacity ? 0 : next);
+    --st.count;
+    const std::size_t po = s_.port_index(r, o);
+    s_.port[po].out_free_at = t + n.carry_staged(r, o, x, out_vc, id, flits, eject, t);
+    if (st.count == 0) {
+      s_.staged_mask[po] &= ~bits::bit(x);
+      if (s_.staged_mask[po] == 0) s_.staged_outputs[r] &= ~bits::bit(o);
+    } else {
+      stage_head(st, pool_[s_.staged_at(i, 0)], eject);
+    }
+  }
 };
 
 }  // namespace model
