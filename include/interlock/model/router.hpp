@@ -176,14 +176,21 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     }
   };
 
-  // Takes the head packet out of input buffer b (its id; `flits` its length).
-  std::uint32_t take_head(std::size_t b, std::uint32_t& flits) {
+  // A head taken out of its input buffer: the port's index, the buffer,
+  // the packet and its length.
+  struct taken {
+    std::size_t pi, b;
+    std::uint32_t id, flits;
+  };
+  // Takes the head packet out of input buffer (r, in, vc).
+  taken take_head(node_id r, std::size_t in, std::size_t vc) {
+    const std::size_t pi = s_.port_index(r, in);
+    const std::size_t b = pi * s_.vcs + vc;
     queue_state& q = s_.buf[b].queue;
-    flits = s_.buf[b].head.flits;
     const std::size_t next = q.head + std::size_t{1};
     q.head = static_cast<std::uint16_t>(next == q.slots ? 0 : next);
     --q.count;
-    return s_.buf[b].head.id;
+    return taken{pi, b, s_.buf[b].head.id, s_.buf[b].head.flits};
   }
 
   // After a head left input buffer (r, in, vc): the next packet of the VC,
@@ -211,14 +218,11 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
   template <class Network>
   void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t,
             Network& n) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + c.vc;
-    std::uint32_t flits = 0;
-    const std::uint32_t id = take_head(b, flits);
-    const std::uint64_t busy = n.carry(r, in, c, o, id, flits, t);
-    s_.port[pi].in_free_at = t + busy;
+    const taken h = take_head(r, in, c.vc);
+    const std::uint64_t busy = n.carry(r, in, c, o, h.id, h.flits, t);
+    s_.port[h.pi].in_free_at = t + busy;
     s_.port[s_.port_index(r, o)].out_free_at = t + busy;
-    if (c.candidate != choice::eject) follow_taken(r, b, c.candidate, pool_[id]);
+    if (c.candidate != choice::eject) follow_taken(r, h.b, c.candidate, pool_[h.id]);
     next_head(r, in, c.vc);
   }
 
@@ -227,14 +231,11 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
   template <class Network>
   void stage(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t,
              Network& n) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + c.vc;
-    std::uint32_t flits = 0;
-    const std::uint32_t id = take_head(b, flits);
-    s_.port[pi].in_free_at = t + flits;
-    n.release(r, in, c.vc, flits, t);
-    packet<route_state>& p = pool_[id];
-    if (c.candidate != choice::eject) follow_taken(r, b, c.candidate, p);
+    const taken h = take_head(r, in, c.vc);
+    s_.port[h.pi].in_free_at = t + h.flits;
+    n.release(r, in, c.vc, h.flits, t);
+    packet<route_state>& p = pool_[h.id];
+    if (c.candidate != choice::eject) follow_taken(r, h.b, c.candidate, p);
     p.next_set = c.out_vc;  // the downstream VC set's first VC
     // Into the staging buffer (input port x VCs + VC) at output o.
     const std::size_t x = in * s_.vcs + c.vc;
@@ -242,8 +243,8 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     staging_state& st = s_.staging[i];
     std::size_t slot = st.head + st.count;
     if (slot >= s_.staging_capacity) slot -= s_.staging_capacity;
-    s_.staging_ring[i * s_.staging_capacity + slot] = id;
-    st.free -= static_cast<std::int32_t>(flits);
+    s_.staging_ring[i * s_.staging_capacity + slot] = h.id;
+    st.free -= static_cast<std::int32_t>(h.flits);
     if (st.count++ == 0) stage_head(st, p, o >= s_.local);
     s_.staged_mask[s_.port_index(r, o)] |= bits::bit(x);
     s_.staged_outputs[r] |= bits::bit(o);
