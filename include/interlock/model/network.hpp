@@ -230,7 +230,8 @@ class network : public network_moves<Scheme, Policy, Allocator, InputPolicy> {
     for (std::size_t w = 0; w < s_.active.size(); ++w) {
       for (std::uint64_t x = s_.active[w]; x != 0; x &= x - 1) {
         const node_id r = static_cast<node_id>(w * 64 + bits::lowest_index(x));
-        if (s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle) router_.step(r, t, mover_);
+        if (s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle)
+          router_.step(r, t, static_cast<base&>(*this));
         if (!s_.holds_packets(r)) s_.active[w] &= ~bits::bit(r % 64);
       }
     }
@@ -283,7 +284,6 @@ class network : public network_moves<Scheme, Policy, Allocator, InputPolicy> {
   using base::injected_;
   using base::last_progress_;
   using base::m_;
-  using base::mover_;
   using base::now_;
   using base::pending_;
   using base::pending_flits_;

@@ -22,7 +22,7 @@
 // Example
 //   // network<...> derives from it; its step() handles the cycle's events
 //   // (handle) and lets each router decide and move (router.hpp), the
-//   // network carrying the packets (carriers).
+//   // network carrying the packets (carry, release, carry_staged).
 #ifndef INTERLOCK_MODEL_NETWORK_MOVES_HPP
 #define INTERLOCK_MODEL_NETWORK_MOVES_HPP
 
@@ -108,6 +108,10 @@ class network_moves {
   std::function<void(node_id, node_id, unsigned, std::uint64_t, std::uint64_t)> on_delivery;
 
  protected:
+  // The routers' departures call carry, release and carry_staged (the
+  // network is router::step's Network).
+  friend router_type;
+
   // When a slow endpoint port busy until `busy` (a fraction of a cycle) starts
   // its next packet at cycle t: right after the last one when it goes on at
   // once (the fraction is not lost), else at t.
@@ -285,22 +289,6 @@ class network_moves {
                           static_cast<std::uint8_t>(out_vc), out.downstream, id});
   }
 
-  // What carries the routers' departures (router::step's Network).
-  struct carriers {
-    network_moves* n;
-    std::uint64_t carry(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint32_t id,
-                        std::uint32_t flits, std::uint64_t t) {
-      return n->carry(r, in, c, o, id, flits, t);
-    }
-    void release(node_id r, std::size_t in, std::size_t vc, std::uint32_t flits, std::uint64_t t) {
-      n->release(r, in, vc, flits, t);
-    }
-    std::uint64_t carry_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc,
-                               std::uint32_t id, std::uint32_t flits, bool eject, std::uint64_t t) {
-      return n->carry_staged(r, o, x, out_vc, id, flits, eject, t);
-    }
-  };
-
   const Scheme& scheme_;
   fabric f_;
   config cfg_;
@@ -329,7 +317,6 @@ class network_moves {
   std::uint64_t dropped_ = 0;  // packets whose source had no destination
   std::uint64_t stepped_ = 0;  // cycles stepped (the others were skipped, idle)
   bool started_ = false;
-  carriers mover_{this};
   // Age runs: the counters at the measured window's start and end.
   std::unique_ptr<age_snapshot> window_snapshot_, end_snapshot_;
   deadlock_report deadlock_;

@@ -45,8 +45,9 @@
 //
 // Example
 //   // inside network<Scheme, Policy>::step, for each router r holding
-//   // packets, the network (its carriers: carry, release, carry_staged):
-//   //   router_.step(r, t, carriers);
+//   // packets, the network carrying what it sends (carry, release,
+//   // carry_staged):
+//   //   router_.step(r, t, network);
 #ifndef INTERLOCK_MODEL_ROUTER_HPP
 #define INTERLOCK_MODEL_ROUTER_HPP
 
@@ -193,11 +194,10 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     return taken{pi, b, s_.buf[b].head.id, s_.buf[b].head.flits};
   }
 
-  // After a head left input buffer (r, in, vc): the next packet of the VC,
+  // After head h left input buffer (r, in, vc): the next packet of the VC,
   // if any, becomes the head.
-  void next_head(node_id r, std::size_t in, std::size_t vc) {
-    const std::size_t pi = s_.port_index(r, in);
-    const std::size_t b = pi * s_.vcs + vc;
+  void next_head(node_id r, std::size_t in, std::size_t vc, const taken& h) {
+    const std::size_t pi = h.pi, b = h.b;
     if (s_.buf[b].queue.count == 0) {
       // With a head pipeline, the next packet's routing starts no earlier
       // than this one's tail leaves.
@@ -223,7 +223,7 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     s_.port[h.pi].in_free_at = t + busy;
     s_.port[s_.port_index(r, o)].out_free_at = t + busy;
     if (c.candidate != choice::eject) follow_taken(r, h.b, c.candidate, pool_[h.id]);
-    next_head(r, in, c.vc);
+    next_head(r, in, c.vc, h);
   }
 
   // The head of (r, in, c.vc) moves through the crossbar into its staging
@@ -248,7 +248,7 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     if (st.count++ == 0) stage_head(st, p, o >= s_.local);
     s_.staged_mask[s_.port_index(r, o)] |= bits::bit(x);
     s_.staged_outputs[r] |= bits::bit(o);
-    next_head(r, in, c.vc);
+    next_head(r, in, c.vc, h);
   }
 
   static void stage_head(staging_state& st, const packet<route_state>& p, bool eject) {
