@@ -11,7 +11,9 @@
 // not reproduced once every run the rule reads is in (the design's runs at
 // 8x8x8 in a physically consistent setting, of round robin and the
 // inverse weights judged, at batches 1,024 and 4,096) and none does,
-// pending otherwise. Markdown tables, for docs/results.md.
+// pending otherwise; undecided when the design holds none of the runs the
+// rule reads (a design cut to other runs). Markdown tables, for
+// docs/results.md.
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -39,8 +41,8 @@ const char* const help_text =
     "at batches 1024 and 4096 in a physically consistent 8x8x8 setting (adapter\n"
     "buffers covering the torus link's credit round trip) while round robin is\n"
     "at most 0.65 at both and lower at 4096. Pending while runs the rule reads\n"
-    "are missing and no setting meets it; a second line applies it to exact\n"
-    "Eq. 3.\n"
+    "are missing and no setting meets it, undecided when the design holds none\n"
+    "of the runs the rule reads; a second line applies it to exact Eq. 3.\n"
     "\n"
     "  --grid FILE        the runs (CSV with the grid's header)\n"
     "  --design FILE      the registered design (CSV: size,arbiter,router_buffer,\n"
@@ -149,6 +151,8 @@ std::string verdict(const std::map<summary_key, summary>& s, const std::set<cell
         which += std::string(which.empty() ? "" : "; ") + name(c) + ", " + a;
     }
   if (!which.empty()) return "reproduced (" + which + ")";
+  // Not reproduced needs runs that could have met the rule.
+  if (read.first == 0) return "undecided (the design holds none of the runs the rule reads)";
   if (read.second == 0) return "not reproduced";
   return cli::format("pending (%zu of the %zu runs the rule reads)", read.first - read.second,
                      read.first);
