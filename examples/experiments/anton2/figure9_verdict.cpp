@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // figure9_verdict: the Figure 9 study's tables and verdict, from its grid and design files.
 //
-//   figure9_verdict --grid FILE --design FILE
+//   figure9_verdict --grid FILE --design FILE [--csv FILE]
 //
 // Reads the grid the study's runner writes (scripts/study figure9; one row
 // per run) and the registered design (the runs the study makes, seeds 1..3
@@ -13,9 +13,11 @@
 // inverse weights judged, at batches 1,024 and 4,096) and none does,
 // pending otherwise; undecided when the design holds none of the runs the
 // rule reads (a design cut to other runs). Markdown tables, for
-// docs/results.md.
+// docs/results.md; with --csv, the same summaries one row per setting,
+// arbiter and batch (what docs/results/figure9_grid.gp plots).
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -31,7 +33,7 @@ namespace {
 using namespace figure9;
 
 const char* const help_text =
-    "usage: figure9_verdict --grid FILE --design FILE\n"
+    "usage: figure9_verdict --grid FILE --design FILE [--csv FILE]\n"
     "\n"
     "The Figure 9 study (docs/results.md, \"The Figure 9 study\"): from its grid\n"
     "(one row per run, as scripts/study figure9 writes it) and its registered\n"
@@ -47,6 +49,10 @@ const char* const help_text =
     "  --grid FILE        the runs (CSV with the grid's header)\n"
     "  --design FILE      the registered design (CSV: size,arbiter,router_buffer,\n"
     "                     adapter_buffer,torus_latency,pipeline,batch)\n"
+    "  --csv FILE         the summaries as CSV, one row per setting, arbiter and\n"
+    "                     batch: the seeds in, whether all finished, normalized\n"
+    "                     throughput's mean, least and greatest, mean spread and\n"
+    "                     forfeits per grant\n"
     "  --config FILE      flags from a file of 'key = value' lines\n"
     "  --help             this text\n"
     "\n"
@@ -158,14 +164,32 @@ std::string verdict(const std::map<summary_key, summary>& s, const std::set<cell
                      read.first);
 }
 
+// The summaries as CSV rows, in the tables' order.
+void write_csv(cli::output_file& out, const std::map<summary_key, summary>& s) {
+  out.line(
+      "size,router_buffer,adapter_buffer,torus_latency,pipeline,consistent,arbiter,batch,seeds,"
+      "finished,normalized_mean,normalized_least,normalized_greatest,spread,forfeited_per_grant");
+  for (const auto& [key, x] : s) {
+    const cell& c = std::get<0>(key);
+    out.line(cli::format("%u,%u,%u,%u,%u,%d,%s,%zu,%zu,%d,%.5f,%.5f,%.5f,%.4f,%.5f", c.size,
+                         c.router_buffer, c.adapter_buffer, c.torus_latency, c.pipeline,
+                         consistent(c.adapter_buffer, c.torus_latency) ? 1 : 0,
+                         std::get<1>(key).c_str(), std::get<2>(key), x.runs, x.finished ? 1 : 0,
+                         x.mean, x.least, x.most, x.spread, x.forfeited_per_grant));
+  }
+  out.close();
+}
+
 int run(int argc, char** argv) {
-  std::string grid_path, design_path;
+  std::string grid_path, design_path, csv_path;
   cli::flags flags(argc, argv, cli::no_switches);
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--grid") {
       grid_path = value();
     } else if (flag == "--design") {
       design_path = value();
+    } else if (flag == "--csv") {
+      csv_path = value();
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
@@ -173,6 +197,7 @@ int run(int argc, char** argv) {
   if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
   if (design_path.empty()) throw cli::bad_input{"--design: required (the registered design)"};
   const std::vector<planned> design = read_design(read_file("--design", design_path), design_path);
+  cli::output_file csv("--csv", csv_path);  // (a path that cannot be written: bad input, before all)
   const std::vector<row> rows = read_grid(read_file("--grid", grid_path), grid_path);
   std::set<std::tuple<cell, std::string, std::size_t, std::uint64_t>> done;
   for (const row& r : rows) done.emplace(r.network, r.arbiter, r.batch, r.seed);
@@ -209,6 +234,7 @@ int run(int argc, char** argv) {
       verdict(s, planned_cells, used, hardware, read_by_rule(design, done, hardware)).c_str());
   std::printf("With exact Eq. 3 as the inverse weights: %s\n",
               verdict(s, planned_cells, used, exact, read_by_rule(design, done, exact)).c_str());
+  if (csv.open()) write_csv(csv, s);
   return 0;
 }
 
