@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: BSL-1.0
-# The Figure 9 study's grid (docs/results.md, "The Figure 9 study"):
+# The Figure 9 study's grid (docs/results.md, "The Figure 9 study"), or
+# the 1-hop statement's:
 # normalized throughput against batch, one facet per arbiter (columns) and
 # torus size (rows), one line per network setting, the mean over the seeds
 # with the least and greatest as a bar; a hollow point is a cell with fewer
-# than 3 seeds in. The rule's levels: inverse weights at least 0.85, round
-# robin at most 0.65.
+# than 3 seeds in; a row per torus size the file holds. The rule's levels
+# (rules=1, the default): inverse weights at least 0.85, round robin at
+# most 0.65. traffic names the pattern (default "uniform traffic"; scripts/study
+# figure9_onehop draws its grid with "1-hop neighbor traffic" and rules=0).
 #   figure9_verdict --grid docs/results/figure9_grid.csv \
 #     --design docs/results/figure9_design.csv --csv F
 #   gnuplot -e "csv='F'; out='docs/results/figure9_grid.png'" docs/results/figure9_grid.gp
@@ -13,7 +16,11 @@
 # 8 batch, 9 seeds, 10 finished, 11-13 normalized mean, least, greatest.
 if (!exists("csv")) csv = 'build/experiments/figure9_summary.csv'
 if (!exists("out")) out = 'docs/results/figure9_grid.png'
-set terminal pngcairo size 1500,1300 font ",10"
+if (!exists("traffic")) traffic = "uniform traffic"
+if (!exists("rules")) rules = 1
+sizes = system(sprintf("awk -F, 'NR > 1 { print $1 }' '%s' | sort -nr -u", csv))
+if (strlen(sizes) == 0) sizes = "8"
+set terminal pngcairo size 1500,(words(sizes) > 1 ? 1300 : 700) font ",10"
 set output out
 set datafile separator ","
 set logscale x 2
@@ -33,14 +40,16 @@ bar = 0  # (strstrt below)
 title_of(l) = (bar = strstrt(l, "|"), l[1:bar - 1].(strstrt(l, ":") > 0 ? " ".l[strstrt(l, ":"):] : ""))
 hollow(x) = x < 3 ? 6 : 7
 patterns = "^round_robin$ ^inverse_weighted(:[0-9])?$ ^inverse_weighted_exact$"
-set multiplot layout 2,3 title "The Figure 9 study: Anton 2's node, uniform traffic; throughput against batch (packets per core), the mean over the seeds,\nbar: least-greatest, hollow: fewer than 3 seeds in; lines: router/adapter buffers (flits per VC)/torus latency (cycles)/pipeline stages"
-do for [n in "8 6"] {
+level(i) = rules ? (i == 1 ? 0.65 : 0.85) : NaN
+level_title(i) = rules ? (i == 1 ? "rule: at most 0.65" : "rule: at least 0.85") : ""
+set multiplot layout words(sizes),3 title "Anton 2's node, ".traffic."; throughput against batch (packets per core), the mean over the seeds,\nbar: least-greatest, hollow: fewer than 3 seeds in; lines: router/adapter buffers (flits per VC)/torus latency (cycles)/pipeline stages"
+do for [n in sizes] {
   do for [i = 1:3] {
     list = lines(n + 0, word(patterns, i))
     set title sprintf("%sx%sx%s, %s", n, n, n, i == 1 ? "round robin" : (i == 2 ? "hardware model (:N, N bits of headroom)" : "exact Eq. 3"))
     if (strlen(list) == 0) {
       set label 1 "no runs yet" at graph 0.5, 0.5 center
-      plot (i == 1 ? 0.65 : 0.85) with lines dt 3 lc rgb "#555555" title (i == 1 ? "rule: at most 0.65" : "rule: at least 0.85")
+      plot [180:5800] [0:1] level(i) with lines dt 3 lc rgb "#555555" title level_title(i)
     } else {
       unset label 1
       plot for [k = 1:words(list)] csv skip 1 \
@@ -48,7 +57,7 @@ do for [n in "8 6"] {
            for [k = 1:words(list)] csv skip 1 \
              using (strcol(1) eq n && is(word(list, k)) ? $8 : NaN):11:12:13:(hollow($9)) \
              with yerrorbars pt variable ps 1.2 lc k title title_of(word(list, k)), \
-           (i == 1 ? 0.65 : 0.85) with lines dt 3 lc rgb "#555555" title (i == 1 ? "rule: at most 0.65" : "rule: at least 0.85")
+           level(i) with lines dt 3 lc rgb "#555555" title level_title(i)
     }
   }
 }

@@ -14,6 +14,8 @@
 //   over its seeds. judge() applies the rule: inverse weights at least 0.85
 //   at batches 1,024 and 4,096 in a physically consistent network at 8x8x8,
 //   round robin at most 0.65 at both and lower at 4,096 than at 1,024.
+//   stable() applies the 1-hop statement's rule: an arbiter's mean at
+//   4,096 at least 0.95 of its greatest over batches 256, 1,024, 4,096.
 #ifndef INTERLOCK_EXAMPLES_ANTON2_FIGURE9_STUDY_HPP
 #define INTERLOCK_EXAMPLES_ANTON2_FIGURE9_STUDY_HPP
 
@@ -300,6 +302,32 @@ inline judgement judge(const std::map<summary_key, summary>& s, const cell& c,
   j.round_robin_low = r1->mean <= 0.65;
   j.round_robin_falls = r4->mean < r1->mean;
   return j;
+}
+
+/// Figure 9's 1-hop statement (docs/results.md, "Figure 9's 1-hop
+/// statement"): an arbiter's 1-hop traffic in network c is stable when its
+/// mean at batch 4,096 is at least 0.95 of the greatest of its means at
+/// 256, 1,024 and 4,096. `ratio` is that mean over the greatest; pending
+/// while a batch lacks a seed or has a run that did not finish.
+struct stability {
+  bool complete = false;
+  double ratio = 0;
+  bool stable() const { return complete && ratio >= 0.95; }
+};
+
+inline stability stable(const std::map<summary_key, summary>& s, const cell& c,
+                        const std::string& arbiter) {
+  stability out;
+  double greatest = 0, last = 0;
+  for (const std::size_t b : {std::size_t{256}, std::size_t{1024}, std::size_t{4096}}) {
+    const auto it = s.find(summary_key{c, arbiter, b});
+    if (it == s.end() || !it->second.complete() || !it->second.finished) return out;
+    greatest = std::max(greatest, it->second.mean);
+    last = it->second.mean;
+  }
+  out.complete = true;
+  out.ratio = greatest > 0 ? last / greatest : 0;
+  return out;
 }
 
 }  // namespace figure9

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // figure9_verdict: the Figure 9 study's tables and verdict, from its grid and design files.
 //
-//   figure9_verdict --grid FILE --design FILE [--csv FILE]
+//   figure9_verdict --grid FILE --design FILE [--pattern P] [--csv FILE]
 //
 // Reads the grid the study's runner writes (scripts/study figure9; one row
 // per run) and the registered design (the runs the study makes, seeds 1..3
@@ -13,8 +13,11 @@
 // inverse weights judged, at batches 1,024 and 4,096) and none does,
 // pending otherwise; undecided when the design holds none of the runs the
 // rule reads (a design cut to other runs). Markdown tables, for
-// docs/results.md; with --csv, the same summaries one row per setting,
+// docs/results.md. With --pattern neighbor1, the grid is of 1-hop traffic
+// and the verdict is Figure 9's 1-hop statement's (figure9_study.hpp's
+// stable()). With --csv, the same summaries one row per setting,
 // arbiter and batch (what docs/results/figure9_grid.gp plots).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -33,7 +36,7 @@ namespace {
 using namespace figure9;
 
 const char* const help_text =
-    "usage: figure9_verdict --grid FILE --design FILE [--csv FILE]\n"
+    "usage: figure9_verdict --grid FILE --design FILE [--pattern P] [--csv FILE]\n"
     "\n"
     "The Figure 9 study (docs/results.md, \"The Figure 9 study\"): from its grid\n"
     "(one row per run, as scripts/study figure9 writes it) and its registered\n"
@@ -49,6 +52,10 @@ const char* const help_text =
     "  --grid FILE        the runs (CSV with the grid's header)\n"
     "  --design FILE      the registered design (CSV: size,arbiter,router_buffer,\n"
     "                     adapter_buffer,torus_latency,pipeline,batch)\n"
+    "  --pattern P        uniform (default): the study's rule; neighbor1: Figure 9's\n"
+    "                     1-hop statement (docs/results.md), stable when the mean\n"
+    "                     at batch 4096 is at least 0.95 of the greatest at 256,\n"
+    "                     1024 and 4096, for round robin and the hardware model\n"
     "  --csv FILE         the summaries as CSV, one row per setting, arbiter and\n"
     "                     batch: the seeds in, whether all finished, normalized\n"
     "                     throughput's mean, least and greatest, mean spread and\n"
@@ -164,6 +171,51 @@ std::string verdict(const std::map<summary_key, summary>& s, const std::set<cell
                      read.first);
 }
 
+// The 1-hop verdict line for the model `weighted` picks beside round robin,
+// over the design's settings that run both at batches 256, 1,024 and
+// 4,096: reproduced when both are stable in every such setting, not
+// reproduced once one is not, pending while runs are missing.
+template <class Which>
+std::string onehop_verdict(
+    const std::map<summary_key, summary>& s, const std::vector<planned>& design,
+    const std::set<std::tuple<cell, std::string, std::size_t, std::uint64_t>>& done,
+    Which weighted) {
+  const std::set<std::size_t> three = {256, 1024, 4096};
+  std::map<std::pair<cell, std::string>, std::set<std::size_t>> batches_of;
+  for (const planned& p : design) batches_of[{p.network, p.arbiter}].insert(p.batch);
+  const auto runs_all = [&](const cell& c, const std::string& a) {
+    const auto it = batches_of.find({c, a});
+    return it != batches_of.end() &&
+           std::includes(it->second.begin(), it->second.end(), three.begin(), three.end());
+  };
+  std::string detail;
+  std::size_t runs = 0, missing = 0;
+  bool failed = false;
+  for (const auto& [key, b] : batches_of) {
+    const cell& c = key.first;
+    if (!weighted(key.second) || !runs_all(c, key.second) || !runs_all(c, "round_robin")) continue;
+    std::string ratios;
+    for (const std::string& a : {std::string("round_robin"), key.second}) {
+      for (const std::size_t batch : three)
+        for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+          ++runs;
+          missing += done.count(std::make_tuple(c, a, batch, seed)) == 0 ? 1u : 0u;
+        }
+      const stability st = stable(s, c, a);
+      if (!st.complete) continue;
+      failed = failed || !st.stable();
+      ratios += cli::format("%s%s %.3f", ratios.empty() ? "" : ", ", a.c_str(), st.ratio);
+    }
+    if (!ratios.empty()) detail += (detail.empty() ? "" : "; ") + name(c) + ": " + ratios;
+  }
+  if (runs == 0) return "undecided (the design holds none of the runs the rule reads)";
+  const std::string of = "; the mean at 4,096 over the greatest";
+  if (failed) return "not reproduced (" + detail + of + ")";
+  if (missing > 0)
+    return cli::format("pending (%zu of the %zu runs the rule reads)", runs - missing, runs);
+  return "reproduced (" + detail + of + ")";
+}
+
 // The summaries as CSV rows, in the tables' order.
 void write_csv(cli::output_file& out, const std::map<summary_key, summary>& s) {
   out.line(
@@ -181,7 +233,7 @@ void write_csv(cli::output_file& out, const std::map<summary_key, summary>& s) {
 }
 
 int run(int argc, char** argv) {
-  std::string grid_path, design_path, csv_path;
+  std::string grid_path, design_path, csv_path, pattern = "uniform";
   cli::flags flags(argc, argv, cli::no_switches);
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--grid") {
@@ -190,6 +242,10 @@ int run(int argc, char** argv) {
       design_path = value();
     } else if (flag == "--csv") {
       csv_path = value();
+    } else if (flag == "--pattern") {
+      pattern = value();
+      if (pattern != "uniform" && pattern != "neighbor1")
+        throw cli::bad_input{"--pattern: '" + pattern + "'; allowed: uniform, neighbor1"};
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
@@ -197,7 +253,8 @@ int run(int argc, char** argv) {
   if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
   if (design_path.empty()) throw cli::bad_input{"--design: required (the registered design)"};
   const std::vector<planned> design = read_design(read_file("--design", design_path), design_path);
-  cli::output_file csv("--csv", csv_path);  // (a path that cannot be written: bad input, before all)
+  // (a path that cannot be written is bad input, before any other work)
+  cli::output_file csv("--csv", csv_path);
   const std::vector<row> rows = read_grid(read_file("--grid", grid_path), grid_path);
   std::set<std::tuple<cell, std::string, std::size_t, std::uint64_t>> done;
   for (const row& r : rows) done.emplace(r.network, r.arbiter, r.batch, r.seed);
@@ -220,15 +277,26 @@ int run(int argc, char** argv) {
   }
   const std::size_t planned_runs = design.size() * seeds;
   const std::map<summary_key, summary> s = summarize(rows);
+  const bool onehop = pattern == "neighbor1";
   std::printf(
-      "Figure 9, the study (docs/results.md): Anton 2's node, uniform traffic, 1-flit\n"
+      "%s (docs/results.md): Anton 2's node, %s traffic, 1-flit\n"
       "packets, weights from uniform traffic's loads; %zu of the design's %zu runs in\n"
       "the grid, %zu rows in all. Normalized throughput per batch: the mean over the\n"
       "seeds (least-greatest); spread and forfeits per grant at the largest batch run.\n"
       "Consistent: the adapter buffers cover the torus link's credit round trip.\n\n",
-      planned_runs - missing, planned_runs, rows.size());
+      onehop ? "Figure 9's 1-hop statement" : "Figure 9, the study",
+      onehop ? "1-hop neighbor" : "uniform", planned_runs - missing, planned_runs, rows.size());
   print_table(s, cells, batches);
   const auto exact = [](const std::string& a) { return a == "inverse_weighted_exact"; };
+  if (onehop) {
+    const auto most_accurate = [](const std::string& a) { return a == "inverse_weighted"; };
+    std::printf("\nFigure 9 1-hop verdict: %s\n",
+                onehop_verdict(s, design, done, most_accurate).c_str());
+    std::printf("With exact Eq. 3 as the inverse weights: %s\n",
+                onehop_verdict(s, design, done, exact).c_str());
+    if (csv.open()) write_csv(csv, s);
+    return 0;
+  }
   std::printf(
       "\nFigure 9 verdict: %s\n",
       verdict(s, planned_cells, used, hardware, read_by_rule(design, done, hardware)).c_str());
