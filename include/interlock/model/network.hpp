@@ -40,8 +40,9 @@
 //     a network holding packets in which nothing moves for the stall limit
 //     is declared deadlocked and the cycle of full buffers reported.
 //   It is built in layers: the configuration's checks
-//   (network_checks.hpp), the state and the moves (network_moves.hpp), and
-//   here injection, the cycle and the run (results: network_results.hpp).
+//   (network_checks.hpp), the state and the moves (network_moves.hpp),
+//   injection (network_injection.hpp), and here the cycle and the run
+//   (results: network_results.hpp).
 //   Work per cycle is proportional to activity: events sit on a timing
 //   wheel (event_wheel.hpp), creations in a heap, and only routers holding
 //   packets and nodes with packets to send are visited.
@@ -86,6 +87,7 @@
 #include "interlock/model/event_wheel.hpp"
 #include "interlock/model/link_timeline.hpp"
 #include "interlock/model/measurement.hpp"
+#include "interlock/model/network_injection.hpp"
 #include "interlock/model/network_moves.hpp"
 #include "interlock/model/network_results.hpp"
 #include "interlock/model/packet.hpp"
@@ -101,8 +103,9 @@ namespace model {
 
 template <class Scheme, class Policy, class Allocator = separable_input_first,
           class InputPolicy = round_robin_arbiter<64>>
-class network : public network_moves<Scheme, Policy, Allocator, InputPolicy> {
-  using base = network_moves<Scheme, Policy, Allocator, InputPolicy>;
+class network : public network_injection<Scheme, Policy, Allocator, InputPolicy> {
+  using base = network_injection<Scheme, Policy, Allocator, InputPolicy>;
+  using moves = network_moves<Scheme, Policy, Allocator, InputPolicy>;
 
  public:
   using typename base::input_policy_factory;
@@ -231,7 +234,7 @@ class network : public network_moves<Scheme, Policy, Allocator, InputPolicy> {
       for (std::uint64_t x = s_.active[w]; x != 0; x &= x - 1) {
         const node_id r = static_cast<node_id>(w * 64 + bits::lowest_index(x));
         if (s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle)
-          router_.step(r, t, static_cast<base&>(*this));
+          router_.step(r, t, static_cast<moves&>(*this));
         if (!s_.holds_packets(r)) s_.active[w] &= ~bits::bit(r % 64);
       }
     }
@@ -269,7 +272,6 @@ class network : public network_moves<Scheme, Policy, Allocator, InputPolicy> {
  private:
   using base::age_;
   using base::cfg_;
-  using base::continued;
   using base::created_;
   using base::deadlock_;
   using base::delivered_;
@@ -279,20 +281,14 @@ class network : public network_moves<Scheme, Policy, Allocator, InputPolicy> {
   using base::f_;
   using base::handle;
   using base::in_network_;
-  using base::inj_busy_;
-  using base::inj_free_at_;
+  using base::inject;
   using base::injected_;
   using base::last_progress_;
   using base::m_;
   using base::now_;
-  using base::pending_;
-  using base::pending_flits_;
-  using base::pending_set_;
   using base::pool_;
   using base::router_;
   using base::s_;
-  using base::scheme_;
-  using base::sequence_;
   using base::sets_;
   using base::src_;
   using base::stall_limit_;
@@ -301,96 +297,6 @@ class network : public network_moves<Scheme, Policy, Allocator, InputPolicy> {
   using base::timeline_;
   using base::wheel_;
   using base::window_snapshot_;
-
-  // ---- injection ----------------------------------------------------------
-
-  // Each endpoint of a node whose injection channel is free takes the next
-  // packet of the node's source queue.
-  void inject(std::uint64_t t) {
-    const std::size_t endpoints = cfg_.endpoints;
-    src_.for_each_injecting([&](node_id n) {
-      bool pending = false;
-      for (std::size_t e = 0; e < endpoints; ++e) {
-        const std::size_t k = n * endpoints + e;
-        if (inj_free_at_[k] <= t) try_inject(n, e, t);
-        pending = pending || pending_[k] != no_packet;
-      }
-      return pending || !src_.queue(n).empty();
-    });
-  }
-
-  void try_inject(node_id n, std::size_t e, std::uint64_t t) {
-    splitmix64& rng = src_.rng(n);
-    const std::size_t k = n * cfg_.endpoints + e;
-    while (pending_[k] == no_packet) {
-      time_queue& queue = src_.queue(n);
-      if (queue.empty()) return;
-      const std::uint64_t born = queue.front();
-      queue.pop();
-      const labelled_destination drawn = destination_(n, rng);
-      const node_id d = drawn.node;
-      if (d == no_node) {  // this source has nothing to send
-        ++dropped_;
-        if (cfg_.batch > 0 || m_.in_window(born)) m_.uncount_created();
-        continue;
-      }
-      const std::uint32_t id = pool_.acquire();
-      packet<route_state>& p = pool_[id];
-      p.created = born;
-      p.source = n;
-      p.flits = src_.draw_length(n) & 0x7FFu;  // 1..1024
-      p.pattern = drawn.pattern;
-      const bool response = cfg_.response_share >= 1 ||
-                            (cfg_.response_share > 0 && uniform_unit(rng) < cfg_.response_share);
-      p.cls = response ? 1 : 0;
-      p.route = scheme_.start(n, d, static_cast<traffic_class>(p.cls), rng);
-      p.sequence = sequence_++;
-      p.measured = (cfg_.batch > 0 || m_.in_window(born)) ? 1 : 0;
-      if (cfg_.endpoints > 1)  // (no draw with one endpoint: the same runs as before)
-        p.endpoint = static_cast<std::uint16_t>(uniform_below(rng, cfg_.endpoints) & 7u);
-      pending_[k] = id;
-      // The local input VC: the set of the first hop's VC (any VC of the
-      // class for a packet to its own node).
-      unsigned scheme_vc = p.cls * scheme_.vcs_per_class();
-      if (!scheme_.arrived(n, p.route)) {
-        hop options[max_route_candidates];
-        scheme_.candidates(n, p.route, options);
-        scheme_vc = options[0].vc;
-      }
-      pending_set_[k] = static_cast<std::uint8_t>(sets_.first(scheme_vc));
-      pending_flits_[k] = p.flits;
-      ++created_;
-    }
-    const std::size_t port = s_.local + e;
-    const std::size_t local_buffers = s_.buffer(n, port, 0);
-    const std::uint32_t flits = pending_flits_[k];
-    const int pick = sets_.pick(&s_.credits[local_buffers + pending_set_[k]], flits);
-    if (pick < 0) return;
-    const std::size_t v = pending_set_[k] + static_cast<std::size_t>(pick);
-    s_.credits[local_buffers + v] -= static_cast<std::int32_t>(flits);
-    packet<route_state>& p = pool_[pending_[k]];
-    p.queued = static_cast<std::uint32_t>(std::min<std::uint64_t>(t - p.created, 0xFFFFFFFFu));
-    // The injection channel carries config::endpoint_bandwidth flits per
-    // cycle; the head reaches the router so that forwarding it at one flit
-    // per cycle never overtakes its tail.
-    std::uint64_t head_leaves = t;
-    if (cfg_.endpoint_bandwidth >= 1) {
-      inj_free_at_[k] = t + flits;
-    } else {
-      inj_busy_[k] =
-          continued(inj_busy_[k], t) + static_cast<double>(flits) / cfg_.endpoint_bandwidth;
-      inj_free_at_[k] = static_cast<std::uint64_t>(std::ceil(inj_busy_[k]));
-      head_leaves = std::max(t, inj_free_at_[k] - flits);
-    }
-    if (p.measured) m_.count_injected();
-    if (in_network_ == 0) last_progress_ = t;  // an empty network has not stalled
-    ++injected_;
-    ++in_network_;
-    wheel_.schedule(head_leaves + cfg_.channel_latency + cfg_.router_delay,
-                    event{event_kind::arrival, static_cast<std::uint8_t>(port),
-                          static_cast<std::uint8_t>(v), n, pending_[k]});
-    pending_[k] = no_packet;
-  }
 
   // ---- results -----------------------------------------------------------------
 
