@@ -123,14 +123,32 @@ void print_table(const std::map<summary_key, summary>& s, const std::set<cell>& 
     }
 }
 
+// The runs in the grid: (setting, arbiter, batch, seed).
+using run_set = std::set<std::tuple<cell, std::string, std::size_t, std::uint64_t>>;
+
+// How many of seeds 1..3 of arbiter a at batch b in setting c the grid lacks.
+std::size_t missing_seeds(const run_set& done, const cell& c, const std::string& a, std::size_t b) {
+  std::size_t missing = 0;
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed)
+    missing += done.count(std::make_tuple(c, a, b, seed)) == 0 ? 1u : 0u;
+  return missing;
+}
+
+// A verdict no setting has decided yet, of `runs` the rule reads, `missing`
+// of them not in the grid: undecided without any, pending while some are
+// missing, else not reproduced.
+std::string open_verdict(std::size_t runs, std::size_t missing) {
+  if (runs == 0) return "undecided (the design holds none of the runs the rule reads)";
+  if (missing == 0) return "not reproduced";
+  return cli::format("pending (%zu of the %zu runs the rule reads)", runs - missing, runs);
+}
+
 // The runs of the design the rule reads with the inverse-weighted models
 // `weighted` picks (in the settings where the design runs one of them), and
 // how many of them the grid lacks.
 template <class Which>
-std::pair<std::size_t, std::size_t> read_by_rule(
-    const std::vector<planned>& design,
-    const std::set<std::tuple<cell, std::string, std::size_t, std::uint64_t>>& done,
-    Which weighted) {
+std::pair<std::size_t, std::size_t> read_by_rule(const std::vector<planned>& design,
+                                                 const run_set& done, Which weighted) {
   std::set<cell> judged;  // the settings where the design runs such a model
   for (const planned& p : design)
     if (weighted(p.arbiter)) judged.insert(p.network);
@@ -141,10 +159,8 @@ std::pair<std::size_t, std::size_t> read_by_rule(
     if (c.size != 8 || !consistent(c.adapter_buffer, c.torus_latency)) continue;
     if (p.batch != 1024 && p.batch != 4096) continue;
     if (p.arbiter != "round_robin" && !weighted(p.arbiter)) continue;
-    for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-      ++runs;
-      missing += done.count(std::make_tuple(p.network, p.arbiter, p.batch, seed)) == 0 ? 1u : 0u;
-    }
+    runs += seeds;
+    missing += missing_seeds(done, c, p.arbiter, p.batch);
   }
   return {runs, missing};
 }
@@ -164,11 +180,7 @@ std::string verdict(const std::map<summary_key, summary>& s, const std::set<cell
         which += std::string(which.empty() ? "" : "; ") + name(c) + ", " + a;
     }
   if (!which.empty()) return "reproduced (" + which + ")";
-  // Not reproduced needs runs that could have met the rule.
-  if (read.first == 0) return "undecided (the design holds none of the runs the rule reads)";
-  if (read.second == 0) return "not reproduced";
-  return cli::format("pending (%zu of the %zu runs the rule reads)", read.first - read.second,
-                     read.first);
+  return open_verdict(read.first, read.second);
 }
 
 // The 1-hop verdict line for the model `weighted` picks beside round robin,
@@ -176,10 +188,9 @@ std::string verdict(const std::map<summary_key, summary>& s, const std::set<cell
 // 4,096: reproduced when both are stable in every such setting, not
 // reproduced once one is not, pending while runs are missing.
 template <class Which>
-std::string onehop_verdict(
-    const std::map<summary_key, summary>& s, const std::vector<planned>& design,
-    const std::set<std::tuple<cell, std::string, std::size_t, std::uint64_t>>& done,
-    Which weighted) {
+std::string onehop_verdict(const std::map<summary_key, summary>& s,
+                           const std::vector<planned>& design, const run_set& done,
+                           Which weighted) {
   const std::set<std::size_t> three = {256, 1024, 4096};
   std::map<std::pair<cell, std::string>, std::set<std::size_t>> batches_of;
   for (const planned& p : design) batches_of[{p.network, p.arbiter}].insert(p.batch);
@@ -196,11 +207,10 @@ std::string onehop_verdict(
     if (!weighted(key.second) || !runs_all(c, key.second) || !runs_all(c, "round_robin")) continue;
     std::string ratios;
     for (const std::string& a : {std::string("round_robin"), key.second}) {
-      for (const std::size_t batch : three)
-        for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-          ++runs;
-          missing += done.count(std::make_tuple(c, a, batch, seed)) == 0 ? 1u : 0u;
-        }
+      for (const std::size_t batch : three) {
+        runs += seeds;
+        missing += missing_seeds(done, c, a, batch);
+      }
       const stability st = stable(s, c, a);
       if (!st.complete) continue;
       failed = failed || !st.stable();
@@ -208,11 +218,9 @@ std::string onehop_verdict(
     }
     if (!ratios.empty()) detail += (detail.empty() ? "" : "; ") + name(c) + ": " + ratios;
   }
-  if (runs == 0) return "undecided (the design holds none of the runs the rule reads)";
   const std::string of = "; the mean at 4,096 over the greatest";
   if (failed) return "not reproduced (" + detail + of + ")";
-  if (missing > 0)
-    return cli::format("pending (%zu of the %zu runs the rule reads)", runs - missing, runs);
+  if (runs == 0 || missing > 0) return open_verdict(runs, missing);
   return "reproduced (" + detail + of + ")";
 }
 
@@ -256,7 +264,7 @@ int run(int argc, char** argv) {
   // (a path that cannot be written is bad input, before any other work)
   cli::output_file csv("--csv", csv_path);
   const std::vector<row> rows = read_grid(read_file("--grid", grid_path), grid_path);
-  std::set<std::tuple<cell, std::string, std::size_t, std::uint64_t>> done;
+  run_set done;
   for (const row& r : rows) done.emplace(r.network, r.arbiter, r.batch, r.seed);
   std::size_t missing = 0;
   std::set<cell> cells, planned_cells;
@@ -267,8 +275,7 @@ int run(int argc, char** argv) {
     planned_cells.insert(p.network);
     batches.insert(p.batch);
     used.insert(p.arbiter);
-    for (std::uint64_t seed = 1; seed <= seeds; ++seed)
-      missing += done.count(std::make_tuple(p.network, p.arbiter, p.batch, seed)) == 0 ? 1u : 0u;
+    missing += missing_seeds(done, p.network, p.arbiter, p.batch);
   }
   for (const row& r : rows) {  // (runs beyond the design are shown too)
     cells.insert(r.network);
