@@ -8,15 +8,17 @@
 // each; figure9_study.hpp) and prints every network setting's throughput
 // per arbiter and batch over its seeds, then the verdict the rule gives:
 // reproduced as soon as one physically consistent 8x8x8 setting meets it,
-// not reproduced once every run the rule reads is in (the design's runs at
+// not reproduced once the runs in rule out every such setting the design
+// judges (a batch with its three seeds in on the wrong side of the rule,
+// or a run that did not finish: judge(), figure9_study.hpp; each setting's
+// reason named) or every run the rule reads is in (the design's runs at
 // 8x8x8 in a physically consistent setting, of round robin and the
-// inverse weights judged, at batches 1,024 and 4,096) and none does,
-// pending otherwise; undecided when the design holds none of the runs the
-// rule reads (a design cut to other runs). Markdown tables, for
-// docs/results.md. With --pattern neighbor1, the grid is of 1-hop traffic
-// and the verdict is Figure 9's 1-hop statement's (figure9_study.hpp's
-// stable()). With --csv, the same summaries one row per setting,
-// arbiter and batch (what docs/results/figure9_grid.gp plots).
+// inverse weights judged, at batches 1,024 and 4,096) and none meets it,
+// pending otherwise (naming the settings ruled out so far); undecided when the design holds none of
+// the runs the rule reads (a design cut to other runs). Markdown tables, for docs/results.md. With
+// --pattern neighbor1, the grid is of 1-hop traffic and the verdict is Figure 9's 1-hop statement's
+// (figure9_study.hpp's stable()). With --csv, the same summaries one row per setting, arbiter and
+// batch (what docs/results/figure9_grid.gp plots).
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -45,9 +47,12 @@ const char* const help_text =
     "least-greatest), then the verdict by the rule: inverse weights at least 0.85\n"
     "at batches 1024 and 4096 in a physically consistent 8x8x8 setting (adapter\n"
     "buffers covering the torus link's credit round trip) while round robin is\n"
-    "at most 0.65 at both and lower at 4096. Pending while runs the rule reads\n"
-    "are missing and no setting meets it, undecided when the design holds none\n"
-    "of the runs the rule reads; a second line applies it to exact Eq. 3.\n"
+    "at most 0.65 at both and lower at 4096. Not reproduced once every setting\n"
+    "is ruled out (a batch with its seeds in on the wrong side of the rule, or a\n"
+    "run that did not finish; each setting's reason named), pending while runs\n"
+    "the rule reads are missing and a setting may still meet it, undecided when\n"
+    "the design holds none of the runs the rule reads; a second line applies it\n"
+    "to exact Eq. 3.\n"
     "\n"
     "  --grid FILE        the runs (CSV with the grid's header)\n"
     "  --design FILE      the registered design (CSV: size,arbiter,router_buffer,\n"
@@ -167,20 +172,46 @@ std::pair<std::size_t, std::size_t> read_by_rule(const std::vector<planned>& des
 
 // The verdict line for the inverse-weighted models `weighted` picks, over
 // the design's network settings (`read`: the runs the rule reads and those
-// missing).
+// missing): reproduced by a setting that meets the rule; not reproduced,
+// each setting's reason named, once the runs in rule out every consistent
+// 8x8x8 setting where the design runs such a model (or every run the rule
+// reads is in).
 template <class Which>
-std::string verdict(const std::map<summary_key, summary>& s, const std::set<cell>& cells,
-                    const std::set<std::string>& used, Which weighted,
-                    std::pair<std::size_t, std::size_t> read) {
+std::string verdict(const std::map<summary_key, summary>& s, const std::vector<planned>& design,
+                    Which weighted, std::pair<std::size_t, std::size_t> read) {
+  std::set<std::pair<cell, std::string>> judged;
+  for (const planned& p : design)
+    if (weighted(p.arbiter) && p.network.size == 8 &&
+        consistent(p.network.adapter_buffer, p.network.torus_latency))
+      judged.emplace(p.network, p.arbiter);
   std::string which;
-  for (const cell& c : cells)
-    for (const std::string& a : used) {
-      if (!weighted(a)) continue;
-      if (judge(s, c, a).reproduces(c))
-        which += std::string(which.empty() ? "" : "; ") + name(c) + ", " + a;
-    }
+  std::map<cell, std::vector<std::string>> why;  // per setting, its distinct reasons
+  bool all_ruled_out = !judged.empty();
+  for (const auto& [c, a] : judged) {
+    const judgement j = judge(s, c, a);
+    if (j.reproduces(c)) which += std::string(which.empty() ? "" : "; ") + name(c) + ", " + a;
+    all_ruled_out = all_ruled_out && j.ruled_out;
+    std::vector<std::string>& w = why[c];
+    if (j.ruled_out && std::find(w.begin(), w.end(), j.reason) == w.end()) w.push_back(j.reason);
+  }
+  std::string reasons;
+  for (const auto& [c, w] : why) {
+    if (w.empty()) continue;
+    reasons += (reasons.empty() ? "" : "; ") + name(c) + ": " + w.front();
+    for (std::size_t k = 1; k < w.size(); ++k) reasons += ", " + w[k];
+  }
   if (!which.empty()) return "reproduced (" + which + ")";
-  return open_verdict(read.first, read.second);
+  if (all_ruled_out && read.second > 0)
+    return cli::format(
+               "not reproduced, every setting ruled out with %zu of the %zu runs the rule "
+               "reads in (",
+               read.first - read.second, read.first) +
+           reasons + ")";
+  if (read.second == 0 && read.first > 0)
+    return "not reproduced" + (reasons.empty() ? std::string() : " (" + reasons + ")");
+  const std::string open = open_verdict(read.first, read.second);
+  if (reasons.empty() || read.second == 0) return open;
+  return open.substr(0, open.size() - 1) + "; ruled out so far: " + reasons + ")";
 }
 
 // The 1-hop verdict line for the model `weighted` picks beside round robin,
@@ -267,20 +298,16 @@ int run(int argc, char** argv) {
   run_set done;
   for (const row& r : rows) done.emplace(r.network, r.arbiter, r.batch, r.seed);
   std::size_t missing = 0;
-  std::set<cell> cells, planned_cells;
+  std::set<cell> cells;
   std::set<std::size_t> batches;
-  std::set<std::string> used;
   for (const planned& p : design) {
     cells.insert(p.network);
-    planned_cells.insert(p.network);
     batches.insert(p.batch);
-    used.insert(p.arbiter);
     missing += missing_seeds(done, p.network, p.arbiter, p.batch);
   }
   for (const row& r : rows) {  // (runs beyond the design are shown too)
     cells.insert(r.network);
     batches.insert(r.batch);
-    used.insert(r.arbiter);
   }
   const std::size_t planned_runs = design.size() * seeds;
   const std::map<summary_key, summary> s = summarize(rows);
@@ -304,11 +331,10 @@ int run(int argc, char** argv) {
     if (csv.open()) write_csv(csv, s);
     return 0;
   }
-  std::printf(
-      "\nFigure 9 verdict: %s\n",
-      verdict(s, planned_cells, used, hardware, read_by_rule(design, done, hardware)).c_str());
+  std::printf("\nFigure 9 verdict: %s\n",
+              verdict(s, design, hardware, read_by_rule(design, done, hardware)).c_str());
   std::printf("With exact Eq. 3 as the inverse weights: %s\n",
-              verdict(s, planned_cells, used, exact, read_by_rule(design, done, exact)).c_str());
+              verdict(s, design, exact, read_by_rule(design, done, exact)).c_str());
   if (csv.open()) write_csv(csv, s);
   return 0;
 }
