@@ -18,6 +18,9 @@ namespace interlock {
 inline void prefetch(const void* p) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
   __builtin_prefetch(p);
+  // An empty volatile asm on p: without it GCC may find a function whose
+  // only effects are prefetches pure and delete the calls to it.
+  __asm__ __volatile__("" : : "r"(p));
 #else
   (void)p;
 #endif

@@ -230,11 +230,28 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     if constexpr (ages) age_.tick();
     inject(t);
     // Routers holding packets, in index order (their state is laid out so).
+    // A step changes no other router's state until the next cycle, so the
+    // routers due are known ahead: the cache is asked for a router's ports
+    // two due routers before its step and for its heads one before.
+    const auto due_from = [this, t](std::size_t from) {
+      std::size_t r = next_active(from);
+      while (r < s_.nodes && !(s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle))
+        r = next_active(r + 1);
+      return r;
+    };
+    std::size_t next = due_from(0), after = next < s_.nodes ? due_from(next + 1) : s_.nodes;
+    if (after < s_.nodes) router_.prefetch_ports(static_cast<node_id>(after));
     for (std::size_t w = 0; w < s_.active.size(); ++w) {
       for (std::uint64_t x = s_.active[w]; x != 0; x &= x - 1) {
         const node_id r = static_cast<node_id>(w * 64 + bits::lowest_index(x));
-        if (s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle)
+        if (r == next) {
+          const std::size_t third = after < s_.nodes ? due_from(after + 1) : s_.nodes;
+          if (third < s_.nodes) router_.prefetch_ports(static_cast<node_id>(third));
+          if (after < s_.nodes) router_.prefetch_heads(static_cast<node_id>(after));
           router_.step(r, t, static_cast<moves&>(*this));
+          next = after;
+          after = third;
+        }
         if (!s_.holds_packets(r)) s_.active[w] &= ~bits::bit(r % 64);
       }
     }
@@ -270,6 +287,18 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
   }
 
  private:
+  // The first router from index `from` on that holds packets (nodes: none).
+  std::size_t next_active(std::size_t from) const noexcept {
+    std::size_t w = from / 64;
+    if (w >= s_.active.size()) return s_.nodes;
+    std::uint64_t x = s_.active[w] & (~std::uint64_t{0} << (from % 64));
+    while (x == 0) {
+      if (++w == s_.active.size()) return s_.nodes;
+      x = s_.active[w];
+    }
+    return w * 64 + bits::lowest_index(x);
+  }
+
   using base::age_;
   using base::cfg_;
   using base::created_;

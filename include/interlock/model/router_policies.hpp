@@ -15,7 +15,10 @@
 //   reads of the heads it decides over comes from head_view (an input's
 //   VCs) and output_view (an output's input ports). count_requests(true)
 //   counts, per output, the cycles it arbitrates and each input port
-//   requests it. It is the first layer of model::router (router.hpp);
+//   requests it. prefetch_ports(r) and prefetch_heads(r) ask the cache
+//   for what router r's step reads (where the input buffers' state exceeds
+//   prefetch_beyond bytes; hints only). It is the first layer of
+//   model::router (router.hpp);
 //   router_allocation.hpp builds the switch allocators on it.
 //
 // Example
@@ -41,6 +44,7 @@
 #include "interlock/core/candidates.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
+#include "interlock/core/prefetch.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/router_state.hpp"
 #include "interlock/model/switch_allocators.hpp"
@@ -96,6 +100,7 @@ class router_policies {
                          "0 when ports x VCs (" + std::to_string(s.ports * s.vcs) +
                              ") exceed the 64 candidates an output policy takes");
     const std::size_t ports = s.total_ports;
+    prefetching_ = s.buf.size() * sizeof(buffer_state) > prefetch_beyond;
     policies_.reserve(ports);
     inputs_.reserve(ports);
     for (node_id r = 0; r < s.nodes; ++r)
@@ -163,7 +168,44 @@ class router_policies {
   Policy& policy(node_id r, std::size_t o) { return policies_[checked_port(r, o)]; }
   InputPolicy& input_policy(node_id r, std::size_t i) { return inputs_[checked_port(r, i)]; }
 
+  /// Asks the cache for what router r's step reads first: its ports, its
+  /// outputs' credits and its switch's held picks (a hint: results are the
+  /// same without it). Only where the routers' input buffers take more
+  /// than prefetch_beyond bytes: in a smaller network they stay in cache
+  /// and asking costs more than it saves.
+  static constexpr std::size_t prefetch_beyond = std::size_t{1} << 20;
+  void prefetch_ports(node_id r) const noexcept {
+    if (!prefetching_) return;
+    const std::size_t first = s_.first_port[r], n = s_.first_port[r + 1] - first;
+    prefetch_lines(s_.port.data() + first, n);
+    prefetch_lines(s_.credits.data() + first * s_.vcs, n * s_.vcs);
+    if (s_.split_switch()) prefetch_lines(s_.held_among.data() + first, n);
+  }
+  /// Then what its ports name (asked once their lines are in): the heads
+  /// of its input VCs that may compete and their candidates.
+  void prefetch_heads(node_id r) const noexcept {
+    if (!prefetching_) return;
+    for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
+      const std::size_t pi = s_.port_index(r, bits::lowest_index(ports));
+      const std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked;
+      if (vcs == 0) continue;
+      const std::size_t b = pi * s_.vcs + bits::lowest_index(vcs);
+      const std::size_t n = bits::highest_index_nonzero(vcs) - bits::lowest_index(vcs) + 1;
+      prefetch_lines(s_.buf.data() + b, n);
+      prefetch_lines(s_.cand_info.data() + b * s_.max_cand, n * s_.max_cand);
+    }
+  }
+
  protected:
+  // Asks the cache for the lines of the n > 0 items from `first`.
+  template <class T>
+  static void prefetch_lines(const T* first, std::size_t n) noexcept {
+    const char* p = reinterpret_cast<const char*>(first);
+    const char* const last = reinterpret_cast<const char*>(first + n) - 1;
+    for (; p < last; p += 64) interlock::prefetch(p);
+    interlock::prefetch(last);
+  }
+
   node_id checked_router(node_id r) const {
     if (r >= s_.nodes)
       throw std::out_of_range("interlock::model::router: router " + std::to_string(r) +
@@ -296,6 +338,7 @@ class router_policies {
   // count_requests(): per (router, output), cycles arbitrated; per (router,
   // output, input port), cycles requested.
   bool counting_ = false;
+  bool prefetching_ = false;  // the routers' state is asked ahead of their steps
   std::vector<std::uint64_t> arbitrations_, request_cycles_;
   std::vector<Policy> policies_;                              // per (router, output port)
   std::vector<request_builder<Policy>> builders_;             // per (router, output port)
