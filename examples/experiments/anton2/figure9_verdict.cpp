@@ -141,11 +141,12 @@ std::size_t missing_seeds(const run_set& done, const cell& c, const std::string&
 
 // A verdict no setting has decided yet, of `runs` the rule reads, `missing`
 // of them not in the grid: undecided without any, pending while some are
-// missing, else not reproduced.
-std::string open_verdict(std::size_t runs, std::size_t missing) {
+// missing (`so_far` appended inside its parentheses), else not reproduced.
+std::string open_verdict(std::size_t runs, std::size_t missing, const std::string& so_far = "") {
   if (runs == 0) return "undecided (the design holds none of the runs the rule reads)";
   if (missing == 0) return "not reproduced";
-  return cli::format("pending (%zu of the %zu runs the rule reads)", runs - missing, runs);
+  return cli::format("pending (%zu of the %zu runs the rule reads", runs - missing, runs) + so_far +
+         ")";
 }
 
 // The runs of the design the rule reads with the inverse-weighted models
@@ -201,17 +202,15 @@ std::string verdict(const std::map<summary_key, summary>& s, const std::vector<p
     for (std::size_t k = 1; k < w.size(); ++k) reasons += ", " + w[k];
   }
   if (!which.empty()) return "reproduced (" + which + ")";
-  if (all_ruled_out && read.second > 0)
-    return cli::format(
-               "not reproduced, every setting ruled out with %zu of the %zu runs the rule "
-               "reads in (",
-               read.first - read.second, read.first) +
-           reasons + ")";
-  if (read.second == 0 && read.first > 0)
-    return "not reproduced" + (reasons.empty() ? std::string() : " (" + reasons + ")");
-  const std::string open = open_verdict(read.first, read.second);
-  if (reasons.empty() || read.second == 0) return open;
-  return open.substr(0, open.size() - 1) + "; ruled out so far: " + reasons + ")";
+  const auto [runs, missing] = read;
+  if (runs > 0 && (missing == 0 || all_ruled_out)) {
+    std::string v = "not reproduced";
+    if (missing > 0)
+      v += cli::format(", every setting ruled out with %zu of the %zu runs the rule reads in",
+                       runs - missing, runs);
+    return reasons.empty() ? v : v + " (" + reasons + ")";
+  }
+  return open_verdict(runs, missing, reasons.empty() ? "" : "; ruled out so far: " + reasons);
 }
 
 // The 1-hop verdict line for the model `weighted` picks beside round robin,
