@@ -239,21 +239,18 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
         r = next_active(r + 1);
       return r;
     };
-    std::size_t next = due_from(0), after = next < s_.nodes ? due_from(next + 1) : s_.nodes;
-    if (after < s_.nodes) router_.prefetch_ports(static_cast<node_id>(after));
-    for (std::size_t w = 0; w < s_.active.size(); ++w) {
-      for (std::uint64_t x = s_.active[w]; x != 0; x &= x - 1) {
-        const node_id r = static_cast<node_id>(w * 64 + bits::lowest_index(x));
-        if (r == next) {
-          const std::size_t third = after < s_.nodes ? due_from(after + 1) : s_.nodes;
-          if (third < s_.nodes) router_.prefetch_ports(static_cast<node_id>(third));
-          if (after < s_.nodes) router_.prefetch_heads(static_cast<node_id>(after));
-          router_.step(r, t, static_cast<moves&>(*this));
-          next = after;
-          after = third;
-        }
-        if (!s_.holds_packets(r)) s_.active[w] &= ~bits::bit(r % 64);
-      }
+    const std::size_t n = s_.nodes;
+    std::size_t r = due_from(0), after = r < n ? due_from(r + 1) : n;
+    if (after < n) router_.prefetch_ports(static_cast<node_id>(after));
+    while (r < n) {
+      const std::size_t third = after < n ? due_from(after + 1) : n;
+      if (third < n) router_.prefetch_ports(static_cast<node_id>(third));
+      if (after < n) router_.prefetch_heads(static_cast<node_id>(after));
+      router_.step(static_cast<node_id>(r), t, static_cast<moves&>(*this));
+      // (a router not due holds what it held when it fell asleep)
+      if (!s_.holds_packets(static_cast<node_id>(r))) s_.active[r / 64] &= ~bits::bit(r % 64);
+      r = after;
+      after = third;
     }
     if (in_network_ > 0 && t - last_progress_ > stall_limit_) {
       deadlock_ = find_deadlock(s_, f_, t);
