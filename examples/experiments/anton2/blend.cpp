@@ -2,14 +2,15 @@
 // blend: blended traffic patterns, Towles et al. (ISCA'14) Section 4.2 and Figure 10, on the
 // network model.
 //
-//   blend [--full] [--radix K] [--batch B] [--steps N] [--settings S,...]
+//   blend [--full] [--radix K] [--batch B] [--steps N | --shares F,...] [--settings S,...]
 //         [--arbiter A] [--nodes anton2,router] [--buffer-flits N]
 //         [--adapter-buffer-flits N] [--injection-buffer-flits N] [--torus-latency N]
 //         [--seed N] [--csv FILE]
 //
 // Every core sends a batch of 1-flit packets, each to the tornado pattern's
 // destination node with probability 1 - f and to the reverse tornado's with
-// probability f, for f from 0 to 1 in --steps steps. Four settings of the
+// probability f, for f from 0 to 1 in --steps steps (or the blends --shares
+// lists). Four settings of the
 // arbiters (Figure 10's): none (round robin), forward (inverse weights from
 // tornado's loads), reverse (from reverse tornado's), both (two weight sets,
 // packets labelled with their pattern). Throughput as Section 4.1 measures
@@ -31,6 +32,7 @@ struct settings {
   std::size_t radix = 4;
   std::size_t batch = 64;
   std::size_t steps = 10;
+  std::vector<double> shares;  // --shares: the blends run, when given
   std::vector<std::string> arbiters = {"none", "forward", "reverse", "both"};
   std::vector<std::string> nodes = {"anton2"};
   network_flags net;  // buffers, torus latency, pipeline, seed, the weighted settings' arbiters
@@ -51,6 +53,8 @@ const std::string help =
     "  --radix K            a KxKxK torus, 4..16 (default 4)\n"
     "  --batch B            packets per core (default 64)\n"
     "  --steps N            f in N equal steps from 0 to 1, 1..100 (default 10)\n"
+    "  --shares F,...       the blends f to run instead, each in 0..1, in the order\n"
+    "                       given (a study's runs one at a time)\n"
     "  --settings S,...     none, forward, reverse, both (default all four)\n"
     "  --arbiter A          the weighted settings' arbiters: inverse_weighted\n"
     "                       (default: Figure 6/8's hardware model, every weight bit\n"
@@ -61,6 +65,13 @@ const std::string help =
     "\n"
     "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
     "3 an output could not be written.\n";
+
+// The blends as --shares reads them back (each exactly).
+std::string shares_text(const std::vector<double>& shares) {
+  std::string text;
+  for (const double f : shares) text += (text.empty() ? "" : ",") + cli::real_text(f);
+  return text;
+}
 
 struct cell {
   std::string node, setting;
@@ -77,6 +88,13 @@ int run(int argc, char** argv) {
       s.batch = cli::number(flag, value(), 1, 1000000);
     } else if (flag == "--steps") {
       s.steps = cli::number(flag, value(), 1, 100);
+    } else if (flag == "--shares") {
+      for (const std::string& f : cli::split(value())) {
+        const double share = cli::real(flag, f, 0, 1);
+        if (std::find(s.shares.begin(), s.shares.end(), share) != s.shares.end())
+          throw cli::bad_input{flag + ": '" + f + "' given twice"};
+        s.shares.push_back(share);
+      }
     } else if (flag == "--settings") {
       s.arbiters = names(flag, value(), {"none", "forward", "reverse", "both"});
     } else if (flag == "--nodes") {
@@ -94,6 +112,11 @@ int run(int argc, char** argv) {
     }
   });
   s.net.check(flags, s.nodes);
+  if (flags.given("--steps") && flags.given("--shares"))
+    throw cli::bad_input{"--shares: given with --steps; give one of them"};
+  if (s.shares.empty())
+    for (std::size_t i = 0; i <= s.steps; ++i)
+      s.shares.push_back(static_cast<double>(i) / static_cast<double>(s.steps));
   if (shared.full) {
     if (!flags.given("--radix")) s.radix = 8;
     if (!flags.given("--batch")) s.batch = 1024;
@@ -101,7 +124,7 @@ int run(int argc, char** argv) {
   if (!flags.given("--arbiter")) s.net.run.arbiter = parse_arbiter("--arbiter", "inverse_weighted");
   std::vector<std::pair<std::string, std::string>> resolved = {
       {"radix", std::to_string(s.radix)},    {"batch", std::to_string(s.batch)},
-      {"steps", std::to_string(s.steps)},    {"settings", cli::joined(s.arbiters)},
+      {"shares", shares_text(s.shares)},     {"settings", cli::joined(s.arbiters)},
       {"arbiter", s.net.run.arbiter.name()}, {"nodes", cli::joined(s.nodes)}};
   for (const auto& x : s.net.resolved()) resolved.push_back(x);
   shared.resolve(flags, resolved);
@@ -114,16 +137,15 @@ int run(int argc, char** argv) {
   double work = 0;
   for (const std::string& node : s.nodes)
     for (const std::string& setting : s.arbiters)
-      for (std::size_t i = 0; i <= s.steps; ++i) {
-        const double f = static_cast<double>(i) / static_cast<double>(s.steps);
+      for (const double f : s.shares) {
         cells.push_back({node, setting, f});
         work += both.work(node, s.batch, busiest({&forward, &reverse}, {1 - f, f}));
       }
-  shared.check_work(work, "lower --radix, --batch or --steps");
+  shared.check_work(work, "lower --radix, --batch, --steps or the --shares");
   cli::table_output csv = shared.output("blend");
   csv.line(
       "node,setting,reverse_share,radix,batch,last_arrival,normalized_throughput,"
-      "completion_spread,seconds");
+      "completion_spread,seconds,finished");
   std::printf(
       "Blended patterns (Towles et al., ISCA'14, Section 4.2, Figure 10)\n"
       "%zux%zux%zu torus, 2 slices, %zu 1-flit packets per core; %s"
@@ -157,10 +179,10 @@ int run(int argc, char** argv) {
                     o.ok ? "" : "  (did not finish)");
         std::fflush(stdout);
         if (!o.ok) status = 1;
-        csv.line(cli::format("%s,%s,%.3f,%zu,%zu,%llu,%.5f,%.4f,%.2f", c.node.c_str(),
+        csv.line(cli::format("%s,%s,%.3f,%zu,%zu,%llu,%.5f,%.4f,%.2f,%d", c.node.c_str(),
                              c.setting.c_str(), c.f, s.radix, s.batch,
                              static_cast<unsigned long long>(o.last), o.normalized,
-                             o.completion_spread, o.seconds));
+                             o.completion_spread, o.seconds, o.ok ? 1 : 0));
       });
   csv.close();
   return status;

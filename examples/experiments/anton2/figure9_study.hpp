@@ -20,8 +20,6 @@
 #ifndef INTERLOCK_EXAMPLES_ANTON2_FIGURE9_STUDY_HPP
 #define INTERLOCK_EXAMPLES_ANTON2_FIGURE9_STUDY_HPP
 
-#include <interlock/topology/anton2_node.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -33,6 +31,8 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "csv_file.hpp"
+#include "study_setting.hpp"
 
 namespace figure9 {
 
@@ -48,29 +48,9 @@ inline bool hardware(const std::string& arbiter) {
   return arbiter.compare(0, 16, "inverse_weighted") == 0 && arbiter != "inverse_weighted_exact";
 }
 
-/// Whether adapter buffers of `adapter_flits` per VC cover a torus link's
-/// credit round trip at `torus_latency`: a packet's head reaches the next
-/// adapter 1 + latency cycles after it leaves, its credit comes back as
-/// long after its tail leaves there, with a cycle at each end, so one VC
-/// keeps the link busy when it holds the flits the link carries in
-/// 2 (1 + latency) + 2 cycles (rounded up).
-inline unsigned round_trip_flits(unsigned torus_latency) {
-  const double bandwidth = interlock::anton2_links{}.torus_bandwidth;
-  return static_cast<unsigned>(std::ceil(bandwidth * (2.0 * (1.0 + torus_latency) + 2.0) - 1e-9));
-}
-inline bool consistent(unsigned adapter_flits, unsigned torus_latency) {
-  return adapter_flits >= round_trip_flits(torus_latency);
-}
-
-/// A network setting: size (the torus's radix) and the text's unknowns.
-struct cell {
-  unsigned size = 0, router_buffer = 0, adapter_buffer = 0, torus_latency = 0, pipeline = 0;
-  auto key() const {
-    return std::make_tuple(size, router_buffer, adapter_buffer, torus_latency, pipeline);
-  }
-  bool operator<(const cell& o) const { return key() < o.key(); }
-  bool operator==(const cell& o) const { return key() == o.key(); }
-};
+using study_setting::cell;
+using study_setting::consistent;
+using study_setting::round_trip_flits;
 
 /// One run of the grid.
 struct row {
@@ -101,82 +81,10 @@ constexpr std::uint64_t seeds = 3;
 
 namespace detail {
 
-// A CSV text's data lines, each split into fields with the column each
-// starts at; the header checked.
-struct line {
-  std::size_t number;
-  std::vector<std::pair<std::string, std::size_t>> fields;
-};
-inline std::vector<line> lines(const std::string& text, const std::string& path,
-                               const std::string& header) {
-  std::vector<line> out;
-  std::size_t number = 0, start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string l = text.substr(start, end - start);
-    start = end + 1;
-    ++number;
-    if (number == 1) {
-      if (l != header)
-        throw cli::bad_input{path + ":1:1: the header is not the file's: expected '" + header +
-                             "'"};
-      continue;
-    }
-    line x{number, {}};
-    for (std::size_t from = 0;;) {
-      const std::size_t comma = l.find(',', from);
-      x.fields.emplace_back(l.substr(from, comma - from), from + 1);
-      if (comma == std::string::npos) break;
-      from = comma + 1;
-    }
-    const std::size_t columns =
-        static_cast<std::size_t>(std::count(header.begin(), header.end(), ',')) + 1;
-    if (x.fields.size() != columns)
-      throw cli::bad_input{path + ":" + std::to_string(number) +
-                           ":1: " + std::to_string(x.fields.size()) + " fields; expected " +
-                           std::to_string(columns)};
-    out.push_back(std::move(x));
-  }
-  if (number == 0) throw cli::bad_input{path + ":1:1: empty: expected the header"};
-  return out;
-}
-
-// Reads field k of line x of the file `path` whose columns are `names`.
-struct reader {
-  const std::string& path;
-  const line& x;
-  std::vector<std::string> names;
-  std::string where(std::size_t k) const {
-    return path + ":" + std::to_string(x.number) + ":" + std::to_string(x.fields[k].second) + ": " +
-           names[k];
-  }
-  const std::string& text(std::size_t k) const { return x.fields[k].first; }
-  std::uint64_t whole(std::size_t k, std::uint64_t lo, std::uint64_t hi) const {
-    const std::string& t = text(k);
-    if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos)
-      throw cli::bad_input{where(k) + ": '" + t.substr(0, 40) + "' is not a whole number"};
-    const std::uint64_t v = std::stoull(t);
-    if (v < lo || v > hi)
-      throw cli::bad_input{where(k) + ": " + t + " is not in " + std::to_string(lo) + ".." +
-                           std::to_string(hi)};
-    return v;
-  }
-  double real(std::size_t k) const {
-    const std::string& t = text(k);
-    if (t.empty() || t.find_first_not_of("0123456789.") != std::string::npos ||
-        std::count(t.begin(), t.end(), '.') > 1 || t == ".")
-      throw cli::bad_input{where(k) + ": '" + t.substr(0, 40) +
-                           "' is not a number (digits and at most one point)"};
-    return std::stod(t);
-  }
-  std::string arbiter(std::size_t k) const {
-    for (const std::string& a : arbiters())
-      if (a == text(k)) return a;
-    std::string allowed;
-    for (const std::string& a : arbiters()) allowed += (allowed.empty() ? "" : ", ") + a;
-    throw cli::bad_input{where(k) + ": '" + text(k).substr(0, 40) + "'; allowed: " + allowed};
-  }
+// Reads field k of a line of the grid or the design (cli/csv_file.hpp), and
+// their first seven columns as a planned run.
+struct reader : cli::csv_field {
+  std::string arbiter(std::size_t k) const { return one_of(k, arbiters()); }
   // size, arbiter, router_buffer, adapter_buffer, torus_latency, pipeline, batch: columns 0..6.
   planned run() const {
     planned p;
@@ -200,8 +108,8 @@ struct reader {
 inline std::vector<row> read_grid(const std::string& text, const std::string& path) {
   std::vector<row> rows;
   std::map<std::tuple<cell, std::string, std::size_t, std::uint64_t>, std::size_t> seen;
-  for (const detail::line& x : detail::lines(text, path, grid_header())) {
-    const detail::reader f{path, x, cli::split(grid_header())};
+  for (const cli::csv_line& x : cli::csv_lines(text, path, grid_header())) {
+    const detail::reader f{{path, x, cli::split(grid_header())}};
     const planned p = f.run();
     row r;
     r.network = p.network;
@@ -235,8 +143,8 @@ inline std::vector<row> read_grid(const std::string& text, const std::string& pa
 inline std::vector<planned> read_design(const std::string& text, const std::string& path) {
   std::vector<planned> design;
   std::map<std::tuple<cell, std::string, std::size_t>, std::size_t> seen;
-  for (const detail::line& x : detail::lines(text, path, design_header())) {
-    const planned p = detail::reader{path, x, cli::split(design_header())}.run();
+  for (const cli::csv_line& x : cli::csv_lines(text, path, design_header())) {
+    const planned p = detail::reader{{path, x, cli::split(design_header())}}.run();
     const auto [it, added] = seen.emplace(std::make_tuple(p.network, p.arbiter, p.batch), x.number);
     if (!added)
       throw cli::bad_input{path + ":" + std::to_string(x.number) + ":1: the run of line " +

@@ -21,10 +21,8 @@
 // batch (what docs/results/figure9_grid.gp plots).
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -71,19 +69,7 @@ const char* const help_text =
     "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
     "3 the output could not be written.\n";
 
-std::string read_file(const std::string& flag, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw cli::bad_input{flag + ": cannot open '" + path + "'"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw cli::bad_input{flag + ": cannot read '" + path + "'"};
-  return text.str();
-}
-
-std::string name(const cell& c) {
-  return cli::format("%ux%ux%u, router %u, adapter %u, latency %u, pipeline %u", c.size, c.size,
-                     c.size, c.router_buffer, c.adapter_buffer, c.torus_latency, c.pipeline);
-}
+using study_setting::name;
 
 void print_table(const std::map<summary_key, summary>& s, const std::set<cell>& cells,
                  const std::set<std::size_t>& batches) {
@@ -290,10 +276,11 @@ int run(int argc, char** argv) {
   });
   if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
   if (design_path.empty()) throw cli::bad_input{"--design: required (the registered design)"};
-  const std::vector<planned> design = read_design(read_file("--design", design_path), design_path);
+  const std::vector<planned> design =
+      read_design(cli::file_text("--design", design_path), design_path);
   // (a path that cannot be written is bad input, before any other work)
   cli::output_file csv("--csv", csv_path);
-  const std::vector<row> rows = read_grid(read_file("--grid", grid_path), grid_path);
+  const std::vector<row> rows = read_grid(cli::file_text("--grid", grid_path), grid_path);
   run_set done;
   for (const row& r : rows) done.emplace(r.network, r.arbiter, r.batch, r.seed);
   std::size_t missing = 0;
