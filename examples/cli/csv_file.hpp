@@ -13,6 +13,8 @@
 //   hi) a whole number in lo..hi, digits only; real(k) a number of digits
 //   with at most one point; one_of(k, allowed) one of the names; each
 //   refusal names the file, line, column and the column's name.
+//   unique_run(seen, key, path, line) records a run's key as read on `line`
+//   and refuses ("path:line:1: the run of line N again") one read before.
 //   file_text(flag, path) is a file's whole text, or a bad_input naming the
 //   flag and the path when it cannot be opened or read.
 #ifndef INTERLOCK_EXAMPLES_CLI_CSV_FILE_HPP
@@ -81,6 +83,16 @@ inline std::vector<csv_line> csv_lines(const std::string& text, const std::strin
   }
   if (number == 0) throw bad_input{path + ":1:1: empty: expected the header"};
   return out;
+}
+
+/// Records the run `key` as read on line `number` of `path` in `seen` (a
+/// map from key to line); refuses a run read before.
+template <class Map, class Key>
+void unique_run(Map& seen, const Key& key, const std::string& path, std::size_t number) {
+  const auto [it, added] = seen.emplace(key, number);
+  if (!added)
+    throw bad_input{path + ":" + std::to_string(number) + ":1: the run of line " +
+                    std::to_string(it->second) + " again"};
 }
 
 /// Reads the fields of line `x` of the file `path`, whose columns are `names`.

@@ -118,10 +118,7 @@ inline std::vector<planned> read_design(const std::string& text, const std::stri
       throw cli::bad_input{path + ":" + std::to_string(x.number) +
                            ":1: a second network setting (" + study_setting::name(p.network) +
                            "); a design runs one"};
-    const auto [it, added] = seen.emplace(detail::key_of(p), x.number);
-    if (!added)
-      throw cli::bad_input{path + ":" + std::to_string(x.number) + ":1: the run of line " +
-                           std::to_string(it->second) + " again"};
+    cli::unique_run(seen, detail::key_of(p), path, x.number);
     design.push_back(p);
   }
   return design;
@@ -136,24 +133,14 @@ inline std::vector<row> read_grid(const std::string& text, const std::string& pa
     row r;
     r.run = detail::read_run(f);
     r.seed = f.whole(9, 1, 1000);
-    const bool said = f.whole(10, 0, 1) == 1;
-    const cell& c = r.run.network;
-    if (said != consistent(c.adapter_buffer, c.torus_latency))
-      throw cli::bad_input{f.where(10) + ": " + f.text(10) + "; adapter buffers of " + f.text(2) +
-                           " flits at torus latency " + f.text(3) + " are " + (said ? "not " : "") +
-                           "consistent (the round trip takes " +
-                           std::to_string(study_setting::round_trip_flits(c.torus_latency)) +
-                           " flits)"};
+    study_setting::check_consistent(f, 10, r.run.network);
     r.normalized = f.real(11);
     r.spread = f.real(12);
     r.finished = f.whole(13, 0, 1) == 1;
     f.whole(14, 0, ~std::uint64_t{0} >> 8);  // last_arrival and seconds: checked, not judged
     f.real(15);
-    const auto [it, added] =
-        seen.emplace(std::make_tuple(c, detail::key_of(r.run), r.seed), x.number);
-    if (!added)
-      throw cli::bad_input{path + ":" + std::to_string(x.number) + ":1: the run of line " +
-                           std::to_string(it->second) + " again"};
+    cli::unique_run(seen, std::make_tuple(r.run.network, detail::key_of(r.run), r.seed), path,
+                    x.number);
     rows.push_back(r);
   }
   return rows;
@@ -170,26 +157,12 @@ struct summary {
 using summary_key = std::tuple<cell, std::string, std::string, unsigned, std::size_t>;
 
 inline std::map<summary_key, summary> summarize(const std::vector<row>& rows) {
-  std::map<summary_key, std::vector<const row*>> by;
-  for (const row& r : rows)
-    by[summary_key{r.run.network, r.run.setting, r.run.arbiter, r.run.share, r.run.batch}]
-        .push_back(&r);
-  std::map<summary_key, summary> out;
-  for (const auto& [key, runs] : by) {
-    summary s;
-    s.runs = runs.size();
-    s.least = s.most = runs.front()->normalized;
-    const double n = static_cast<double>(runs.size());
-    for (const row* r : runs) {
-      s.finished = s.finished && r->finished;
-      s.mean += r->normalized / n;
-      s.least = std::min(s.least, r->normalized);
-      s.most = std::max(s.most, r->normalized);
-      s.spread += r->spread / n;
-    }
-    out.emplace(key, s);
-  }
-  return out;
+  return study_setting::summarize_by<summary>(
+      rows,
+      [](const row& r) {
+        return summary_key{r.run.network, r.run.setting, r.run.arbiter, r.run.share, r.run.batch};
+      },
+      [](summary& s, const row& r, double n) { s.spread += r.spread / n; });
 }
 
 /// The verdict's rule for one weighted setting over the blends the design

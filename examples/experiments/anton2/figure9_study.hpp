@@ -116,12 +116,7 @@ inline std::vector<row> read_grid(const std::string& text, const std::string& pa
     r.arbiter = p.arbiter;
     r.batch = p.batch;
     r.seed = f.whole(7, 1, 1000);
-    const bool said = f.whole(8, 0, 1) == 1;
-    if (said != consistent(r.network.adapter_buffer, r.network.torus_latency))
-      throw cli::bad_input{f.where(8) + ": " + f.text(8) + "; adapter buffers of " + f.text(3) +
-                           " flits at torus latency " + f.text(4) + " are " + (said ? "not " : "") +
-                           "consistent (the round trip takes " +
-                           std::to_string(round_trip_flits(r.network.torus_latency)) + " flits)"};
+    study_setting::check_consistent(f, 8, r.network);
     r.normalized = f.real(9);
     r.spread = f.real(10);
     r.forfeited_per_grant = f.real(11);
@@ -129,11 +124,7 @@ inline std::vector<row> read_grid(const std::string& text, const std::string& pa
     // last_arrival, the request shares and seconds: checked, not judged.
     f.whole(13, 0, ~std::uint64_t{0} >> 8);
     for (std::size_t k = 14; k <= 16; ++k) f.real(k);
-    const auto [it, added] =
-        seen.emplace(std::make_tuple(r.network, r.arbiter, r.batch, r.seed), x.number);
-    if (!added)
-      throw cli::bad_input{path + ":" + std::to_string(x.number) + ":1: the run of line " +
-                           std::to_string(it->second) + " again"};
+    cli::unique_run(seen, std::make_tuple(r.network, r.arbiter, r.batch, r.seed), path, x.number);
     rows.push_back(r);
   }
   return rows;
@@ -145,10 +136,7 @@ inline std::vector<planned> read_design(const std::string& text, const std::stri
   std::map<std::tuple<cell, std::string, std::size_t>, std::size_t> seen;
   for (const cli::csv_line& x : cli::csv_lines(text, path, design_header())) {
     const planned p = detail::reader{{path, x, cli::split(design_header())}}.run();
-    const auto [it, added] = seen.emplace(std::make_tuple(p.network, p.arbiter, p.batch), x.number);
-    if (!added)
-      throw cli::bad_input{path + ":" + std::to_string(x.number) + ":1: the run of line " +
-                           std::to_string(it->second) + " again"};
+    cli::unique_run(seen, std::make_tuple(p.network, p.arbiter, p.batch), path, x.number);
     design.push_back(p);
   }
   return design;
@@ -164,25 +152,15 @@ struct summary {
 using summary_key = std::tuple<cell, std::string, std::size_t>;
 
 inline std::map<summary_key, summary> summarize(const std::vector<row>& rows) {
-  std::map<summary_key, std::vector<const row*>> by;
-  for (const row& r : rows) by[summary_key{r.network, r.arbiter, r.batch}].push_back(&r);
-  std::map<summary_key, summary> out;
-  for (const auto& [key, runs] : by) {
-    summary s;
-    s.runs = runs.size();
-    s.least = s.most = runs.front()->normalized;
-    const double n = static_cast<double>(runs.size());
-    for (const row* r : runs) {
-      s.finished = s.finished && r->finished;
-      s.mean += r->normalized / n;
-      s.least = std::min(s.least, r->normalized);
-      s.most = std::max(s.most, r->normalized);
-      s.spread += r->spread / n;
-      s.forfeited_per_grant += r->forfeited_per_grant / n;
-    }
-    out.emplace(key, s);
-  }
-  return out;
+  return study_setting::summarize_by<summary>(
+      rows,
+      [](const row& r) {
+        return summary_key{r.network, r.arbiter, r.batch};
+      },
+      [](summary& s, const row& r, double n) {
+        s.spread += r.spread / n;
+        s.forfeited_per_grant += r.forfeited_per_grant / n;
+      });
 }
 
 /// The rule, for network c and the inverse-weighted model `weighted`.

@@ -9,18 +9,30 @@
 //   flits per VC cover a torus link's credit round trip at `latency` extra
 //   cycles: round_trip_flits(latency) = ceil(89.6 / 288 x (2 (1 + latency)
 //   + 2)), Anton 2's torus link bandwidth in flits per cycle over that
-//   round trip (2 flits at latency 0, 22 at 32, 61 at 96). name(c) is the
-//   setting as the studies' reports write it.
+//   round trip (2 flits at latency 0, 22 at 32, 61 at 96).
+//   check_consistent(f, k, c) refuses (naming file, line and column) a
+//   file's `consistent` field, column k, that is not what consistent()
+//   says of c. name(c) is the setting as the studies' reports write it.
+//   summarize_by<Summary>(rows, key_of, add) groups runs by key_of(row)
+//   and gives each group's Summary: runs, whether all finished, the mean,
+//   least and greatest of `normalized`, and what add(summary, row, n) adds
+//   (n: the group's runs).
 #ifndef INTERLOCK_EXAMPLES_ANTON2_STUDY_SETTING_HPP
 #define INTERLOCK_EXAMPLES_ANTON2_STUDY_SETTING_HPP
 
 #include <interlock/topology/anton2_node.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <map>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "cli.hpp"
+#include "csv_file.hpp"
 
 namespace study_setting {
 
@@ -47,6 +59,42 @@ struct cell {
   bool operator<(const cell& o) const { return key() < o.key(); }
   bool operator==(const cell& o) const { return key() == o.key(); }
 };
+
+/// Refuses field k of f, the file's `consistent` (0 or 1), when it is not
+/// what consistent() says of c.
+inline void check_consistent(const cli::csv_field& f, std::size_t k, const cell& c) {
+  const bool said = f.whole(k, 0, 1) == 1;
+  if (said != consistent(c.adapter_buffer, c.torus_latency))
+    throw cli::bad_input{f.where(k) + ": " + f.text(k) + "; adapter buffers of " +
+                         std::to_string(c.adapter_buffer) + " flits at torus latency " +
+                         std::to_string(c.torus_latency) + " are " + (said ? "not " : "") +
+                         "consistent (the round trip takes " +
+                         std::to_string(round_trip_flits(c.torus_latency)) + " flits)"};
+}
+
+/// Each group of `rows` (by key_of) over its runs, the seeds of a cell.
+template <class Summary, class Row, class KeyOf, class Add>
+auto summarize_by(const std::vector<Row>& rows, KeyOf key_of, Add add) {
+  using key = decltype(key_of(std::declval<const Row&>()));
+  std::map<key, std::vector<const Row*>> by;
+  for (const Row& r : rows) by[key_of(r)].push_back(&r);
+  std::map<key, Summary> out;
+  for (const auto& [k, runs] : by) {
+    Summary s;
+    s.runs = runs.size();
+    s.least = s.most = runs.front()->normalized;
+    const double n = static_cast<double>(runs.size());
+    for (const Row* r : runs) {
+      s.finished = s.finished && r->finished;
+      s.mean += r->normalized / n;
+      s.least = std::min(s.least, r->normalized);
+      s.most = std::max(s.most, r->normalized);
+      add(s, *r, n);
+    }
+    out.emplace(k, s);
+  }
+  return out;
+}
 
 inline std::string name(const cell& c) {
   return cli::format("%ux%ux%u, router %u, adapter %u, latency %u, pipeline %u", c.size, c.size,
