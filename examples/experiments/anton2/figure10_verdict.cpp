@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
@@ -109,20 +110,31 @@ void print_table(const std::map<summary_key, summary>& s, const std::vector<plan
   }
 }
 
-// The band's line for (setting, arbiter): the verdict's wording.
-std::string band_line(
-    const std::map<summary_key, summary>& s, const std::vector<planned>& design,
-    const std::string& setting, const std::string& arbiter,
-    const std::set<std::tuple<std::string, std::string, unsigned, std::uint64_t>>& done) {
-  const band_judgement j = band(s, design, setting, arbiter);
-  if (j.blends == 0) return "undecided (the design does not run it)";
+// The runs in the grid of the design's setting and batch: (setting, arbiter, blend, seed).
+using run_set = std::set<std::tuple<std::string, std::string, unsigned, std::uint64_t>>;
+
+// Of the design's runs that `pick` selects (seeds 1..3 each), how many
+// there are and how many the grid holds.
+template <class Pick>
+std::pair<std::size_t, std::size_t> runs_in(const std::vector<planned>& design, const run_set& done,
+                                            Pick pick) {
   std::size_t runs = 0, in = 0;
   for (const planned& p : design)
-    if (p.setting == setting && p.arbiter == arbiter)
+    if (pick(p))
       for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
         ++runs;
-        in += done.count(std::make_tuple(setting, arbiter, p.share, seed));
+        in += done.count(std::make_tuple(p.setting, p.arbiter, p.share, seed));
       }
+  return {runs, in};
+}
+
+// The band's line for (setting, arbiter): the verdict's wording.
+std::string band_line(const std::map<summary_key, summary>& s, const std::vector<planned>& design,
+                      const std::string& setting, const std::string& arbiter, const run_set& done) {
+  const band_judgement j = band(s, design, setting, arbiter);
+  if (j.blends == 0) return "undecided (the design does not run it)";
+  const auto [runs, in] = runs_in(
+      design, done, [&](const planned& p) { return p.setting == setting && p.arbiter == arbiter; });
   if (j.in_band())
     return cli::format("reproduced (every one of %zu blends within 0.80-0.90)", j.blends);
   if (j.out)
@@ -169,7 +181,7 @@ int run(int argc, char** argv) {
   cli::output_file csv("--csv", csv_path);
   const std::vector<row> rows = read_grid(cli::file_text("--grid", grid_path), grid_path);
   const cell n = design.front().network;
-  std::set<std::tuple<std::string, std::string, unsigned, std::uint64_t>> done;
+  run_set done;
   std::size_t beside = 0;  // rows of another setting or batch than the design's
   for (const row& r : rows) {
     if (r.run.network == n && r.run.batch == design.front().batch)
@@ -177,10 +189,7 @@ int run(int argc, char** argv) {
     else
       ++beside;
   }
-  std::size_t in = 0;
-  for (const planned& p : design)
-    for (std::uint64_t seed = 1; seed <= seeds; ++seed)
-      in += done.count(std::make_tuple(p.setting, p.arbiter, p.share, seed));
+  const std::size_t in = runs_in(design, done, [](const planned&) { return true; }).second;
   const std::map<summary_key, summary> s = summarize(rows);
   std::printf(
       "Figure 10, the study (docs/results.md): Anton 2's node, %s, %zu packets\n"
