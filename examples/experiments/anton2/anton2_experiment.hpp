@@ -163,6 +163,10 @@ struct run_settings {
   // switch in one cycle) or 4 (Figure 12's RC, VA, SA1, SA2).
   unsigned pipeline = 1;
   std::uint64_t timeline_bin = 0;  // > 0: the torus links' use per this many cycles
+  // Count the cycles each input requests each output arbiter
+  // (outcome::request_share): a write per arbitration, which a program
+  // that does not report the shares is spared.
+  bool count_requests = false;
   std::uint64_t seed = 1;
   arbiter_model arbiter;
 };
@@ -178,8 +182,9 @@ struct outcome {
   // the run's end (cycles).
   std::vector<double> link_utilization;
   std::uint64_t cycles = 0;
-  // Over every output arbiter and input port that requested it: the share
-  // of the arbiter's cycles the input requested (mean, 10th percentile).
+  // With run_settings::count_requests, over every output arbiter and input
+  // port that requested it: the share of the arbiter's cycles the input
+  // requested (mean, 10th percentile; else 0).
   double request_share = 0, request_share_p10 = 0;
   // Anton 2's node: per mesh router position (R(u,v), kind 0..15), the
   // completion cycles of its cores over the nodes: mean, earliest, latest.

@@ -96,7 +96,7 @@ inline interlock::model::config batch_config(std::size_t batch, const run_settin
     c.switch_stages = 2;  // SA1, SA2
   }
   c.utilization_bin = s.timeline_bin;
-  c.count_requests = true;
+  c.count_requests = s.count_requests;
   c.seed = s.seed;
   c.measure = 100000000;
   c.drain = 0;

@@ -179,6 +179,7 @@ int run(int argc, char** argv) {
         run_settings r = s.net.run;
         r.batch = c.batch;
         r.arbiter = c.arbiter;
+        r.count_requests = true;  // the request_share columns
         return both.run(c.node, r, p.destination, weights, busiest({&p}, {1.0}));
       },
       [&](std::size_t k, const outcome& o) {
