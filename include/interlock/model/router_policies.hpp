@@ -169,26 +169,31 @@ class router_policies {
   InputPolicy& input_policy(node_id r, std::size_t i) { return inputs_[checked_port(r, i)]; }
 
   /// Asks the cache for what router r's step reads first: its ports, its
-  /// outputs' credits and its switch's held picks (a hint: results are the
-  /// same without it). Only where the routers' input buffers take more
+  /// outputs' credits and policies and its switch's held picks (a hint:
+  /// results are the same without it). Only where the routers' input buffers take more
   /// than prefetch_beyond bytes: in a smaller network they stay in cache
   /// and asking costs more than it saves.
   static constexpr std::size_t prefetch_beyond = std::size_t{1} << 20;
+  /// Whether the routers' state is asked ahead (a network beyond that size).
+  bool prefetching() const noexcept { return prefetching_; }
   void prefetch_ports(node_id r) const noexcept {
     if (!prefetching_) return;
     const std::size_t first = s_.first_port[r], n = s_.first_port[r + 1] - first;
     prefetch_lines(s_.port.data() + first, n);
     prefetch_lines(s_.credits.data() + first * s_.vcs, n * s_.vcs);
+    prefetch_lines(policies_.data() + first, n);
     if (s_.split_switch()) prefetch_lines(s_.held_among.data() + first, n);
   }
   /// Then what its ports name (asked once their lines are in): the heads
-  /// of its input VCs that may compete and their candidates.
+  /// of its input VCs that may compete, their candidates and their input
+  /// ports' policies.
   void prefetch_heads(node_id r) const noexcept {
     if (!prefetching_) return;
     for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
       const std::size_t pi = s_.port_index(r, bits::lowest_index(ports));
       const std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked;
       if (vcs == 0) continue;
+      prefetch_lines(inputs_.data() + pi, 1);
       const std::size_t b = pi * s_.vcs + bits::lowest_index(vcs);
       const std::size_t n = bits::highest_index_nonzero(vcs) - bits::lowest_index(vcs) + 1;
       prefetch_lines(s_.buf.data() + b, n);
