@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "interlock/core/prefetch.hpp"
 #include "interlock/core/random.hpp"
 #include "interlock/model/deadlock.hpp"
 #include "interlock/model/fabric.hpp"
@@ -258,6 +259,10 @@ class measurement {
   }
   std::uint64_t channel_flits(node_id r, std::size_t o) const {
     return channel_flits_[static_cast<std::size_t>(r) * ports_ + o];
+  }
+  /// Asks the cache for router r's outputs' counts (a hint).
+  void prefetch_channels(node_id r) const noexcept {
+    interlock::prefetch_lines(channel_flits_.data() + static_cast<std::size_t>(r) * ports_, ports_);
   }
 
   /// A packet delivered at cycle t.

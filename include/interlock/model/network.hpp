@@ -247,7 +247,8 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     // Routers holding packets, in index order (their state is laid out so).
     // A step changes no other router's state until the next cycle, so the
     // routers due are known ahead: the cache is asked for a router's ports
-    // two due routers before its step and for its heads one before.
+    // and channels two due routers before its step and for its heads one
+    // before.
     const auto due_from = [this, t](std::size_t from) {
       std::size_t r = next_active(from);
       while (r < s_.nodes && !(s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle))
@@ -256,10 +257,14 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     };
     const std::size_t n = s_.nodes;
     std::size_t r = due_from(0), after = r < n ? due_from(r + 1) : n;
-    if (after < n) router_.prefetch_ports(static_cast<node_id>(after));
+    const auto ask_ports = [this, deep](std::size_t x) {
+      router_.prefetch_ports(static_cast<node_id>(x));
+      if (deep) this->prefetch_channels(static_cast<node_id>(x));
+    };
+    if (after < n) ask_ports(after);
     while (r < n) {
       const std::size_t third = after < n ? due_from(after + 1) : n;
-      if (third < n) router_.prefetch_ports(static_cast<node_id>(third));
+      if (third < n) ask_ports(third);
       if (after < n) router_.prefetch_heads(static_cast<node_id>(after));
       router_.step(static_cast<node_id>(r), t, static_cast<moves&>(*this));
       // (a router not due holds what it held when it fell asleep)

@@ -37,6 +37,7 @@
 
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
+#include "interlock/core/prefetch.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/anton2_node.hpp"
 #include "interlock/model/config.hpp"
@@ -96,7 +97,12 @@ class network_moves {
     inj_free_at_.assign(endpoints, 0);
     inj_busy_.assign(endpoints, 0.0);
     ej_busy_.assign(endpoints, 0.0);
-    if (!f_.uniform_bandwidth()) channel_busy_.assign(s_.total_ports, 0.0);
+    if (!f_.uniform_bandwidth()) {
+      slow_.assign(s_.total_ports, slow_channel{});
+      for (node_id r = 0; r < nodes; ++r)
+        for (std::size_t o = 0; o < std::min(s_.ports_of(r), s_.local); ++o)
+          slow_[s_.port_index(r, o)].bandwidth = f_.bandwidth(r, o);
+    }
   }
   network_moves(const network_moves&) = delete;
   network_moves& operator=(const network_moves&) = delete;
@@ -209,10 +215,17 @@ class network_moves {
   // per flit, or as the fabric's slower channel takes.
   std::uint64_t channel_cycles(node_id r, std::size_t o, std::uint32_t flits, std::uint64_t t) {
     if (s_.link[s_.port_index(r, o)].slow == 0) return flits;
-    const double bandwidth = f_.bandwidth(r, o);
-    double& busy = channel_busy_[s_.port_index(r, o)];
-    busy = continued(busy, t) + static_cast<double>(flits) / bandwidth;
-    return static_cast<std::uint64_t>(std::ceil(busy)) - t;
+    slow_channel& c = slow_[s_.port_index(r, o)];
+    c.busy = continued(c.busy, t) + static_cast<double>(flits) / c.bandwidth;
+    return static_cast<std::uint64_t>(std::ceil(c.busy)) - t;
+  }
+
+  /// Asks the cache for what router r's departures write outside the
+  /// router's own state: its outputs' measured flits and, on a fabric with
+  /// slower channels, their channels (a hint).
+  void prefetch_channels(node_id r) const noexcept {
+    m_.prefetch_channels(r);
+    if (!slow_.empty()) interlock::prefetch_lines(slow_.data() + s_.first_port[r], s_.ports_of(r));
   }
 
   // Carries the packet `id` (`flits` long) that router r sends from input
@@ -310,7 +323,12 @@ class network_moves {
   std::vector<std::uint16_t> pending_flits_;
   std::vector<std::uint64_t> inj_free_at_;
   std::vector<double> inj_busy_, ej_busy_;  // endpoint_bandwidth < 1: when each port frees
-  std::vector<double> channel_busy_;        // the fabric's slower channels: when each frees
+  // Per port, on a fabric with slower channels: when each output's channel
+  // frees and its bandwidth, side by side.
+  struct slow_channel {
+    double busy = 0, bandwidth = 1;
+  };
+  std::vector<slow_channel> slow_;
   // Time and counts.
   std::uint64_t now_ = 0, last_progress_ = 0, stall_limit_ = 0;
   std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;

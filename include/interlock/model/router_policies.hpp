@@ -179,9 +179,9 @@ class router_policies {
   void prefetch_ports(node_id r) const noexcept {
     if (!prefetching_) return;
     const std::size_t first = s_.first_port[r], n = s_.first_port[r + 1] - first;
-    prefetch_lines(s_.port.data() + first, n);
-    prefetch_lines(s_.credits.data() + first * s_.vcs, n * s_.vcs);
-    prefetch_lines(policies_.data() + first, n);
+    interlock::prefetch_lines(s_.port.data() + first, n);
+    interlock::prefetch_lines(s_.credits.data() + first * s_.vcs, n * s_.vcs);
+    interlock::prefetch_lines(policies_.data() + first, n);
     if (s_.split_switch()) prefetch_lines(s_.held_among.data() + first, n);
   }
   /// Then what its ports name (asked once their lines are in): the heads
@@ -193,24 +193,15 @@ class router_policies {
       const std::size_t pi = s_.port_index(r, bits::lowest_index(ports));
       const std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked;
       if (vcs == 0) continue;
-      prefetch_lines(inputs_.data() + pi, 1);
+      interlock::prefetch_lines(inputs_.data() + pi, 1);
       const std::size_t b = pi * s_.vcs + bits::lowest_index(vcs);
       const std::size_t n = bits::highest_index_nonzero(vcs) - bits::lowest_index(vcs) + 1;
-      prefetch_lines(s_.buf.data() + b, n);
-      prefetch_lines(s_.cand_info.data() + b * s_.max_cand, n * s_.max_cand);
+      interlock::prefetch_lines(s_.buf.data() + b, n);
+      interlock::prefetch_lines(s_.cand_info.data() + b * s_.max_cand, n * s_.max_cand);
     }
   }
 
  protected:
-  // Asks the cache for the lines of the n > 0 items from `first`.
-  template <class T>
-  static void prefetch_lines(const T* first, std::size_t n) noexcept {
-    const char* p = reinterpret_cast<const char*>(first);
-    const char* const last = reinterpret_cast<const char*>(first + n) - 1;
-    for (; p < last; p += 64) interlock::prefetch(p);
-    interlock::prefetch(last);
-  }
-
   node_id checked_router(node_id r) const {
     if (r >= s_.nodes)
       throw std::out_of_range("interlock::model::router: router " + std::to_string(r) +
