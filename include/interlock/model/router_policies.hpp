@@ -170,9 +170,9 @@ class router_policies {
 
   /// Asks the cache for what router r's step reads first: its ports, its
   /// outputs' credits and policies and its switch's held picks (a hint:
-  /// results are the same without it). Only where the routers' input buffers take more
-  /// than prefetch_beyond bytes: in a smaller network they stay in cache
-  /// and asking costs more than it saves.
+  /// results are the same without it). Only where the routers' input
+  /// buffers take more than prefetch_beyond bytes: in a smaller network
+  /// they stay in cache and asking costs more than it saves.
   static constexpr std::size_t prefetch_beyond = std::size_t{1} << 20;
   /// Whether the routers' state is asked ahead (a network beyond that size).
   bool prefetching() const noexcept { return prefetching_; }
@@ -182,7 +182,7 @@ class router_policies {
     interlock::prefetch_lines(s_.port.data() + first, n);
     interlock::prefetch_lines(s_.credits.data() + first * s_.vcs, n * s_.vcs);
     interlock::prefetch_lines(policies_.data() + first, n);
-    if (s_.split_switch()) prefetch_lines(s_.held_among.data() + first, n);
+    if (s_.split_switch()) interlock::prefetch_lines(s_.held_among.data() + first, n);
   }
   /// Then what its ports name (asked once their lines are in): the heads
   /// of its input VCs that may compete, their candidates and their input
