@@ -14,8 +14,9 @@
 //   - run_tool.hpp: main's exit status (0 or the run's, 2 bad input, 3 a
 //     failure, a failed write among them), --help and --version.
 // Beside them, included by the programs that need them: routing_flags.hpp
-// (dimension orders, the T3E's VC tables) and catalogue.hpp (every name the
-// programs accept, with its parameters: interlock_info's list).
+// (dimension orders, the T3E's VC tables), prefetch_flag.hpp (the network
+// model's --prefetch) and catalogue.hpp (every name the programs accept,
+// with its parameters: interlock_info's list).
 #ifndef INTERLOCK_EXAMPLES_CLI_HPP
 #define INTERLOCK_EXAMPLES_CLI_HPP
 

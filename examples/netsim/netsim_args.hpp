@@ -26,6 +26,7 @@
 #include "cli.hpp"
 #include "grid.hpp"
 #include "netsim_values.hpp"
+#include "prefetch_flag.hpp"
 #include "routing_flags.hpp"
 
 namespace netsim_tool {
@@ -246,6 +247,8 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
       a.model.head_cycles = static_cast<unsigned>(number(flag, value(), 0, 1000));
     } else if (flag == "--switch-stages") {
       a.model.switch_stages = static_cast<unsigned>(number(flag, value(), 1, 2));
+    } else if (flag == "--prefetch") {
+      a.model.prefetch = cli::prefetch_mode(flag, value());
     } else if (flag == "--traffic") {
       a.traffic = value();
       a.mix = parse_mix(flag, a.traffic);

@@ -63,6 +63,7 @@ inline std::string flag_of_field(const std::string& field) {
       {"router_delay", "--router-delay"},
       {"head_cycles", "--head-cycles"},
       {"switch_stages", "--switch-stages"},
+      {"prefetch", "--prefetch"},
       {"endpoints", "--endpoints"},
       {"lengths", "--packet-flits"},
       {"load", "--load"},

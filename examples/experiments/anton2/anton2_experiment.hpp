@@ -49,6 +49,7 @@
 #include <interlock/model/config.hpp>
 #include <interlock/model/sources.hpp>
 #include "cli.hpp"
+#include "prefetch_flag.hpp"
 
 namespace anton2_experiment {
 
@@ -167,6 +168,8 @@ struct run_settings {
   // (outcome::request_share): a write per arbitration, which a program
   // that does not report the shares is spared.
   bool count_requests = false;
+  // --prefetch: the model's cache hints (the same results either way).
+  interlock::model::prefetch_mode prefetch = interlock::model::prefetch_mode::automatic;
   std::uint64_t seed = 1;
   arbiter_model arbiter;
 };
@@ -342,7 +345,8 @@ struct network_flags {
            "  --pipeline N         router stages a head passes: 1 (default) or 4 (route\n"
            "                       computation, VC allocation, input and output switch\n"
            "                       arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)\n"
-           "  --seed N             the runs' seed (default 1)\n";
+           "  --seed N             the runs' seed (default 1)\n" +
+           cli::prefetch_help(23);
   }
 
   /// Reads `flag` if it is one of these (value() gives its value).
@@ -363,6 +367,8 @@ struct network_flags {
       run.pipeline = v == "1" ? 1 : 4;
     } else if (flag == "--seed") {
       run.seed = cli::number(flag, value(), 0, 1000000000);
+    } else if (flag == "--prefetch") {
+      run.prefetch = cli::prefetch_mode(flag, value());
     } else {
       return false;
     }

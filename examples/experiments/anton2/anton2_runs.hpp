@@ -97,6 +97,7 @@ inline interlock::model::config batch_config(std::size_t batch, const run_settin
   }
   c.utilization_bin = s.timeline_bin;
   c.count_requests = s.count_requests;
+  c.prefetch = s.prefetch;
   c.seed = s.seed;
   c.measure = 100000000;
   c.drain = 0;

@@ -32,6 +32,13 @@
 namespace interlock {
 namespace model {
 
+/// Whether the network asks the cache ahead for the state a cycle will
+/// touch (hints only: the results are the same either way). automatic does
+/// so where the routers' input buffers take more than 1 MiB (a network whose
+/// state outgrows the cache); always and never override that, to measure
+/// what the hints save on a given machine.
+enum class prefetch_mode : unsigned char { automatic, always, never };
+
 /// One packet length and its share of the packets.
 struct length_share {
   unsigned flits = 1;
@@ -100,6 +107,7 @@ struct config {
   // frees or a credit or packet reaches it; true evaluates every router
   // holding packets every cycle instead (the same run, slower: for tests).
   bool evaluate_every_cycle = false;
+  prefetch_mode prefetch = prefetch_mode::automatic;
 
   unsigned injection_flits() const {
     return injection_buffer_flits == 0 ? buffer_flits : injection_buffer_flits;
@@ -207,6 +215,10 @@ struct config {
       throw config_error(who, "utilization_bin", std::to_string(utilization_bin), "0..2^40");
     if (stall_limit > (std::uint64_t{1} << 40))
       throw config_error(who, "stall_limit", std::to_string(stall_limit), "0..2^40");
+    if (prefetch != prefetch_mode::automatic && prefetch != prefetch_mode::always &&
+        prefetch != prefetch_mode::never)
+      throw config_error(who, "prefetch", std::to_string(static_cast<unsigned>(prefetch)),
+                         "automatic, always or never");
   }
 };
 

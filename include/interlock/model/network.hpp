@@ -77,7 +77,6 @@
 #include <vector>
 
 #include "interlock/core/bits.hpp"
-#include "interlock/core/prefetch.hpp"
 #include "interlock/core/random.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/anton2_node.hpp"
@@ -211,32 +210,7 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
       if (t == m_.window_end()) router_.count_requests(false);
     }
     auto& due = wheel_.due(t);
-    // The packets arriving now and the buffers and credits the cycle's
-    // events change are cold (last touched a hop ago): ask for all of them
-    // before handling any. In a network whose state outgrows the cache,
-    // also what handling them writes (the router's sleep, an output's
-    // waiters) and then, once the buffers' lines are in, the ring slot and
-    // the port each arrival fills.
-    const bool deep = router_.prefetching();
-    for (const event& e : due) {
-      if (e.kind == event_kind::arrival) {
-        pool_.prefetch(e.payload);
-        interlock::prefetch(&s_.buf[s_.buffer(e.router, e.port, e.vc)]);
-      } else if (e.kind == event_kind::credit) {
-        interlock::prefetch(&s_.credits[s_.buffer(e.router, e.port, e.vc)]);
-        if (deep) interlock::prefetch(&s_.link[s_.port_index(e.router, e.port)]);
-      }
-      if (deep) interlock::prefetch(&s_.sleep_until[e.router]);
-    }
-    if (deep)
-      for (const event& e : due) {
-        if (e.kind != event_kind::arrival) continue;
-        const queue_state& q = s_.buf[s_.buffer(e.router, e.port, e.vc)].queue;
-        std::size_t slot = q.head + q.count;
-        if (slot >= q.slots) slot -= q.slots;
-        interlock::prefetch(&s_.ring[q.base + slot]);
-        interlock::prefetch(&s_.port[s_.port_index(e.router, e.port)]);
-      }
+    this->prefetch_events(due);
     for (std::size_t i = 0; i < due.size(); ++i) handle(due[i]);
     wheel_.clear(t);
     src_.create_due(t, [this](node_id, std::uint64_t at) {
@@ -255,6 +229,7 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
         r = next_active(r + 1);
       return r;
     };
+    const bool deep = router_.prefetching();
     const std::size_t n = s_.nodes;
     std::size_t r = due_from(0), after = r < n ? due_from(r + 1) : n;
     const auto ask_ports = [this, deep](std::size_t x) {

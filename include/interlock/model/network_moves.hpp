@@ -103,6 +103,7 @@ class network_moves {
         for (std::size_t o = 0; o < std::min(s_.ports_of(r), s_.local); ++o)
           slow_[s_.port_index(r, o)].bandwidth = f_.bandwidth(r, o);
     }
+    router_.set_prefetch(cfg_.prefetch);
   }
   network_moves(const network_moves&) = delete;
   network_moves& operator=(const network_moves&) = delete;
@@ -218,6 +219,36 @@ class network_moves {
     slow_channel& c = slow_[s_.port_index(r, o)];
     c.busy = continued(c.busy, t) + static_cast<double>(flits) / c.bandwidth;
     return static_cast<std::uint64_t>(std::ceil(c.busy)) - t;
+  }
+
+  /// Asks the cache for what handling the cycle's events `due` touches,
+  /// all before the first is handled: every arriving packet and the buffer
+  /// or credits each event changes (cold: last touched a hop ago). Where
+  /// the routers' state is asked ahead (router::prefetching), also what
+  /// handling them writes (the router's sleep, an output's waiters) and
+  /// then, once the buffers' lines are in, the ring slot and the port each
+  /// arrival fills. Hints only.
+  void prefetch_events(const std::vector<event>& due) const noexcept {
+    const bool deep = router_.prefetching();
+    for (const event& e : due) {
+      if (e.kind == event_kind::arrival) {
+        pool_.prefetch(e.payload);
+        interlock::prefetch(&s_.buf[s_.buffer(e.router, e.port, e.vc)]);
+      } else if (e.kind == event_kind::credit) {
+        interlock::prefetch(&s_.credits[s_.buffer(e.router, e.port, e.vc)]);
+        if (deep) interlock::prefetch(&s_.link[s_.port_index(e.router, e.port)]);
+      }
+      if (deep) interlock::prefetch(&s_.sleep_until[e.router]);
+    }
+    if (!deep) return;
+    for (const event& e : due) {
+      if (e.kind != event_kind::arrival) continue;
+      const queue_state& q = s_.buf[s_.buffer(e.router, e.port, e.vc)].queue;
+      std::size_t slot = q.head + q.count;
+      if (slot >= q.slots) slot -= q.slots;
+      interlock::prefetch(&s_.ring[q.base + slot]);
+      interlock::prefetch(&s_.port[s_.port_index(e.router, e.port)]);
+    }
   }
 
   /// Asks the cache for what router r's departures write outside the

@@ -17,9 +17,9 @@
 //   counts, per output, the cycles it arbitrates and each input port
 //   requests it. prefetch_ports(r) and prefetch_heads(r) ask the cache
 //   for what router r's step reads (where the input buffers' state exceeds
-//   prefetch_beyond bytes; hints only). It is the first layer of
-//   model::router (router.hpp);
-//   router_allocation.hpp builds the switch allocators on it.
+//   prefetch_beyond bytes, or as set_prefetch says; hints only). It is the
+//   first layer of model::router (router.hpp); router_allocation.hpp builds
+//   the switch allocators on it.
 //
 // Example
 //   // router<...>::policy(r, o) is router_policies::policy: the output
@@ -46,6 +46,7 @@
 #include "interlock/core/grant.hpp"
 #include "interlock/core/prefetch.hpp"
 #include "interlock/model/age_support.hpp"
+#include "interlock/model/config.hpp"
 #include "interlock/model/router_state.hpp"
 #include "interlock/model/switch_allocators.hpp"
 #include "interlock/model/vc_sets.hpp"
@@ -176,6 +177,10 @@ class router_policies {
   static constexpr std::size_t prefetch_beyond = std::size_t{1} << 20;
   /// Whether the routers' state is asked ahead (a network beyond that size).
   bool prefetching() const noexcept { return prefetching_; }
+  /// config::prefetch: always or never override the size rule above.
+  void set_prefetch(prefetch_mode m) noexcept {
+    if (m != prefetch_mode::automatic) prefetching_ = m == prefetch_mode::always;
+  }
   void prefetch_ports(node_id r) const noexcept {
     if (!prefetching_) return;
     const std::size_t first = s_.first_port[r], n = s_.first_port[r + 1] - first;
