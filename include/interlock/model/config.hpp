@@ -32,11 +32,12 @@
 namespace interlock {
 namespace model {
 
-/// Whether the network asks the cache ahead for the state a cycle will
-/// touch (hints only: the results are the same either way). automatic does
-/// so where the routers' input buffers take more than 1 MiB (a network whose
-/// state outgrows the cache); always and never override that, to measure
-/// what the hints save on a given machine.
+/// Whether the network asks the cache ahead for the routers' state a cycle
+/// will touch (hints only: the results are the same either way). automatic
+/// does so where the routers' input buffers take more than 1 MiB (a network
+/// whose state outgrows the cache); always and never override that, to
+/// measure what the hints save on a given machine. The hints for each
+/// event's own packet, buffer and credits are given in every mode.
 enum class prefetch_mode : unsigned char { automatic, always, never };
 
 /// One packet length and its share of the packets.
