@@ -82,12 +82,7 @@ namespace detail {
 inline planned read_run(const cli::csv_field& f) {
   planned p;
   p.network.size = static_cast<unsigned>(f.whole(0, 4, 16));
-  p.network.router_buffer = static_cast<unsigned>(f.whole(1, 1, 4096));
-  p.network.adapter_buffer = static_cast<unsigned>(f.whole(2, 1, 4096));
-  p.network.torus_latency = static_cast<unsigned>(f.whole(3, 0, 1000));
-  p.network.pipeline = static_cast<unsigned>(f.whole(4, 1, 4));
-  if (p.network.pipeline != 1 && p.network.pipeline != 4)
-    throw cli::bad_input{f.where(4) + ": " + f.text(4) + "; allowed: 1, 4"};
+  study_setting::read_unknowns(f, 1, p.network);
   p.setting = f.one_of(5, settings());
   p.arbiter = f.one_of(6, arbiters());
   if ((p.setting == "none") != (p.arbiter == "round_robin"))

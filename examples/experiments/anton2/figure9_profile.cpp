@@ -78,12 +78,7 @@ struct key_reader : cli::csv_field {
     cell c;
     c.size = static_cast<unsigned>(whole(0, 6, 8));
     if (c.size == 7) throw cli::bad_input{where(0) + ": 7; allowed: 6, 8"};
-    c.router_buffer = static_cast<unsigned>(whole(1, 1, 4096));
-    c.adapter_buffer = static_cast<unsigned>(whole(2, 1, 4096));
-    c.torus_latency = static_cast<unsigned>(whole(3, 0, 1000));
-    c.pipeline = static_cast<unsigned>(whole(4, 1, 4));
-    if (c.pipeline != 1 && c.pipeline != 4)
-      throw cli::bad_input{where(4) + ": " + text(4) + "; allowed: 1, 4"};
+    study_setting::read_unknowns(*this, 1, c);
     const std::uint64_t seed = whole(5, 1, 1000);
     one_of(6, {"anton2"});
     const std::string p = one_of(7, {"uniform", "neighbor1"});  // (a copy: the list is a temporary)
@@ -102,9 +97,11 @@ struct key_reader : cli::csv_field {
 struct run_positions {
   std::array<double, positions> mean{};  // each position's cores' mean completion
   std::array<bool, positions> have{};
-  std::size_t count = 0;
   std::uint64_t last_arrival = 0;
   std::size_t line = 0;  // where last_arrival was read
+  std::size_t count() const {
+    return static_cast<std::size_t>(std::count(have.begin(), have.end(), true));
+  }
 };
 
 std::map<run_key, run_positions> read_positions(const std::string& text, const std::string& path) {
@@ -130,12 +127,11 @@ std::map<run_key, run_positions> read_positions(const std::string& text, const s
                            ", last " + f.text(15) + " and last arrival " + f.text(16) +
                            "; allowed: first <= mean <= last <= last arrival"};
     if (r.have[p]) r = run_positions{};  // the run again: its later lines replace these
-    if (r.count != 0 && arrival != r.last_arrival)
+    if (r.count() != 0 && arrival != r.last_arrival)
       throw cli::bad_input{f.where(16) + ": " + f.text(16) + "; line " + std::to_string(r.line) +
                            " gives the run's last arrival as " + std::to_string(r.last_arrival)};
     r.have[p] = true;
     r.mean[p] = mean;
-    ++r.count;
     r.last_arrival = arrival;
     r.line = x.number;
   }
@@ -262,7 +258,7 @@ int run(int argc, char** argv) {
     const run_key k{r.network, r.arbiter, r.batch, r.seed};
     const auto p = at.find(k);
     const auto t = use.find(k);
-    if (p == at.end() || p->second.count != positions || t == use.end()) {
+    if (p == at.end() || p->second.count() != positions || t == use.end()) {
       ++left_out;
       continue;
     }

@@ -91,12 +91,7 @@ struct reader : cli::csv_field {
     p.network.size = static_cast<unsigned>(whole(0, 6, 8));
     if (p.network.size == 7) throw cli::bad_input{where(0) + ": 7; allowed: 6, 8"};
     p.arbiter = arbiter(1);
-    p.network.router_buffer = static_cast<unsigned>(whole(2, 1, 4096));
-    p.network.adapter_buffer = static_cast<unsigned>(whole(3, 1, 4096));
-    p.network.torus_latency = static_cast<unsigned>(whole(4, 0, 1000));
-    p.network.pipeline = static_cast<unsigned>(whole(5, 1, 4));
-    if (p.network.pipeline != 1 && p.network.pipeline != 4)
-      throw cli::bad_input{where(5) + ": " + text(5) + "; allowed: 1, 4"};
+    study_setting::read_unknowns(*this, 2, p.network);
     p.batch = static_cast<std::size_t>(whole(6, 1, 1000000));
     return p;
   }

@@ -10,6 +10,8 @@
 //   cycles: round_trip_flits(latency) = ceil(89.6 / 288 x (2 (1 + latency)
 //   + 2)), Anton 2's torus link bandwidth in flits per cycle over that
 //   round trip (2 flits at latency 0, 22 at 32, 61 at 96).
+//   read_unknowns(f, k, c) reads fields k..k+3 of a study file's line
+//   (router and adapter buffers, torus latency, pipeline 1 or 4) into c.
 //   check_consistent(f, k, c) refuses (naming file, line and column) a
 //   file's `consistent` field, column k, that is not what consistent()
 //   says of c. name(c) is the setting as the studies' reports write it.
@@ -59,6 +61,17 @@ struct cell {
   bool operator<(const cell& o) const { return key() < o.key(); }
   bool operator==(const cell& o) const { return key() == o.key(); }
 };
+
+/// Reads the text's unknowns of a setting from fields k..k+3 of f (mesh
+/// router buffer, adapter buffer, torus latency, pipeline: 1 or 4) into c.
+inline void read_unknowns(const cli::csv_field& f, std::size_t k, cell& c) {
+  c.router_buffer = static_cast<unsigned>(f.whole(k, 1, 4096));
+  c.adapter_buffer = static_cast<unsigned>(f.whole(k + 1, 1, 4096));
+  c.torus_latency = static_cast<unsigned>(f.whole(k + 2, 0, 1000));
+  c.pipeline = static_cast<unsigned>(f.whole(k + 3, 1, 4));
+  if (c.pipeline != 1 && c.pipeline != 4)
+    throw cli::bad_input{f.where(k + 3) + ": " + f.text(k + 3) + "; allowed: 1, 4"};
+}
 
 /// Refuses field k of f, the file's `consistent` (0 or 1), when it is not
 /// what consistent() says of c.
