@@ -6,7 +6,7 @@
 //
 //   qos_plan [--sls NAME:SHARE:DISTANCE:MTU,...] [--entries N] [--gmtu BYTES] [--w W --k K]
 //            [--loads L,...] [--seeds N] [--csv FILE]
-#include <interlock/model/switch_network.hpp>
+#include <interlock/model/switch/network.hpp>
 #include <interlock/qos/dtable_config.hpp>
 
 #include <algorithm>

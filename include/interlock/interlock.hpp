@@ -69,6 +69,7 @@
 #include "interlock/traffic/anton2_loads.hpp"
 #include "interlock/traffic/arbitration_weights.hpp"
 #include "interlock/traffic/loads.hpp"
+#include "interlock/traffic/merging.hpp"
 #include "interlock/traffic/patterns.hpp"
 
 #include "interlock/verify/adaptive_deadlock.hpp"
@@ -76,6 +77,7 @@
 #include "interlock/verify/cdg_report.hpp"
 #include "interlock/verify/channel_dependency_graph.hpp"
 #include "interlock/verify/dependency_graph.hpp"
+#include "interlock/verify/fairness_metrics.hpp"
 #include "interlock/verify/route_enumeration.hpp"
 #include "interlock/verify/unified_deadlock.hpp"
 

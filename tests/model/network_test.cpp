@@ -21,8 +21,8 @@
 #include <tuple>
 #include <vector>
 
-#include <interlock/model/merging.hpp>
 #include <interlock/model/network.hpp>
+#include <interlock/traffic/merging.hpp>
 
 namespace {
 
@@ -259,7 +259,7 @@ TEST_CASE("parking lot: round robin's shares fall geometrically with distance ([
     const interlock::model::results r = parking_lot<rr>(wrap);
     const interlock::torus_topology t({8}, {wrap});
     const auto expected =
-        interlock::model::merging_rule_shares(interlock::dimension_order_routing(t), 7);
+        interlock::traffic::merging_rule_shares(interlock::dimension_order_routing(t), 7);
     double total = 0;
     for (const double x : r.accepted_per_source) total += x;
     CHECK(total == Approx(1.0).epsilon(0.01));  // the ejection port is saturated

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSL-1.0
 // Networks of QoS switches: the k-ary n-tree (topology/kary_ntree.hpp), the
-// layouts of [QoSThesis] Section 5.5.2 (model/switch_layouts.hpp), their
-// deadlock check (model/switch_deadlock.hpp) and runs on them.
+// layouts of [QoSThesis] Section 5.5.2 (model/switch/layouts.hpp), their
+// deadlock check (model/switch/deadlock.hpp) and runs on them.
 #include <catch2/catch.hpp>
-#include <interlock/model/switch_deadlock.hpp>
-#include <interlock/model/switch_layouts.hpp>
-#include <interlock/model/switch_network.hpp>
+#include <interlock/model/switch/deadlock.hpp>
+#include <interlock/model/switch/layouts.hpp>
+#include <interlock/model/switch/network.hpp>
 #include <interlock/topology/kary_ntree.hpp>
 
 #include <cstddef>

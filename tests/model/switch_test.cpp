@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
-// The hierarchical QoS switch (interlock/model/switch_*.hpp, vl_buffer.hpp):
+// The hierarchical QoS switch (interlock/model/switch/*.hpp):
 // its buffers, its wiring, its timing and speed-ups, its invariants under
 // every scheduler, and [QoSThesis] Table 2.2's shares.
 #include <catch2/catch.hpp>
 #include <interlock/core/config_error.hpp>
-#include <interlock/model/switch_network.hpp>
+#include <interlock/model/switch/network.hpp>
 
 #include <cstdint>
 #include <string>

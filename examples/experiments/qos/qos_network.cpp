@@ -6,9 +6,9 @@
 //
 //   qos_network [--topology tree|torus] [--switch opa,ib] [--scheduler dtable,sbt,round_robin]
 //               [--steps N] [--seeds N] [--cycles N] [--csv FILE] [--json FILE] [--jobs N]
-#include <interlock/model/switch_deadlock.hpp>
-#include <interlock/model/switch_layouts.hpp>
-#include <interlock/model/switch_network.hpp>
+#include <interlock/model/switch/deadlock.hpp>
+#include <interlock/model/switch/layouts.hpp>
+#include <interlock/model/switch/network.hpp>
 #include <interlock/qos/dtable_config.hpp>
 #include <interlock/topology/kary_ntree.hpp>
 #include <interlock/topology/torus.hpp>

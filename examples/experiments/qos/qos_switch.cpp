@@ -5,7 +5,7 @@
 //
 //   qos_switch [--preset A|B] [--config FILE] [--scheduler LIST] [--traffic LIST]
 //              [--load L | --sweep] [--seeds N] [--full] [--csv FILE] [--jobs N] ...
-#include <interlock/model/switch_network.hpp>
+#include <interlock/model/switch/network.hpp>
 #include <interlock/qos/dtable_config.hpp>
 
 #include <algorithm>

@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-#include <interlock/model/merging.hpp>
 #include <interlock/model/network.hpp>
 #include <interlock/model/presets.hpp>
+#include <interlock/traffic/merging.hpp>
 #include "cli.hpp"
 #include "experiment.hpp"
 
@@ -54,7 +54,7 @@ outcome run(bool wrap, std::uint64_t cycles) {
     return pattern.destination(t, s, g);
   };
   outcome o;
-  o.merging = interlock::model::merging_rule_shares(dor, 7);
+  o.merging = interlock::traffic::merging_rule_shares(dor, 7);
   using rr = interlock::round_robin_arbiter<64>;
   interlock::model::network<interlock::dimension_order_routing, rr> a(
       dor, c, to_p7, [](node_id, std::size_t) { return rr{}; });

@@ -32,6 +32,7 @@
 #include "interlock/model/results.hpp"
 #include "interlock/model/sources.hpp"
 #include "interlock/topology/torus.hpp"
+#include "interlock/verify/fairness_metrics.hpp"
 
 namespace interlock {
 namespace model {
@@ -142,8 +143,8 @@ class measurement {
       r.network_latency_per_source.push_back(k == 0 ? 0.0 : source_network_latency_[n] / k);
       if (batch) r.completion_per_source.push_back(source_last_[n]);
     }
-    r.source_latency_max_min = detail::max_min(r.latency_per_source);
-    r.source_network_latency_max_min = detail::max_min(r.network_latency_per_source);
+    r.source_latency_max_min = verify::max_min(r.latency_per_source);
+    r.source_network_latency_max_min = verify::max_min(r.network_latency_per_source);
     if (!r.completion_per_source.empty()) {
       double sum = 0;
       r.completion_min = r.completion_per_source[0];
@@ -159,7 +160,7 @@ class measurement {
     const double hosts = static_cast<double>(f.host_count());
     r.accepted = total / window / hosts;
     if (batch && !r.sources.empty()) r.offered = static_cast<double>(r.sources.size()) / hosts;
-    r.jain = jain_index(r.accepted_per_source);
+    r.jain = verify::jain_index(r.accepted_per_source);
     double lo = 0, hi = 0;
     for (std::size_t i = 0; i < r.accepted_per_source.size(); ++i) {
       const double a = r.accepted_per_source[i];

@@ -11,12 +11,12 @@
 //   direction, and the counters a run was asked for (torus link use,
 //   request shares, the SeaStar's age counters). csv_header()/csv_row()
 //   give one line per run; a figure that measured nothing is an empty cell.
-//   jain_index(x) = (sum x)^2 / (n sum x^2) (1 when all are equal);
+//   Jain's index and max/min are verify/fairness_metrics.hpp's;
 //   quantile() is the nearest-rank quantile.
 //
 // Example
-//   std::vector<double> shares{0.5, 0.25, 0.25};
-//   double j = interlock::model::jain_index(shares);   // 0.889
+//   std::vector<std::uint32_t> latencies{4, 9, 5, 7};
+//   double p50 = interlock::model::quantile(latencies, 0.5);   // 7
 #ifndef INTERLOCK_MODEL_RESULTS_HPP
 #define INTERLOCK_MODEL_RESULTS_HPP
 
@@ -33,17 +33,6 @@
 
 namespace interlock {
 namespace model {
-
-/// Jain's fairness index of x: (sum x)^2 / (n sum x^2); 1 when all are equal.
-inline double jain_index(const std::vector<double>& x) {
-  double sum = 0, squares = 0;
-  for (const double v : x) {
-    sum += v;
-    squares += v * v;
-  }
-  if (x.empty() || squares == 0) return 1;
-  return sum * sum / (static_cast<double>(x.size()) * squares);
-}
 
 /// The q-quantile (0..1) of v, by the nearest-rank rule; v is reordered.
 inline double quantile(std::vector<std::uint32_t>& v, double q) {
@@ -188,21 +177,6 @@ inline std::string csv_row(const results& r) {
   line += rest;
   return line;
 }
-
-namespace detail {
-/// max/min of the positive values of x (1 when there are none).
-inline double max_min(const std::vector<double>& x) {
-  double lo = 0, hi = 0;
-  bool any = false;
-  for (const double v : x) {
-    if (!(v > 0)) continue;
-    lo = any ? std::min(lo, v) : v;
-    hi = any ? std::max(hi, v) : v;
-    any = true;
-  }
-  return any ? hi / lo : 1;
-}
-}  // namespace detail
 
 }  // namespace model
 }  // namespace interlock

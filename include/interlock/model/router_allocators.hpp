@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch_allocators.hpp: the switch allocators a model router takes, and how
+// interlock/model/router_allocators.hpp: the switch allocators a model router takes, and how
 // it builds its policies' requests.
 //
 // Contract
@@ -16,8 +16,8 @@
 //
 // Example
 //   interlock::model::islip<8> a{2};   // iSLIP, 2 iterations, up to 8 ports
-#ifndef INTERLOCK_MODEL_SWITCH_ALLOCATORS_HPP
-#define INTERLOCK_MODEL_SWITCH_ALLOCATORS_HPP
+#ifndef INTERLOCK_MODEL_ROUTER_ALLOCATORS_HPP
+#define INTERLOCK_MODEL_ROUTER_ALLOCATORS_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -110,4 +110,4 @@ inline constexpr bool takes_mask_v = std::is_same<typename P::request_type, std:
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_ALLOCATORS_HPP
+#endif  // INTERLOCK_MODEL_ROUTER_ALLOCATORS_HPP

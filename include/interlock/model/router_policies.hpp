@@ -47,8 +47,8 @@
 #include "interlock/core/prefetch.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/config.hpp"
+#include "interlock/model/router_allocators.hpp"
 #include "interlock/model/router_state.hpp"
-#include "interlock/model/switch_allocators.hpp"
 #include "interlock/model/vc_sets.hpp"
 
 namespace interlock {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/merging.hpp: round robin's share of each source when every node sends to
+// interlock/traffic/merging.hpp: round robin's share of each source when every node sends to
 // one, by the merging rule of the XT parking-lot analysis (Abts & Weisser SC'07, Section 2).
 //
 // Contract
@@ -13,10 +13,10 @@
 //
 // Example
 //   interlock::torus_topology line({8}, {false});
-//   auto share = interlock::model::merging_rule_shares(
+//   auto share = interlock::traffic::merging_rule_shares(
 //       interlock::dimension_order_routing(line), 7);   // share[6] == 0.5
-#ifndef INTERLOCK_MODEL_MERGING_HPP
-#define INTERLOCK_MODEL_MERGING_HPP
+#ifndef INTERLOCK_TRAFFIC_MERGING_HPP
+#define INTERLOCK_TRAFFIC_MERGING_HPP
 
 #include <cstddef>
 #include <map>
@@ -29,7 +29,7 @@
 #include "interlock/topology/torus.hpp"
 
 namespace interlock {
-namespace model {
+namespace traffic {
 
 /// shares[s]: source s's share of `destination`'s ejection port under a
 /// deterministic routing scheme (its first route per pair), 0 for the
@@ -67,7 +67,7 @@ std::vector<double> merging_rule_shares(const Scheme& scheme, interlock::node_id
   return share;
 }
 
-}  // namespace model
+}  // namespace traffic
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_MERGING_HPP
+#endif  // INTERLOCK_TRAFFIC_MERGING_HPP

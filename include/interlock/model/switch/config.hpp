@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch_config.hpp: what a hierarchical QoS switch and its traffic are made of.
+// interlock/model/switch/config.hpp: what a hierarchical QoS switch and its traffic are made of.
 //
 // Models [QoSThesis] Sections 2.2 and 4.2.2 (Figures 2.1, 2.2 and 4.2): a
 // switch of `ports` ports grouped into MPorts of `mport_ports`; each MPort's

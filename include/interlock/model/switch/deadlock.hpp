@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch_deadlock.hpp: deadlock freedom of a switch network's routes.
+// interlock/model/switch/deadlock.hpp: deadlock freedom of a switch network's routes.
 //
 // Dally and Seitz's condition on the channels of a switch_layout: a vertex is
 // one class of one switch-to-switch link (the VL a route puts a packet on),
@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "interlock/model/switch_layout.hpp"
+#include "interlock/model/switch/layout.hpp"
 #include "interlock/verify/dependency_graph.hpp"
 
 namespace interlock {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch_layout.hpp: how switches, their ports and NICs are wired, and routed.
+// interlock/model/switch/layout.hpp: how switches, their ports and NICs are wired, and routed.
 //
 // Contract
 //   switch_layout(switches, ports, nics) starts with nothing wired.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch_layouts.hpp: networks of QoS switches as [QoSThesis] Chapter 5 builds
+// interlock/model/switch/layouts.hpp: networks of QoS switches as [QoSThesis] Chapter 5 builds
 // them.
 //
 // Contract
@@ -33,7 +33,7 @@
 #include <string>
 
 #include "interlock/core/config_error.hpp"
-#include "interlock/model/switch_layout.hpp"
+#include "interlock/model/switch/layout.hpp"
 #include "interlock/topology/kary_ntree.hpp"
 #include "interlock/topology/torus.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch_measurement.hpp: what a run of a switch network measures per SL.
+// interlock/model/switch/measurement.hpp: what a run of a switch network measures per SL.
 //
 // [QoSThesis] Section 2.4's metrics per SL: throughput and normalized
 // throughput, end-to-end latency (creation to the tail's delivery) and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch_schedulers.hpp: the output schedulers a QoS switch takes, made from SL
+// interlock/model/switch/schedulers.hpp: the output schedulers a QoS switch takes, made from SL
 // tables.
 //
 // A switch's output port (and a NIC's injection link) holds packets in VL
@@ -37,7 +37,7 @@
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/core/candidates.hpp"
 #include "interlock/core/grant.hpp"
-#include "interlock/model/switch_config.hpp"
+#include "interlock/model/switch/config.hpp"
 #include "interlock/qos/dtable.hpp"
 #include "interlock/qos/ib_vl_arbiter.hpp"
 #include "interlock/qos/queue_requests.hpp"

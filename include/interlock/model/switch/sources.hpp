@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch_sources.hpp: when a switch network's NICs create packets, and for whom.
+// interlock/model/switch/sources.hpp: when a switch network's NICs create packets, and for whom.
 //
-// [QoSThesis] Table 5.2's sources per SL (switch_config.hpp's sl_source):
+// [QoSThesis] Table 5.2's sources per SL (config.hpp's sl_source):
 // Bernoulli packets, constant bit rate on connections or to the run's
 // pattern, and bursts; and the run's pattern of destinations: uniform over
 // the other NICs, (src + 1) mod NICs, or a fixed destination per NIC.
@@ -37,7 +37,7 @@
 
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/random.hpp"
-#include "interlock/model/switch_config.hpp"
+#include "interlock/model/switch/config.hpp"
 
 namespace interlock {
 namespace model {

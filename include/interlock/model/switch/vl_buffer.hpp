@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/vl_buffer.hpp: a switch buffer whose space the VLs share dynamically.
+// interlock/model/switch/vl_buffer.hpp: a switch buffer whose space the VLs share dynamically.
 //
 // Models [QoSThesis] Sections 2.2.1 and 4.2.2: "VL buffer storage space is
 // dynamically managed, i.e. the buffer space is shared by all the VLs ...
@@ -24,8 +24,8 @@
 //   interlock::model::vl_space b(256, 3, 16, 256);   // 3 VLs, 16 flits each guaranteed
 //   b.reserve(0, 224);                                // VL0: its 16 and all 208 shared
 //   assert(!b.fits(0, 16) && b.fits(1, 16));          // VL1 still has its own 16
-#ifndef INTERLOCK_MODEL_VL_BUFFER_HPP
-#define INTERLOCK_MODEL_VL_BUFFER_HPP
+#ifndef INTERLOCK_MODEL_SWITCH_VL_BUFFER_HPP
+#define INTERLOCK_MODEL_SWITCH_VL_BUFFER_HPP
 
 #include <array>
 #include <cstddef>
@@ -126,4 +126,4 @@ struct packet_fifo {
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_VL_BUFFER_HPP
+#endif  // INTERLOCK_MODEL_SWITCH_VL_BUFFER_HPP

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: BSL-1.0
+// interlock/model/switch/allocation.hpp: a switch's VC and switch allocation, and its crossbars.
+//
+// Models [QoSThesis] Sections 2.2.2 and 4.2.2: allocation in two stages
+// (VA-SA). Each input or central buffer's input arbiter (round robin over
+// VLs) offers one VL whose head packet is ready and has room where it goes;
+// each output buffer's, and each central link's, output arbiter (round
+// robin) grants one of the buffers that offered it. An output in the
+// input's own MPort is reached through the MPort crossbar; any other
+// through the MPort's central links, taken in order (each link's arbiter
+// grants among the offers that fit it, the rest go on to the next link),
+// then the central crossbar. A packet crosses a crossbar at the speed-up
+// of its link (mport_speedup or central_speedup flits per cycle), never
+// ending before its tail has arrived: the source buffer and the
+// destination's write port are busy until it ends, and the source's space
+// comes back then. Out of an input buffer a packet takes the SC and VL of
+// its route.
+//
+// Contract
+//   switch_allocation<Scheduler>::build(fabric) sizes its request masks;
+//   allocate(fabric) runs one cycle's allocation over the buffers woken in
+//   it (fabric.sources, then emptied): a source with nothing that can go
+//   waits on the buffers it needs (woken when they free room or their
+//   write port); one that loses an arbitration is woken the next cycle.
+//   Work is proportional to the buffers woken; nothing allocates once the
+//   waiter lists have grown.
+#ifndef INTERLOCK_MODEL_SWITCH_ALLOCATION_HPP
+#define INTERLOCK_MODEL_SWITCH_ALLOCATION_HPP
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "interlock/core/bits.hpp"
+#include "interlock/core/grant.hpp"
+#include "interlock/model/switch/fabric.hpp"
+
+namespace interlock {
+namespace model {
+
+template <class Scheduler>
+class switch_allocation {
+ public:
+  using fabric_type = switch_fabric<Scheduler>;
+
+  void build(const fabric_type& f) {
+    requests_.assign(f.layout.switches() * f.shape.ports + f.layout.switches() * f.shape.mports(),
+                     0);
+    chosen_vl_.assign(f.nic_base, 0);
+  }
+
+  void allocate(fabric_type& f) {
+    if (f.sources.empty()) return;
+    touched_.clear();
+    // Virtual allocation: each awake source offers one VL.
+    for (const std::uint32_t b : f.sources) offer(f, b);
+    f.sources.clear();
+    // Switch allocation: each requested destination grants one source.
+    for (const std::uint32_t di : touched_) {
+      std::uint64_t req = requests_[di];
+      requests_[di] = 0;
+      if (di < f.outputs) {
+        switch_buffer& D = f.buffers[f.outputs + di];
+        const grant g = D.source_arbiter.arbitrate(req);
+        const std::uint32_t src = f.source_of(di, g.index());
+        D.source_arbiter.commit(g);
+        transfer(f, src, static_cast<std::uint32_t>(f.outputs + di));
+        req &= ~(std::uint64_t{1} << g.index());
+      } else {
+        const std::uint32_t group = di - static_cast<std::uint32_t>(f.outputs);
+        for (std::size_t j = 0; j < f.shape.central_links && req != 0; ++j) {
+          const std::uint32_t cb = f.central_buffer(group, j);
+          switch_buffer& D = f.buffers[cb];
+          std::uint64_t fit = 0;
+          for (std::uint64_t r = req; r != 0; r &= r - 1) {
+            const std::size_t local = bits::lowest_index(r);
+            const std::uint32_t src = f.source_of(di, local);
+            const switch_buffer& B = f.buffers[src];
+            if (f.can_take(cb, f.packets[B.queue[chosen_vl_[src]].head]))
+              fit |= std::uint64_t{1} << local;
+          }
+          if (fit == 0) continue;
+          const grant g = D.source_arbiter.arbitrate(fit);
+          D.source_arbiter.commit(g);
+          transfer(f, f.source_of(di, g.index()), cb);
+          req &= ~(std::uint64_t{1} << g.index());
+        }
+      }
+      // Sources that lost try again next cycle.
+      for (std::uint64_t r = req; r != 0; r &= r - 1)
+        f.events.push(f.now + 1, switch_event_kind::wake_source,
+                      f.source_of(di, bits::lowest_index(r)));
+    }
+  }
+
+ private:
+  // Source b's input arbiter offers one VL whose head can go.
+  void offer(fabric_type& f, std::uint32_t b) {
+    switch_buffer& B = f.buffers[b];
+    if (B.read_busy_until > f.now) return;  // woken when its transfer ends
+    std::uint64_t eligible = 0;
+    for (std::uint32_t m = B.occupied; m != 0; m &= m - 1) {
+      const std::size_t v = bits::lowest_index(m);
+      const switch_packet& pk = f.packets[B.queue[v].head];
+      if (pk.head_ready > f.now) continue;  // woken when it is ready
+      const std::uint32_t d = f.destination(b, pk);
+      head_destination_[v] = d;
+      if (d >= f.central_stage()) {
+        const std::uint32_t group = d - static_cast<std::uint32_t>(f.central_stage());
+        bool any = false;
+        for (std::size_t j = 0; j < f.shape.central_links; ++j)
+          any = any || f.can_take(f.central_buffer(group, j), pk);
+        if (any) {
+          eligible |= std::uint64_t{1} << v;
+        } else {
+          for (std::size_t j = 0; j < f.shape.central_links; ++j)
+            f.buffers[f.central_buffer(group, j)].waiters.push_back(b);
+        }
+      } else if (f.can_take(d, pk)) {
+        eligible |= std::uint64_t{1} << v;
+      } else {
+        f.buffers[d].waiters.push_back(b);
+      }
+    }
+    if (eligible == 0) return;
+    const grant g = B.vl_arbiter.arbitrate(eligible);
+    const std::size_t v = g.index();
+    chosen_vl_[b] = static_cast<std::uint8_t>(v);
+    const std::uint32_t d = head_destination_[v];
+    const std::size_t di =
+        d >= f.central_stage()
+            ? f.outputs + (d - f.central_stage())  // central groups after outputs
+            : d - f.outputs;
+    if (requests_[di] == 0) touched_.push_back(static_cast<std::uint32_t>(di));
+    requests_[di] |= std::uint64_t{1} << f.local_index(b);
+  }
+
+  // The packet at the head of src's chosen VL crosses a crossbar into dst.
+  void transfer(fabric_type& f, std::uint32_t src, std::uint32_t dst) {
+    switch_buffer& B = f.buffers[src];
+    const std::size_t v = chosen_vl_[src];
+    B.vl_arbiter.commit(grant(v));
+    const std::uint32_t id = B.dequeue(f.packets, v);
+    switch_packet& pk = f.packets[id];
+    const bool from_input = src < f.outputs;
+    const std::uint32_t speed = from_input ? f.shape.mport_speedup : f.shape.central_speedup;
+    const std::uint64_t end = std::max(f.now + (pk.flits + speed - 1) / speed, pk.tail_at);
+    f.peak_crossbar =
+        std::max(f.peak_crossbar, static_cast<double>(pk.flits) / static_cast<double>(end - f.now));
+    B.read_busy_until = end;
+    B.leaving[v] += pk.flits;
+    f.events.push(end, switch_event_kind::release, src, static_cast<std::uint32_t>(v), pk.flits);
+    f.events.push(end, switch_event_kind::wake_source, src);
+    // Out of the input buffer the packet takes the SC and VL of its route.
+    pk.sc = pk.next_sc;
+    pk.vl = pk.next_vl;
+    switch_buffer& D = f.buffers[dst];
+    D.space.reserve(pk.vl, pk.flits);
+    D.write_busy_until = end;
+    const bool to_output = dst < f.centrals;
+    const std::uint64_t delay =
+        f.shape.latency.at + f.shape.latency.x + (to_output ? f.shape.latency.sb : 0);
+    pk.head_ready = f.now + delay;
+    pk.tail_at = end + delay;
+    D.enqueue(f.packets, pk.vl, id);
+    if (to_output) {
+      const std::uint32_t l = f.link_of_output[dst - f.outputs];
+      f.events.push(pk.head_ready, switch_event_kind::wake_link, l);
+    } else {
+      f.events.push(pk.head_ready, switch_event_kind::wake_source, dst);
+    }
+    f.events.push(end, switch_event_kind::port_free, dst);
+  }
+
+  std::vector<std::uint32_t> touched_;
+  std::vector<std::uint64_t> requests_;
+  std::vector<std::uint8_t> chosen_vl_;
+  std::array<std::uint32_t, vl_space::max_vls> head_destination_{};  // offer()'s, per VL
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_SWITCH_ALLOCATION_HPP

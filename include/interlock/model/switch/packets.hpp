@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: BSL-1.0
+// interlock/model/switch/packets.hpp: the packets of a switch network and the store they live in.
+//
+// Contract
+//   switch_packet is one packet's record: when it was created and left its
+//   NIC, when its head is ready and its tail arrives where it is, the next
+//   packet of its VL's FIFO (vl_buffer.hpp's packet_fifo links through
+//   `next`), its NICs, size, SL, the SC and VL it holds now and those its
+//   route gives it out of the switch it is in, and the output port chosen
+//   there. switch_packets hands out ids: acquire() returns a cleared
+//   record, reusing released ids first, so the store grows only to the
+//   largest number of packets alive at once; release(id) returns it.
+//
+// Example
+//   interlock::model::switch_packets store;
+//   std::uint32_t id = store.acquire();
+//   store[id].flits = 16;
+//   store.release(id);   // the next acquire() returns id again
+#ifndef INTERLOCK_MODEL_SWITCH_PACKETS_HPP
+#define INTERLOCK_MODEL_SWITCH_PACKETS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "interlock/model/switch/vl_buffer.hpp"
+
+namespace interlock {
+namespace model {
+
+struct switch_packet {
+  std::uint64_t created = 0, injected = 0;
+  std::uint64_t head_ready = 0, tail_at = 0;
+  std::uint32_t next = fifo_end;
+  std::uint32_t src = 0, dst = 0;
+  std::uint32_t flits = 0;
+  std::uint16_t out = 0;                  // the output port chosen at this switch
+  std::uint8_t sl = 0, sc = 0, vl = 0;    // the SC and VL it holds now
+  std::uint8_t next_sc = 0, next_vl = 0;  // those it takes out of this switch
+};
+
+class switch_packets {
+ public:
+  std::uint32_t acquire() {
+    if (!free_.empty()) {
+      const std::uint32_t id = free_.back();
+      free_.pop_back();
+      records_[id] = switch_packet{};
+      return id;
+    }
+    records_.emplace_back();
+    return static_cast<std::uint32_t>(records_.size() - 1);
+  }
+  void release(std::uint32_t id) { free_.push_back(id); }
+
+  switch_packet& operator[](std::uint32_t id) noexcept { return records_[id]; }
+  const switch_packet& operator[](std::uint32_t id) const noexcept { return records_[id]; }
+
+ private:
+  std::vector<switch_packet> records_;
+  std::vector<std::uint32_t> free_;
+};
+
+}  // namespace model
+}  // namespace interlock
+
+#endif  // INTERLOCK_MODEL_SWITCH_PACKETS_HPP
