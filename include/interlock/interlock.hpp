@@ -70,6 +70,7 @@
 #include "interlock/traffic/arbitration_weights.hpp"
 #include "interlock/traffic/loads.hpp"
 #include "interlock/traffic/merging.hpp"
+#include "interlock/traffic/pattern_mix.hpp"
 #include "interlock/traffic/patterns.hpp"
 
 #include "interlock/verify/adaptive_deadlock.hpp"

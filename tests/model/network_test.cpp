@@ -484,6 +484,10 @@ TEST_CASE(
             INFO("latency " << latency << " delay " << delay << " head " << head << " flits "
                             << flits << " to " << destination);
             CHECK(r.latency_mean == (destination + 1) * (latency + delay + head) + flits);
+            // One packet, never queued at its source: every network figure is its latency.
+            CHECK(r.network_latency_mean == r.latency_mean);
+            CHECK(r.network_latency_max == r.latency_mean);
+            CHECK(r.network_latency_sd == 0);
           }
 }
 
@@ -780,6 +784,12 @@ TEST_CASE("per-source latency and completion time", "[model][measurement]") {
   CHECK(static_cast<double>(r.completion_min) <= r.completion_mean);
   CHECK(r.latency_sd > 0);
   CHECK(r.source_latency_max_min >= 1);
+  // Network latency leaves out the source queue: no larger than latency, and spread too.
+  CHECK(r.network_latency_sd > 0);
+  CHECK(r.network_latency_max >= r.network_latency_p99);
+  CHECK(r.network_latency_p99 >= r.network_latency_mean);
+  CHECK(r.network_latency_max <= r.latency_max);
+  CHECK(r.network_latency_sd < r.latency_sd);
   for (std::size_t i = 0; i < 16; ++i) {
     CHECK(r.network_latency_per_source[i] <= r.latency_per_source[i]);
     CHECK(r.latency_sd_per_source[i] >= 0);

@@ -184,8 +184,16 @@ class measurement {
       r.latency_mean = sum / n;
       r.latency_sd = std::sqrt(std::max(0.0, squares / n - r.latency_mean * r.latency_mean));
       r.latency_max = mx;
-      r.network_latency_p99 = quantile(network_latencies_, 0.99);
       r.network_latency_mean = network_latency_sum_ / n;
+      double network_squares = 0, network_max = 0;
+      for (const auto l : network_latencies_) {
+        network_squares += static_cast<double>(l) * static_cast<double>(l);
+        network_max = std::max(network_max, static_cast<double>(l));
+      }
+      r.network_latency_sd = std::sqrt(
+          std::max(0.0, network_squares / n - r.network_latency_mean * r.network_latency_mean));
+      r.network_latency_max = network_max;
+      r.network_latency_p99 = quantile(network_latencies_, 0.99);
       r.queueing_latency_mean = queueing_latency_sum_ / n;
       r.hops_mean = hops_sum_ / n;
       r.latency_p50 = quantile(latencies_, 0.5);

@@ -64,7 +64,7 @@ struct results {
   // Latency of the delivered measured packets (cycles).
   double latency_mean = 0, latency_sd = 0, latency_p50 = 0, latency_p99 = 0, latency_max = 0;
   double network_latency_mean = 0;  // from leaving the source queue to delivery
-  double network_latency_p99 = 0;
+  double network_latency_sd = 0, network_latency_p99 = 0, network_latency_max = 0;
   double queueing_latency_mean = 0;  // in the source queue
   double hops_mean = 0;
   // Per source (as `sources`), over the packets delivered in the window
