@@ -49,6 +49,9 @@ const std::string help =
     "  --cycles N              measured cycles per run (default 10000; warm-up 4000)\n"
     "  --whole-packets         a packet crosses a switch's crossbars only once wholly in\n"
     "                          its input buffer (default: cut-through, as the thesis)\n"
+    "  --va-rule R             what an input arbiter offers in the virtual allocation:\n"
+    "                          can_go (the default: VLs whose routed head has room\n"
+    "                          where it goes) or routed (every VL with a routed head)\n"
     "                          (the table: one row per switch, scheduler, injection, SL)\n" +
     cli::experiment_flags::help() +
     "\n"
@@ -94,6 +97,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> switches{"opa", "ib"}, schedulers{"dtable"};
   std::size_t steps = 8, seeds = 1, cycles = 10000;
   bool whole = false;
+  std::string va = "can_go";
   cli::experiment_flags shared;
   cli::flags flags = shared.read(
       argc, argv,
@@ -112,6 +116,10 @@ int run(int argc, char** argv) {
           seeds = cli::number(flag, value(), 1, 1000);
         } else if (flag == "--whole-packets") {
           whole = true;
+        } else if (flag == "--va-rule") {
+          const std::vector<std::string> rule = cli::names(flag, value(), {"can_go", "routed"});
+          if (rule.size() != 1) throw cli::bad_input{flag + ": one rule: can_go or routed"};
+          va = rule.front();
         } else if (flag == "--cycles") {
           cycles = cli::number(flag, value(), 1000, 100000000);
         } else {
@@ -127,7 +135,8 @@ int run(int argc, char** argv) {
                          {"steps", std::to_string(steps)},
                          {"seeds", std::to_string(seeds)},
                          {"cycles", std::to_string(cycles)},
-                         {"whole-packets", whole ? "true" : "false"}});
+                         {"whole-packets", whole ? "true" : "false"},
+                         {"va-rule", va}});
 
   // Table 5.4 by the methodology.
   std::vector<interlock::qos::dtable_sl> plan_sls;
@@ -207,6 +216,8 @@ int run(int argc, char** argv) {
         const cell& c = cells[k];
         interlock::model::switch_shape shape = shape_of(c.sw, layout.ports());
         shape.whole_packet_crossing = whole;
+        shape.va =
+            va == "routed" ? interlock::model::va_rule::routed : interlock::model::va_rule::can_go;
         const std::vector<double> rates = rates_of(c.step);
         std::vector<interlock::model::sl_result> mean;
         const auto one = [&](const auto& scheduler) {

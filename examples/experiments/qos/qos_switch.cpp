@@ -64,6 +64,11 @@ const std::string help =
     "  --mport-ports M         ports per MPort (default 4)\n"
     "  --packet-flits F        packet size (default 16: 128 bytes)\n"
     "  --buffer-flits B        input, output and central buffer flits (default 256)\n"
+    "  --va-rule R             what an input arbiter offers in the virtual allocation:\n"
+    "                          can_go (the default: VLs whose routed head has room\n"
+    "                          where it goes) or routed (every VL with a routed head,\n"
+    "                          Section 2.2.1's sentence: a pick without room costs\n"
+    "                          the input that cycle)\n"
     "  --dtable N,GMTU,W,K     DTable methodology parameters (default 64,MTU,3,2)\n"
     "  --entries SL:N,...      DTable entries per SL (default: N split by weight)\n"
     "  --ib-high SL,...        SLs whose VLs go in InfiniBand's high-priority table\n"
@@ -103,6 +108,8 @@ int run(int argc, char** argv) {
   shape.input_flits = shape.output_flits = shape.central_flits = o.buffer_flits;
   shape.vl_max_flits = o.buffer_flits;
   shape.vl_min_flits = std::min(o.packet_flits, o.buffer_flits / std::uint32_t(levels.vls()));
+  shape.va =
+      o.va_rule == "routed" ? interlock::model::va_rule::routed : interlock::model::va_rule::can_go;
   shape.check();
   const interlock::model::sl_traffic traffic{o.generation,
                                              std::vector<std::uint32_t>(sls, o.packet_flits)};

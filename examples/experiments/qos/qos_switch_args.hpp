@@ -104,6 +104,7 @@ struct options {
   std::vector<std::size_t> ib_high;
   std::size_t ib_limit = 255;
   std::string label;  // the table's config column
+  std::string va_rule = "can_go";
 };
 
 bool is_switch(const std::string& flag) {
@@ -159,6 +160,10 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
           o.packet_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 4096));
         } else if (flag == "--buffer-flits") {
           o.buffer_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 1u << 20));
+        } else if (flag == "--va-rule") {
+          const std::vector<std::string> rule = cli::names(flag, value(), {"can_go", "routed"});
+          if (rule.size() != 1) throw cli::bad_input{flag + ": one rule: can_go or routed"};
+          o.va_rule = rule.front();
         } else if (flag == "--dtable") {
           const auto parts = cli::split(value());
           if (parts.size() != 4) throw cli::bad_input{flag + ": four values N,GMTU,W,K"};
@@ -257,6 +262,7 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
                                                         {"packet-flits", o.packet_flits},
                                                         {"buffer-flits", o.buffer_flits}})
     resolved.emplace_back(kv.first, std::to_string(kv.second));
+  resolved.emplace_back("va-rule", o.va_rule);
   for (const std::string& s : o.schedulers) {
     if (s == "dtable") {
       resolved.emplace_back(

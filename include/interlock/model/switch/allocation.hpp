@@ -3,7 +3,9 @@
 //
 // Models [QoSThesis] Sections 2.2.2 and 4.2.2: allocation in two stages
 // (VA-SA). Each input or central buffer's input arbiter (round robin over
-// VLs) offers one VL whose head packet is ready and has room where it goes;
+// VLs) offers one VL whose head packet is routed and, by the shape's
+// va_rule, has room where it goes (can_go), or whose head is routed, room
+// or not (routed: a pick without room requests nothing that cycle);
 // each output buffer's, and each central link's, output arbiter (round
 // robin) grants one of the buffers that offered it. An output in the
 // input's own MPort is reached through the MPort crossbar; any other
@@ -96,45 +98,81 @@ class switch_allocation {
   }
 
  private:
-  // Source b's input arbiter offers one VL whose head can go.
-  void offer(fabric_type& f, std::uint32_t b) {
-    switch_buffer& B = f.buffers[b];
-    if (B.read_busy_until > f.now) return;  // woken when its transfer ends
-    std::uint64_t eligible = 0;
-    for (std::uint32_t m = B.occupied; m != 0; m &= m - 1) {
-      const std::size_t v = bits::lowest_index(m);
-      const switch_packet& pk = f.packets[B.queue[v].head];
-      if (pk.head_ready > f.now) continue;  // woken when it is ready
-      const std::uint32_t d = f.destination(b, pk);
-      head_destination_[v] = d;
-      if (d >= f.central_stage()) {
-        const std::uint32_t group = d - static_cast<std::uint32_t>(f.central_stage());
-        bool any = false;
-        for (std::size_t j = 0; j < f.shape.central_links; ++j)
-          any = any || f.can_take(f.central_buffer(group, j), pk);
-        if (any) {
-          eligible |= std::uint64_t{1} << v;
-        } else {
-          for (std::size_t j = 0; j < f.shape.central_links; ++j)
-            f.buffers[f.central_buffer(group, j)].waiters.push_back(b);
-        }
-      } else if (f.can_take(d, pk)) {
-        eligible |= std::uint64_t{1} << v;
-      } else {
-        f.buffers[d].waiters.push_back(b);
-      }
+  // Whether buffer d, or one of central group d's links, can take pk now.
+  bool fits(const fabric_type& f, std::uint32_t d, const switch_packet& pk) const {
+    if (d < f.central_stage()) return f.can_take(d, pk);
+    const std::uint32_t group = d - static_cast<std::uint32_t>(f.central_stage());
+    bool any = false;
+    for (std::size_t j = 0; j < f.shape.central_links; ++j)
+      any = any || f.can_take(f.central_buffer(group, j), pk);
+    return any;
+  }
+  // Source b waits for room at d (at every link of a central group).
+  void wait_for(fabric_type& f, std::uint32_t d, std::uint32_t b) {
+    if (d < f.central_stage()) {
+      f.buffers[d].waiters.push_back(b);
+      return;
     }
-    if (eligible == 0) return;
-    const grant g = B.vl_arbiter.arbitrate(eligible);
-    const std::size_t v = g.index();
+    const std::uint32_t group = d - static_cast<std::uint32_t>(f.central_stage());
+    for (std::size_t j = 0; j < f.shape.central_links; ++j)
+      f.buffers[f.central_buffer(group, j)].waiters.push_back(b);
+  }
+  // Source b requests d for its chosen VL v.
+  void request(std::uint32_t b, std::size_t v, std::uint32_t d, const fabric_type& f) {
     chosen_vl_[b] = static_cast<std::uint8_t>(v);
-    const std::uint32_t d = head_destination_[v];
     const std::size_t di =
         d >= f.central_stage()
             ? f.outputs + (d - f.central_stage())  // central groups after outputs
             : d - f.outputs;
     if (requests_[di] == 0) touched_.push_back(static_cast<std::uint32_t>(di));
     requests_[di] |= std::uint64_t{1} << f.local_index(b);
+  }
+
+  // Source b's input arbiter offers one VL (the shape's va_rule).
+  void offer(fabric_type& f, std::uint32_t b) {
+    switch_buffer& B = f.buffers[b];
+    if (B.read_busy_until > f.now) return;  // woken when its transfer ends
+    const bool can_go_only = f.shape.va == va_rule::can_go;
+    std::uint64_t offered = 0, routed = 0;
+    for (std::uint32_t m = B.occupied; m != 0; m &= m - 1) {
+      const std::size_t v = bits::lowest_index(m);
+      const switch_packet& pk = f.packets[B.queue[v].head];
+      if (pk.head_ready > f.now) continue;  // woken when it is ready
+      const std::uint32_t d = f.destination(b, pk);
+      head_destination_[v] = d;
+      routed |= std::uint64_t{1} << v;
+      if (!can_go_only) continue;
+      if (fits(f, d, pk)) {
+        offered |= std::uint64_t{1} << v;
+      } else {
+        wait_for(f, d, b);
+      }
+    }
+    if (can_go_only) {
+      // The pointer moves when the packet leaves (transfer).
+      if (offered != 0) {
+        const std::size_t v = B.vl_arbiter.arbitrate(offered).index();
+        request(b, v, head_destination_[v], f);
+      }
+      return;
+    }
+    // va_rule::routed: the pick moves the pointer; a pick without room
+    // where it goes requests nothing this cycle.
+    if (routed == 0) return;
+    const grant g = B.vl_arbiter.arbitrate(routed);
+    B.vl_arbiter.commit(g);
+    const std::size_t v = g.index();
+    const std::uint32_t d = head_destination_[v];
+    if (fits(f, d, f.packets[B.queue[v].head])) {
+      request(b, v, d, f);
+      return;
+    }
+    ++f.blocked_picks;
+    if ((routed & ~(std::uint64_t{1} << v)) != 0) {
+      f.events.push(f.now + 1, switch_event_kind::wake_source, b);  // the next VL's turn
+    } else {
+      wait_for(f, d, b);
+    }
   }
 
   // The packet at the head of src's chosen VL crosses a crossbar into dst.

@@ -30,8 +30,9 @@
 //     VL space (vl_buffer.hpp), bytes per flit and per flow-control credit.
 //     mport_ports + MPorts x central_links must be at most 64 (an output
 //     arbiter's requesters); whole_packet_crossing makes a packet wait at
-//     its input buffer for its tail (cut-through otherwise). check() names
-//     the field, value and range.
+//     its input buffer for its tail (cut-through otherwise); va chooses what
+//     the virtual allocation offers (va_rule). check() names the field,
+//     value and range.
 //   - service_levels: per SL its SC (SL2SC), per SC its VL (SC2VL), as
 //     qos::opa_service_maps checks them; vls() VLs in use.
 //   - sl_traffic: per SL its share of the injected flits (summing to 1) and
@@ -71,6 +72,18 @@ struct switch_latencies {
   std::uint32_t central_path() const noexcept { return inj + rt + 2 * sb + 2 * at + 2 * x + fly; }
 };
 
+/// Which VLs an input (or central) buffer's arbiter offers in the virtual
+/// allocation. [QoSThesis] Section 2.2.1: "Each input arbiter, with at least
+/// one VA-SA-ready header flit on it, chooses a VL that will be allowed to
+/// deliver a packet" (VA-SA-ready: routed).
+///   can_go: only VLs whose head is routed and has room where it goes (a
+///     blocked VL never holds its input); the arbiter's pointer moves when a
+///     packet leaves.
+///   routed: every VL whose head is routed, room or not, as the sentence
+///     reads; the pointer moves at each pick, so a pick whose head has no
+///     room costs the input that cycle and the next cycle picks on.
+enum class va_rule : unsigned char { can_go, routed };
+
 struct switch_shape {
   std::size_t ports = 48;
   std::size_t mport_ports = 4;
@@ -90,6 +103,7 @@ struct switch_shape {
   /// link at the link's rate. True: a packet crosses only once wholly in
   /// its input buffer, at the crossbar's full speed-up.
   bool whole_packet_crossing = false;
+  va_rule va = va_rule::can_go;
 
   std::size_t mports() const noexcept { return ports / mport_ports; }
   std::size_t mport_of(std::size_t port) const noexcept { return port / mport_ports; }

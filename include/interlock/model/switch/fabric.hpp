@@ -104,6 +104,7 @@ struct switch_fabric {
   std::vector<std::uint64_t> link_flits, input_flits;
   std::uint32_t peak_link = 0;
   double peak_crossbar = 0;
+  std::uint64_t blocked_picks = 0;  // va_rule::routed picks whose head had no room
 
   switch_fabric(switch_layout l, const switch_shape& s, const service_levels& v)
       : layout(std::move(l)), shape(s), levels(v) {}

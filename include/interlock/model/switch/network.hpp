@@ -197,6 +197,9 @@ class switch_network {
   /// cycle, and any crossbar transfer into one buffer (checks of the speeds).
   std::uint32_t peak_link_rate() const noexcept { return f_.peak_link; }
   double peak_crossbar_rate() const noexcept { return f_.peak_crossbar; }
+  /// Virtual allocations under va_rule::routed that picked a VL whose head
+  /// had no room where it goes (the input requested nothing that cycle).
+  std::uint64_t blocked_picks() const noexcept { return f_.blocked_picks; }
 
   /// What breaks the model's invariants, or "" (audit.hpp).
   std::string audit() const {
