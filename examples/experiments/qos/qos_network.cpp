@@ -52,6 +52,8 @@ const std::string help =
     "  --va-rule R             what an input arbiter offers in the virtual allocation:\n"
     "                          can_go (the default: VLs whose routed head has room\n"
     "                          where it goes) or routed (every VL with a routed head)\n"
+    "  --sc-queues             output buffers and NICs keep a FIFO per SC inside each\n"
+    "                          VL (default: a FIFO per VL)\n"
     "                          (the table: one row per switch, scheduler, injection, SL)\n" +
     cli::experiment_flags::help() +
     "\n"
@@ -89,7 +91,8 @@ interlock::model::switch_shape shape_of(const std::string& kind, std::size_t por
 }
 
 bool is_switch(const std::string& flag) {
-  return cli::experiment_flags::is_switch(flag) || flag == "--whole-packets";
+  return cli::experiment_flags::is_switch(flag) || flag == "--whole-packets" ||
+         flag == "--sc-queues";
 }
 
 int run(int argc, char** argv) {
@@ -98,6 +101,7 @@ int run(int argc, char** argv) {
   std::size_t steps = 8, seeds = 1, cycles = 10000;
   bool whole = false;
   std::string va = "can_go";
+  bool sc_queues = false;
   cli::experiment_flags shared;
   cli::flags flags = shared.read(
       argc, argv,
@@ -116,6 +120,8 @@ int run(int argc, char** argv) {
           seeds = cli::number(flag, value(), 1, 1000);
         } else if (flag == "--whole-packets") {
           whole = true;
+        } else if (flag == "--sc-queues") {
+          sc_queues = true;
         } else if (flag == "--va-rule") {
           const std::vector<std::string> rule = cli::names(flag, value(), {"can_go", "routed"});
           if (rule.size() != 1) throw cli::bad_input{flag + ": one rule: can_go or routed"};
@@ -136,7 +142,8 @@ int run(int argc, char** argv) {
                          {"seeds", std::to_string(seeds)},
                          {"cycles", std::to_string(cycles)},
                          {"whole-packets", whole ? "true" : "false"},
-                         {"va-rule", va}});
+                         {"va-rule", va},
+                         {"sc-queues", sc_queues ? "true" : "false"}});
 
   // Table 5.4 by the methodology.
   std::vector<interlock::qos::dtable_sl> plan_sls;
@@ -218,6 +225,7 @@ int run(int argc, char** argv) {
         shape.whole_packet_crossing = whole;
         shape.va =
             va == "routed" ? interlock::model::va_rule::routed : interlock::model::va_rule::can_go;
+        shape.sc_queues = sc_queues;
         const std::vector<double> rates = rates_of(c.step);
         std::vector<interlock::model::sl_result> mean;
         const auto one = [&](const auto& scheduler) {

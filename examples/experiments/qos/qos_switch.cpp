@@ -69,6 +69,9 @@ const std::string help =
     "                          where it goes) or routed (every VL with a routed head,\n"
     "                          Section 2.2.1's sentence: a pick without room costs\n"
     "                          the input that cycle)\n"
+    "  --sc-queues             output buffers and NICs keep a FIFO per SC inside each\n"
+    "                          VL, so a scheduler can serve an SC queued behind\n"
+    "                          another of the same VL (default: a FIFO per VL)\n"
     "  --dtable N,GMTU,W,K     DTable methodology parameters (default 64,MTU,3,2)\n"
     "  --entries SL:N,...      DTable entries per SL (default: N split by weight)\n"
     "  --ib-high SL,...        SLs whose VLs go in InfiniBand's high-priority table\n"
@@ -110,6 +113,7 @@ int run(int argc, char** argv) {
   shape.vl_min_flits = std::min(o.packet_flits, o.buffer_flits / std::uint32_t(levels.vls()));
   shape.va =
       o.va_rule == "routed" ? interlock::model::va_rule::routed : interlock::model::va_rule::can_go;
+  shape.sc_queues = o.sc_queues;
   shape.check();
   const interlock::model::sl_traffic traffic{o.generation,
                                              std::vector<std::uint32_t>(sls, o.packet_flits)};

@@ -105,10 +105,11 @@ struct options {
   std::size_t ib_limit = 255;
   std::string label;  // the table's config column
   std::string va_rule = "can_go";
+  bool sc_queues = false;
 };
 
 bool is_switch(const std::string& flag) {
-  return cli::experiment_flags::is_switch(flag) || flag == "--sweep";
+  return cli::experiment_flags::is_switch(flag) || flag == "--sweep" || flag == "--sc-queues";
 }
 
 /// "K:V,..." of `values` (keys 0..n-1).
@@ -160,6 +161,8 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
           o.packet_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 4096));
         } else if (flag == "--buffer-flits") {
           o.buffer_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 1u << 20));
+        } else if (flag == "--sc-queues") {
+          o.sc_queues = true;
         } else if (flag == "--va-rule") {
           const std::vector<std::string> rule = cli::names(flag, value(), {"can_go", "routed"});
           if (rule.size() != 1) throw cli::bad_input{flag + ": one rule: can_go or routed"};
@@ -263,6 +266,7 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
                                                         {"buffer-flits", o.buffer_flits}})
     resolved.emplace_back(kv.first, std::to_string(kv.second));
   resolved.emplace_back("va-rule", o.va_rule);
+  resolved.emplace_back("sc-queues", o.sc_queues ? "true" : "false");
   for (const std::string& s : o.schedulers) {
     if (s == "dtable") {
       resolved.emplace_back(

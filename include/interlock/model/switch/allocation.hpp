@@ -202,7 +202,7 @@ class switch_allocation {
         f.shape.latency.at + f.shape.latency.x + (to_output ? f.shape.latency.sb : 0);
     pk.head_ready = f.now + delay;
     pk.tail_at = end + delay;
-    D.enqueue(f.packets, pk.vl, id);
+    D.enqueue(f.packets, f.queue_of(dst, pk), id);
     if (to_output) {
       const std::uint32_t l = f.link_of_output[dst - f.outputs];
       f.events.push(pk.head_ready, switch_event_kind::wake_link, l);

@@ -5,8 +5,9 @@
 //   switch_audit(fabric, idle, created, delivered) returns "" when the
 //   invariants hold, or the first that breaks, naming the buffer or link
 //   and VL:
-//   - each buffer's occupancy per VL equals its queued flits plus those
-//     departing through a crossbar or link;
+//   - each buffer's occupancy per VL equals its queued flits (in every
+//     FIFO, per VL or per SC) plus those departing through a crossbar or
+//     link;
 //   - each link's credit view equals the input buffer's occupancy at its
 //     other end plus the credits in flight back to it;
 //   - when `idle` (nothing generating, no event pending): every created
@@ -16,6 +17,7 @@
 #ifndef INTERLOCK_MODEL_SWITCH_AUDIT_HPP
 #define INTERLOCK_MODEL_SWITCH_AUDIT_HPP
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,13 +33,15 @@ std::string switch_audit(const switch_fabric<Scheduler>& f, bool idle, std::uint
   const std::size_t vls = f.levels.vls();
   for (std::size_t b = 0; b < f.buffers.size(); ++b) {
     const switch_buffer& B = f.buffers[b];
+    // Queued flits per VL, over every FIFO (a FIFO per SC holds its VL's).
+    std::array<std::uint64_t, vl_space::max_vls> queued{};
+    for (std::size_t q = 0; q < B.queue.size(); ++q)
+      for (std::uint32_t id = B.queue[q].head; id != fifo_end; id = f.packets[id].next)
+        queued[f.packets[id].vl] += f.packets[id].flits;
     for (std::size_t v = 0; v < vls; ++v) {
-      std::uint64_t queued = 0;
-      for (std::uint32_t id = B.queue[v].head; id != fifo_end; id = f.packets[id].next)
-        queued += f.packets[id].flits;
-      if (B.space.used(v) != queued + B.leaving[v]) {
+      if (B.space.used(v) != queued[v] + B.leaving[v]) {
         return "buffer " + std::to_string(b) + " VL " + std::to_string(v) + " holds " +
-               std::to_string(B.space.used(v)) + " flits but queues " + std::to_string(queued) +
+               std::to_string(B.space.used(v)) + " flits but queues " + std::to_string(queued[v]) +
                " and sends " + std::to_string(B.leaving[v]);
       }
     }

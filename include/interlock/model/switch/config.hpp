@@ -31,8 +31,9 @@
 //     mport_ports + MPorts x central_links must be at most 64 (an output
 //     arbiter's requesters); whole_packet_crossing makes a packet wait at
 //     its input buffer for its tail (cut-through otherwise); va chooses what
-//     the virtual allocation offers (va_rule). check() names the field,
-//     value and range.
+//     the virtual allocation offers (va_rule); sc_queues gives output
+//     buffers and NICs a FIFO per SC inside each VL. check() names the
+//     field, value and range.
 //   - service_levels: per SL its SC (SL2SC), per SC its VL (SC2VL), as
 //     qos::opa_service_maps checks them; vls() VLs in use.
 //   - sl_traffic: per SL its share of the injected flits (summing to 1) and
@@ -104,6 +105,11 @@ struct switch_shape {
   /// its input buffer, at the crossbar's full speed-up.
   bool whole_packet_crossing = false;
   va_rule va = va_rule::can_go;
+  /// False: every buffer keeps one FIFO per VL. True: output buffers and
+  /// NIC queues keep one FIFO per SC inside each VL (the space, credits and
+  /// flow control still the VL's), so a port's scheduler can serve an SC
+  /// whose packets wait behind another SC's in the same VL.
+  bool sc_queues = false;
 
   std::size_t mports() const noexcept { return ports / mport_ports; }
   std::size_t mport_of(std::size_t port) const noexcept { return port / mport_ports; }

@@ -23,6 +23,9 @@
 //     output buffer, or central_stage() + g for the central links of b's
 //     MPort g; local_index(b) the requester index b has at that
 //     destination's arbiter and source_of() its inverse;
+//   - queue_of(b, packet) is the FIFO of b the packet joins: its VL's, or
+//     with sc_queues its SC's in output buffers and NIC queues (space and
+//     credits are always its VL's);
 //   - wake_source / wake_link put a buffer or link in this cycle's work
 //     list once; release, port_free and credit are the events' effects.
 //   Nothing here allocates after build() except the waiter lists and the
@@ -53,7 +56,7 @@ inline constexpr std::uint32_t no_switch_buffer = 0xFFFFFFFFu;
 struct switch_buffer {
   vl_space space;
   std::array<packet_fifo, vl_space::max_vls> queue{};
-  std::uint32_t occupied = 0;  // bit v: queue[v] holds a packet
+  std::uint32_t occupied = 0;  // bit q: queue[q] holds a packet (q: a VL, or an SC)
   std::array<std::uint32_t, vl_space::max_vls> leaving{};
   std::uint64_t read_busy_until = 0;         // as a source: its crossbar input
   std::uint64_t write_busy_until = 0;        // as a destination: its write port
@@ -222,6 +225,12 @@ struct switch_fabric {
   }
 
   // ---- numbering ---------------------------------------------------------
+  // The FIFO of buffer b that pk joins: its SC's in an output buffer or a
+  // NIC's queue with sc_queues, its VL's otherwise.
+  std::size_t queue_of(std::uint32_t b, const switch_packet& pk) const noexcept {
+    const bool per_sc = shape.sc_queues && b >= outputs && (b < centrals || b >= nic_base);
+    return per_sc ? pk.sc : pk.vl;
+  }
   // Where the head of buffer b's VL goes next: an output buffer, or the
   // central stage of b's MPort (returned as central_stage() + group).
   std::uint32_t destination(std::uint32_t b, const switch_packet& pk) const noexcept {

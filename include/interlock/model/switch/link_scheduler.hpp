@@ -60,14 +60,17 @@ class switch_link_scheduler {
     qos::queue_requests r;
     std::uint64_t mask = 0;
     for (std::uint32_t m = B.occupied; m != 0; m &= m - 1) {
-      const std::size_t v = bits::lowest_index(m);
-      const switch_packet& pk = f.packets[B.queue[v].head];
+      const std::size_t fifo = bits::lowest_index(m);
+      const switch_packet& pk = f.packets[B.queue[fifo].head];
       if (pk.head_ready > f.now) continue;
-      if (L.to_input != no_switch_buffer && !L.credit_view.fits(v, pk.flits)) continue;
-      const std::size_t q = per_vl ? v : pk.sc;
+      if (L.to_input != no_switch_buffer && !L.credit_view.fits(pk.vl, pk.flits)) continue;
+      const std::size_t q = per_vl ? pk.vl : pk.sc;
+      // With a FIFO per SC, two FIFOs of one VL may both have a head for a
+      // scheduler of VLs: the lower SC's stands for the VL.
+      if ((mask >> q) & 1) continue;
       mask |= std::uint64_t{1} << q;
       head_size_[q] = head_units<Scheduler>(pk.flits, f.shape);
-      queue_vl_[q] = static_cast<std::uint8_t>(v);
+      queue_fifo_[q] = static_cast<std::uint8_t>(fifo);
     }
     if (mask == 0) return;
     r.requests = mask;
@@ -75,9 +78,9 @@ class switch_link_scheduler {
     const grant g = L.scheduler.arbitrate(r);
     if (!g) return;
     L.scheduler.commit(g, r);
-    const std::size_t v = queue_vl_[g.index()];
-    const std::uint32_t id = B.dequeue(f.packets, v);
+    const std::uint32_t id = B.dequeue(f.packets, queue_fifo_[g.index()]);
     switch_packet& pk = f.packets[id];
+    const std::size_t v = pk.vl;
     const std::uint64_t end = std::max(f.now + pk.flits, pk.tail_at);
     L.busy_until = end;
     f.events.push(end, switch_event_kind::wake_link, l);
@@ -120,7 +123,7 @@ class switch_link_scheduler {
   }
 
   std::array<std::uint32_t, max_queues> head_size_{};
-  std::array<std::uint8_t, max_queues> queue_vl_{};
+  std::array<std::uint8_t, max_queues> queue_fifo_{};  // the FIFO of each scheduler queue's head
 };
 
 }  // namespace model

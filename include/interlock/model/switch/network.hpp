@@ -232,7 +232,7 @@ class switch_network {
     measure_.created(sl, pk.flits, f_.now);
     switch_buffer& B = f_.buffers[f_.nic_base + n];
     B.space.reserve(pk.vl, pk.flits);
-    B.enqueue(f_.packets, pk.vl, id);
+    B.enqueue(f_.packets, f_.queue_of(static_cast<std::uint32_t>(f_.nic_base + n), pk), id);
     f_.wake_link(static_cast<std::uint32_t>(f_.nic_link + n));
   }
 

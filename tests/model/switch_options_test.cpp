@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: BSL-1.0
+// The QoS switch's readings of [QoSThesis] as options (interlock/model/switch/
+// config.hpp): the virtual allocation's rule (va_rule: what an input arbiter
+// offers) and a FIFO per SC inside each VL (sc_queues); each keeps the
+// switch's invariants.
+#include <catch2/catch.hpp>
+#include <interlock/model/switch/network.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using namespace interlock::model;
+
+// Table 2.2's configuration A: SL i on SC i on VL i, 50/40/10, SBT 60/30/10.
+service_levels config_a() { return service_levels({0, 1, 2}, {0, 1, 2}); }
+sl_traffic traffic_a() { return sl_traffic{{0.5, 0.4, 0.1}, {16, 16, 16}}; }
+
+switch_network<interlock::qos::sbt_scheduler> network(va_rule va, std::size_t ports = 48) {
+  switch_shape shape = opa_48_port();
+  shape.ports = ports;
+  shape.va = va;
+  return switch_network<interlock::qos::sbt_scheduler>(
+      single_switch(ports), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+}
+
+// Configuration B: SL0 on SC1 (VL1), SL1 on SC2 and SL2 on SC3, both on VL2;
+// 40/50/10 generated; SBT 50/30/20.
+service_levels config_b() { return service_levels({1, 2, 3}, {0, 1, 2, 2}); }
+sl_traffic traffic_b() { return sl_traffic{{0.4, 0.5, 0.1}, {16, 16, 16}}; }
+
+template <class S>
+switch_network<S> network_of(const S& scheduler, bool sc_queues, service_levels l, sl_traffic t,
+                             std::size_t ports = 48) {
+  switch_shape shape = opa_48_port();
+  shape.ports = ports;
+  shape.sc_queues = sc_queues;
+  return switch_network<S>(single_switch(ports), shape, l, t, scheduler);
+}
+
+double total(const std::vector<sl_result>& r) {
+  double sum = 0;
+  for (const auto& x : r) sum += x.throughput;
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("switch VA: under contention the routed rule picks heads with no room, can_go never",
+          "[model][switch][va]") {
+  // Uniform traffic past saturation fills output buffers: an input's routed
+  // heads are often headed for a full one.
+  auto can_go = network(va_rule::can_go);
+  can_go.run(switch_pattern::uniform, 1.3, 2000, 6000, 5);
+  CHECK(can_go.blocked_picks() == 0);
+  auto routed = network(va_rule::routed);
+  routed.run(switch_pattern::uniform, 1.3, 2000, 6000, 5);
+  CHECK(routed.blocked_picks() > 1000);
+  // The same traffic, another allocation: the runs differ.
+  CHECK(routed.results()[0].latency_mean != can_go.results()[0].latency_mean);
+}
+
+TEST_CASE("switch VA: without contention both rules carry the same and nothing is blocked",
+          "[model][switch][va]") {
+  // Each NIC sends to the next at 0.5: no output receives from two inputs.
+  for (const va_rule va : {va_rule::can_go, va_rule::routed}) {
+    auto net = network(va);
+    net.run(switch_pattern::shift, 0.5, 2000, 8000, 3);
+    CHECK(net.blocked_picks() == 0);
+    CHECK(total(net.results()) == Approx(0.5).epsilon(0.03));
+  }
+}
+
+TEST_CASE("switch VA: the routed rule keeps packets and credits conserved, at 48 and 8 ports",
+          "[model][switch][va]") {
+  for (const std::size_t ports : {48u, 8u}) {
+    INFO(ports << " ports");
+    auto net = network(va_rule::routed, ports);
+    net.run(switch_pattern::uniform, 1.3, 2000, 6000, 11);
+    INFO(net.audit());
+    REQUIRE(net.audit().empty());
+    REQUIRE(net.packets_in_flight() > 0);
+    net.drain();
+    INFO(net.audit());
+    REQUIRE(net.audit().empty());
+    REQUIRE(net.packets_delivered() == net.packets_created());
+  }
+}
+
+TEST_CASE("switch SC queues: with an SC per VL nothing changes (Table 2.2 A)",
+          "[model][switch][sc_queues]") {
+  const auto run = [](bool sc_queues) {
+    auto net = network_of(sbt_for(config_a(), {60, 30, 10}), sc_queues, config_a(), traffic_a());
+    net.run(switch_pattern::uniform, 1.3, 2000, 6000, 9);
+    return net.results();
+  };
+  const auto fifo_per_vl = run(false), fifo_per_sc = run(true);
+  for (std::size_t sl = 0; sl < 3; ++sl) {
+    CHECK(fifo_per_sc[sl].throughput == fifo_per_vl[sl].throughput);
+    CHECK(fifo_per_sc[sl].latency_mean == fifo_per_vl[sl].latency_mean);
+  }
+}
+
+TEST_CASE(
+    "switch SC queues: Table 2.2 B's SL1 is cut to its 30 % once its SC has a FIFO of its own",
+    "[model][switch][sc_queues][paper]") {
+  // Without contention at 1.6 flits/cycle/NIC. A FIFO per VL: VL2's head is
+  // an SL1 packet five times in six, so SBT cannot give SL2 its turns and
+  // SL1 keeps what it generates; a FIFO per SC: SBT serves SL2 behind SL1,
+  // and SL1 falls to about its table's 30 % ([QoSThesis] Section 2.4:
+  // "SL1 throughput is reduced to 30%").
+  const auto shares = [](bool sc_queues) {
+    auto net = network_of(sbt_for(config_b(), {50, 30, 20}), sc_queues, config_b(), traffic_b());
+    net.run(switch_pattern::shift, 1.6, 3000, 12000, 1);
+    return net.results();
+  };
+  const auto per_vl = shares(false), per_sc = shares(true);
+  CHECK(per_vl[1].normalized_throughput > 0.42);
+  CHECK(per_vl[2].normalized_throughput < 0.10);
+  CHECK(per_sc[1].normalized_throughput < 0.37);
+  CHECK(per_sc[2].throughput == Approx(per_sc[2].offered).epsilon(0.05));  // all SL2 offers
+  CHECK(per_sc[0].normalized_throughput > per_vl[0].normalized_throughput);
+}
+
+TEST_CASE("switch SC queues: packets and credits are conserved, at 48 and 8 ports",
+          "[model][switch][sc_queues]") {
+  for (const std::size_t ports : {48u, 8u}) {
+    INFO(ports << " ports");
+    auto net = network_of(sbt_for(config_b(), {50, 30, 20}), true, config_b(), traffic_b(), ports);
+    net.run(switch_pattern::uniform, 1.3, 2000, 6000, 11);
+    INFO(net.audit());
+    REQUIRE(net.audit().empty());
+    REQUIRE(net.packets_in_flight() > 0);
+    net.drain();
+    INFO(net.audit());
+    REQUIRE(net.audit().empty());
+    REQUIRE(net.packets_delivered() == net.packets_created());
+  }
+}
