@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <interlock/model/switch/network.hpp>
 
+#include "support/switch_checks.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -77,14 +79,7 @@ TEST_CASE("switch VA: the routed rule keeps packets and credits conserved, at 48
   for (const std::size_t ports : {48u, 8u}) {
     INFO(ports << " ports");
     auto net = network(va_rule::routed, ports);
-    net.run(switch_pattern::uniform, 1.3, 2000, 6000, 11);
-    INFO(net.audit());
-    REQUIRE(net.audit().empty());
-    REQUIRE(net.packets_in_flight() > 0);
-    net.drain();
-    INFO(net.audit());
-    REQUIRE(net.audit().empty());
-    REQUIRE(net.packets_delivered() == net.packets_created());
+    interlock_test::check_switch_conserved(net);
   }
 }
 
@@ -128,13 +123,63 @@ TEST_CASE("switch SC queues: packets and credits are conserved, at 48 and 8 port
   for (const std::size_t ports : {48u, 8u}) {
     INFO(ports << " ports");
     auto net = network_of(sbt_for(config_b(), {50, 30, 20}), true, config_b(), traffic_b(), ports);
-    net.run(switch_pattern::uniform, 1.3, 2000, 6000, 11);
-    INFO(net.audit());
-    REQUIRE(net.audit().empty());
-    REQUIRE(net.packets_in_flight() > 0);
-    net.drain();
-    INFO(net.audit());
-    REQUIRE(net.audit().empty());
-    REQUIRE(net.packets_delivered() == net.packets_created());
+    interlock_test::check_switch_conserved(net);
   }
+}
+
+TEST_CASE("switch routing unit: one header at a time caps an input at a packet per RT cycles",
+          "[model][switch][routing_unit]") {
+  // Without contention at 1.6: 16-flit packets and RT = 32 cycles. One unit
+  // per input buffer routes a packet every 32 cycles (0.5 flits/cycle); one
+  // per VL caps each SL at 0.5 (SL0 wants 0.6 of the link); pipelined, the
+  // link's rate.
+  const auto run = [](routing_unit unit) {
+    switch_shape shape = opa_48_port();
+    shape.routing = unit;
+    switch_network<interlock::qos::sbt_scheduler> net(
+        single_switch(48), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+    net.run(switch_pattern::shift, 1.6, 3000, 12000, 1);
+    return net.results();
+  };
+  const auto pipelined = run(routing_unit::pipelined), per_port = run(routing_unit::per_port),
+             per_vl = run(routing_unit::per_vl);
+  CHECK(total(pipelined) == Approx(1.0).margin(0.01));
+  CHECK(total(per_port) == Approx(0.5).margin(0.01));
+  CHECK(per_vl[0].throughput <= 0.505);  // its VL's unit: at most a packet per 32 cycles
+  CHECK(per_vl[0].throughput > 0.4);
+  CHECK(total(per_vl) > 0.85);
+  CHECK(total(per_vl) < 0.95);
+}
+
+TEST_CASE("switch routing unit: a lone packet sees the same latency under every unit",
+          "[model][switch][routing_unit]") {
+  std::vector<double> latency;
+  for (const routing_unit unit :
+       {routing_unit::pipelined, routing_unit::per_port, routing_unit::per_vl}) {
+    switch_shape shape = opa_48_port();
+    shape.routing = unit;
+    switch_network<interlock::qos::sbt_scheduler> net(
+        single_switch(48), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+    net.inject(0, 9, 0);  // across the central crossbar
+    net.drain();
+    latency.push_back(net.results()[0].latency_mean);
+    REQUIRE(net.audit().empty());
+  }
+  CHECK(latency[0] > 0);
+  CHECK(latency[1] == latency[0]);
+  CHECK(latency[2] == latency[0]);
+}
+
+TEST_CASE("switch routing unit: packets and credits are conserved, at 48 and 8 ports",
+          "[model][switch][routing_unit]") {
+  for (const routing_unit unit : {routing_unit::per_port, routing_unit::per_vl})
+    for (const std::size_t ports : {48u, 8u}) {
+      INFO(ports << " ports");
+      switch_shape shape = opa_48_port();
+      shape.ports = ports;
+      shape.routing = unit;
+      switch_network<interlock::qos::sbt_scheduler> net(
+          single_switch(ports), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+      interlock_test::check_switch_conserved(net);
+    }
 }

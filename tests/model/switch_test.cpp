@@ -6,6 +6,8 @@
 #include <interlock/core/config_error.hpp>
 #include <interlock/model/switch/network.hpp>
 
+#include "support/switch_checks.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -241,14 +243,7 @@ TEST_CASE("switch: no link or input port carries more than a flit per cycle", "[
 template <class S>
 void check_conservation(const S& s, std::size_t ports, service_levels l, sl_traffic t) {
   auto net = network(s, ports, l, t);
-  net.run(switch_pattern::uniform, 1.3, 2000, 6000, 11);
-  INFO(net.audit());
-  REQUIRE(net.audit().empty());
-  REQUIRE(net.packets_in_flight() > 0);
-  net.drain();
-  INFO(net.audit());
-  REQUIRE(net.audit().empty());
-  REQUIRE(net.packets_delivered() == net.packets_created());
+  interlock_test::check_switch_conserved(net);
 }
 
 TEST_CASE("switch: packets and credits are conserved under every scheduler, at 48 and 8 ports",

@@ -54,6 +54,8 @@ const std::string help =
     "                          where it goes) or routed (every VL with a routed head)\n"
     "  --sc-queues             output buffers and NICs keep a FIFO per SC inside each\n"
     "                          VL (default: a FIFO per VL)\n"
+    "  --routing-unit U        pipelined (the default), per_port or per_vl: whether an\n"
+    "                          input buffer routes one header at a time\n"
     "                          (the table: one row per switch, scheduler, injection, SL)\n" +
     cli::experiment_flags::help() +
     "\n"
@@ -102,6 +104,7 @@ int run(int argc, char** argv) {
   bool whole = false;
   std::string va = "can_go";
   bool sc_queues = false;
+  std::string unit = "pipelined";
   cli::experiment_flags shared;
   cli::flags flags = shared.read(
       argc, argv,
@@ -120,6 +123,11 @@ int run(int argc, char** argv) {
           seeds = cli::number(flag, value(), 1, 1000);
         } else if (flag == "--whole-packets") {
           whole = true;
+        } else if (flag == "--routing-unit") {
+          const std::vector<std::string> u =
+              cli::names(flag, value(), {"pipelined", "per_port", "per_vl"});
+          if (u.size() != 1) throw cli::bad_input{flag + ": one of pipelined, per_port, per_vl"};
+          unit = u.front();
         } else if (flag == "--sc-queues") {
           sc_queues = true;
         } else if (flag == "--va-rule") {
@@ -143,7 +151,8 @@ int run(int argc, char** argv) {
                          {"cycles", std::to_string(cycles)},
                          {"whole-packets", whole ? "true" : "false"},
                          {"va-rule", va},
-                         {"sc-queues", sc_queues ? "true" : "false"}});
+                         {"sc-queues", sc_queues ? "true" : "false"},
+                         {"routing-unit", unit}});
 
   // Table 5.4 by the methodology.
   std::vector<interlock::qos::dtable_sl> plan_sls;
@@ -226,6 +235,9 @@ int run(int argc, char** argv) {
         shape.va =
             va == "routed" ? interlock::model::va_rule::routed : interlock::model::va_rule::can_go;
         shape.sc_queues = sc_queues;
+        shape.routing = unit == "per_port" ? interlock::model::routing_unit::per_port
+                        : unit == "per_vl" ? interlock::model::routing_unit::per_vl
+                                           : interlock::model::routing_unit::pipelined;
         const std::vector<double> rates = rates_of(c.step);
         std::vector<interlock::model::sl_result> mean;
         const auto one = [&](const auto& scheduler) {

@@ -72,6 +72,10 @@ const std::string help =
     "  --sc-queues             output buffers and NICs keep a FIFO per SC inside each\n"
     "                          VL, so a scheduler can serve an SC queued behind\n"
     "                          another of the same VL (default: a FIFO per VL)\n"
+    "  --routing-unit U        an input buffer's routing unit: pipelined (the default:\n"
+    "                          every header routed RT after it is stored), per_port\n"
+    "                          (one header at a time, RT cycles each) or per_vl (one\n"
+    "                          unit per VL)\n"
     "  --dtable N,GMTU,W,K     DTable methodology parameters (default 64,MTU,3,2)\n"
     "  --entries SL:N,...      DTable entries per SL (default: N split by weight)\n"
     "  --ib-high SL,...        SLs whose VLs go in InfiniBand's high-priority table\n"
@@ -114,6 +118,9 @@ int run(int argc, char** argv) {
   shape.va =
       o.va_rule == "routed" ? interlock::model::va_rule::routed : interlock::model::va_rule::can_go;
   shape.sc_queues = o.sc_queues;
+  shape.routing = o.routing_unit == "per_port" ? interlock::model::routing_unit::per_port
+                  : o.routing_unit == "per_vl" ? interlock::model::routing_unit::per_vl
+                                               : interlock::model::routing_unit::pipelined;
   shape.check();
   const interlock::model::sl_traffic traffic{o.generation,
                                              std::vector<std::uint32_t>(sls, o.packet_flits)};

@@ -106,6 +106,7 @@ struct options {
   std::string label;  // the table's config column
   std::string va_rule = "can_go";
   bool sc_queues = false;
+  std::string routing_unit = "pipelined";
 };
 
 bool is_switch(const std::string& flag) {
@@ -161,6 +162,11 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
           o.packet_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 4096));
         } else if (flag == "--buffer-flits") {
           o.buffer_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 1u << 20));
+        } else if (flag == "--routing-unit") {
+          const std::vector<std::string> unit =
+              cli::names(flag, value(), {"pipelined", "per_port", "per_vl"});
+          if (unit.size() != 1) throw cli::bad_input{flag + ": one of pipelined, per_port, per_vl"};
+          o.routing_unit = unit.front();
         } else if (flag == "--sc-queues") {
           o.sc_queues = true;
         } else if (flag == "--va-rule") {
@@ -267,6 +273,7 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
     resolved.emplace_back(kv.first, std::to_string(kv.second));
   resolved.emplace_back("va-rule", o.va_rule);
   resolved.emplace_back("sc-queues", o.sc_queues ? "true" : "false");
+  resolved.emplace_back("routing-unit", o.routing_unit);
   for (const std::string& s : o.schedulers) {
     if (s == "dtable") {
       resolved.emplace_back(

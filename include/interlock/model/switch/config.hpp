@@ -31,7 +31,9 @@
 //     mport_ports + MPorts x central_links must be at most 64 (an output
 //     arbiter's requesters); whole_packet_crossing makes a packet wait at
 //     its input buffer for its tail (cut-through otherwise); va chooses what
-//     the virtual allocation offers (va_rule); sc_queues gives output
+//     the virtual allocation offers (va_rule); routing whether an input
+//     buffer routes its headers one at a time (routing_unit); sc_queues
+//     gives output
 //     buffers and NICs a FIFO per SC inside each VL. check() names the
 //     field, value and range.
 //   - service_levels: per SL its SC (SL2SC), per SC its VL (SC2VL), as
@@ -85,6 +87,16 @@ struct switch_latencies {
 ///     room costs the input that cycle and the next cycle picks on.
 enum class va_rule : unsigned char { can_go, routed };
 
+/// How an input buffer's routing unit serves the headers that arrive in it.
+/// [QoSThesis] Section 2.2.1: "There is one routing unit per input buffer",
+/// and routing takes RT (32) cycles; the text does not say whether a unit
+/// routes one header at a time.
+///   pipelined: every header is routed RT cycles after it is stored;
+///   per_port: the input buffer's unit routes one header at a time, each
+///     for RT cycles, in arrival order;
+///   per_vl: one such unit per VL of the input buffer.
+enum class routing_unit : unsigned char { pipelined, per_port, per_vl };
+
 struct switch_shape {
   std::size_t ports = 48;
   std::size_t mport_ports = 4;
@@ -105,6 +117,7 @@ struct switch_shape {
   /// its input buffer, at the crossbar's full speed-up.
   bool whole_packet_crossing = false;
   va_rule va = va_rule::can_go;
+  routing_unit routing = routing_unit::pipelined;
   /// False: every buffer keeps one FIFO per VL. True: output buffers and
   /// NIC queues keep one FIFO per SC inside each VL (the space, credits and
   /// flow control still the VL's), so a port's scheduler can serve an SC

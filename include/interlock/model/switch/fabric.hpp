@@ -62,6 +62,9 @@ struct switch_buffer {
   std::uint64_t write_busy_until = 0;        // as a destination: its write port
   std::uint64_t stamp = ~std::uint64_t{0};   // the cycle it was last woken as a source
   std::uint32_t link_in = no_switch_buffer;  // the link feeding it (input buffers)
+  // When its routing unit is next free (routing_unit::per_port: [0]; per_vl:
+  // per VL).
+  std::array<std::uint64_t, vl_space::max_vls> routing_free{};
   round_robin_arbiter<32, rr_order::ascending> vl_arbiter;
   round_robin_arbiter<64, rr_order::ascending> source_arbiter;
   std::vector<std::uint32_t> waiters;  // sources waiting for its room or write port

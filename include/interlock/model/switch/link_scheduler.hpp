@@ -9,9 +9,11 @@
 // schedulers.hpp) grants its queue among the heads that have arrived and
 // have credits downstream, at one flit per cycle (virtual cut-through: the
 // input buffer at the other end must have room for all of it in its VL).
-// Its header is routed SB + RT after it arrives: a port of the route's
-// group, picked at random by the switch's generator, and the SC and VL of
-// the route's class. A packet into a NIC is delivered FLY after its tail
+// Its header is routed SB + RT after it arrives (by the shape's
+// routing_unit: at once, or when the input buffer's unit, or its VL's, is
+// free, which is then busy RT cycles): a port of the route's group, picked
+// at random by the switch's generator, and the SC and VL of the route's
+// class. A packet into a NIC is delivered FLY after its tail
 // leaves. With whole_packet_crossing its head is ready only once its tail
 // is in.
 //
@@ -104,7 +106,15 @@ class switch_link_scheduler {
     D.space.reserve(v, pk.flits);
     f.input_flits[L.to_input - f.inputs] += pk.flits;
     route(f, L.to_input, pk);
-    pk.head_ready = f.now + L.latency + f.shape.latency.sb + f.shape.latency.rt;
+    const std::uint64_t stored = f.now + L.latency + f.shape.latency.sb;
+    if (f.shape.routing == routing_unit::pipelined) {
+      pk.head_ready = stored + f.shape.latency.rt;
+    } else {
+      // The unit routes one header at a time, each for RT cycles.
+      std::uint64_t& free = D.routing_free[f.shape.routing == routing_unit::per_vl ? v : 0];
+      pk.head_ready = std::max(stored, free) + f.shape.latency.rt;
+      free = pk.head_ready;
+    }
     pk.tail_at = end + L.latency + f.shape.latency.sb;
     if (f.shape.whole_packet_crossing) pk.head_ready = std::max(pk.head_ready, pk.tail_at);
     D.enqueue(f.packets, v, id);
