@@ -72,6 +72,10 @@ const std::string help =
     "  --sc-queues             output buffers and NICs keep a FIFO per SC inside each\n"
     "                          VL, so a scheduler can serve an SC queued behind\n"
     "                          another of the same VL (default: a FIFO per VL)\n"
+    "  --vl-flits MIN,MAX      each VL's guaranteed and largest share of a buffer (the\n"
+    "                          sharing rule; default: a packet, or the buffer over the\n"
+    "                          VLs if less, and the whole buffer); MIN = MAX = the\n"
+    "                          buffer over the VLs is a static split\n"
     "  --routing-unit U        an input buffer's routing unit: pipelined (the default:\n"
     "                          every header routed RT after it is stored), per_port\n"
     "                          (one header at a time, RT cycles each) or per_vl (one\n"
@@ -115,6 +119,17 @@ int run(int argc, char** argv) {
   shape.input_flits = shape.output_flits = shape.central_flits = o.buffer_flits;
   shape.vl_max_flits = o.buffer_flits;
   shape.vl_min_flits = std::min(o.packet_flits, o.buffer_flits / std::uint32_t(levels.vls()));
+  if (o.vl_max != 0) {
+    // The buffer sharing rule given: each VL's minimum and maximum.
+    const std::uint32_t vls = static_cast<std::uint32_t>(levels.vls());
+    if (o.vl_max > o.buffer_flits || o.vl_min * vls > o.buffer_flits)
+      throw cli::bad_input{
+          "--vl-flits: " + std::to_string(o.vl_min) + "," + std::to_string(o.vl_max) +
+          " does not fit a " + std::to_string(o.buffer_flits) + "-flit buffer of " +
+          std::to_string(vls) + " VLs (MAX at most the buffer, " + "MIN x VLs at most the buffer)"};
+    shape.vl_min_flits = o.vl_min;
+    shape.vl_max_flits = o.vl_max;
+  }
   shape.va =
       o.va_rule == "routed" ? interlock::model::va_rule::routed : interlock::model::va_rule::can_go;
   shape.sc_queues = o.sc_queues;

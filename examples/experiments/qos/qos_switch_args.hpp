@@ -107,6 +107,9 @@ struct options {
   std::string va_rule = "can_go";
   bool sc_queues = false;
   std::string routing_unit = "pipelined";
+  // --vl-flits MIN,MAX: each VL's guaranteed and largest share of a buffer
+  // (0, 0: not given, the defaults).
+  std::uint32_t vl_min = 0, vl_max = 0;
 };
 
 bool is_switch(const std::string& flag) {
@@ -162,6 +165,13 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
           o.packet_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 4096));
         } else if (flag == "--buffer-flits") {
           o.buffer_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 1u << 20));
+        } else if (flag == "--vl-flits") {
+          const auto parts = cli::split(value());
+          if (parts.size() != 2) throw cli::bad_input{flag + ": two values MIN,MAX"};
+          o.vl_min = static_cast<std::uint32_t>(cli::number(flag, parts[0], 0, 1u << 20));
+          o.vl_max = static_cast<std::uint32_t>(cli::number(flag, parts[1], 1, 1u << 20));
+          if (o.vl_min > o.vl_max)
+            throw cli::bad_input{flag + ": MIN " + parts[0] + " above MAX " + parts[1]};
         } else if (flag == "--routing-unit") {
           const std::vector<std::string> unit =
               cli::names(flag, value(), {"pipelined", "per_port", "per_vl"});
@@ -274,6 +284,8 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
   resolved.emplace_back("va-rule", o.va_rule);
   resolved.emplace_back("sc-queues", o.sc_queues ? "true" : "false");
   resolved.emplace_back("routing-unit", o.routing_unit);
+  if (o.vl_max != 0)
+    resolved.emplace_back("vl-flits", std::to_string(o.vl_min) + "," + std::to_string(o.vl_max));
   for (const std::string& s : o.schedulers) {
     if (s == "dtable") {
       resolved.emplace_back(
