@@ -22,6 +22,10 @@ TEST_CASE("jain_index: 1 when equal, 1/n when one holds all, worked values betwe
     squares += v * v;
   }
   CHECK(jain_index(line) == Approx(sum * sum / (7 * squares)));
+  // Unnormalized values: the index is scale-free.
+  CHECK(jain_index({2.0, 2.0}) == Approx(1.0));
+  CHECK(jain_index({3.0, 1.0}) == Approx(16.0 / 20.0));  // (3 + 1)^2 / (2 (9 + 1))
+  CHECK(jain_index({30.0, 10.0}) == Approx(jain_index({3.0, 1.0})));
   CHECK(jain_index({}) == 1);
   CHECK(jain_index({0.0, 0.0}) == 1);
 }
