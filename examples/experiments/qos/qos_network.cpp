@@ -21,6 +21,7 @@
 
 #include "cli.hpp"
 #include "experiment.hpp"
+#include "switch_readings.hpp"
 
 namespace {
 
@@ -94,7 +95,7 @@ interlock::model::switch_shape shape_of(const std::string& kind, std::size_t por
 
 bool is_switch(const std::string& flag) {
   return cli::experiment_flags::is_switch(flag) || flag == "--whole-packets" ||
-         flag == "--sc-queues";
+         qos_tools::switch_readings::is_switch(flag);
 }
 
 int run(int argc, char** argv) {
@@ -102,9 +103,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> switches{"opa", "ib"}, schedulers{"dtable"};
   std::size_t steps = 8, seeds = 1, cycles = 10000;
   bool whole = false;
-  std::string va = "can_go";
-  bool sc_queues = false;
-  std::string unit = "pipelined";
+  qos_tools::switch_readings readings;
   cli::experiment_flags shared;
   cli::flags flags = shared.read(
       argc, argv,
@@ -123,17 +122,8 @@ int run(int argc, char** argv) {
           seeds = cli::number(flag, value(), 1, 1000);
         } else if (flag == "--whole-packets") {
           whole = true;
-        } else if (flag == "--routing-unit") {
-          const std::vector<std::string> u =
-              cli::names(flag, value(), {"pipelined", "per_port", "per_vl"});
-          if (u.size() != 1) throw cli::bad_input{flag + ": one of pipelined, per_port, per_vl"};
-          unit = u.front();
-        } else if (flag == "--sc-queues") {
-          sc_queues = true;
-        } else if (flag == "--va-rule") {
-          const std::vector<std::string> rule = cli::names(flag, value(), {"can_go", "routed"});
-          if (rule.size() != 1) throw cli::bad_input{flag + ": one rule: can_go or routed"};
-          va = rule.front();
+        } else if (readings.take(flag, value)) {
+          // --va-rule, --routing-unit, --sc-queues (switch_readings.hpp)
         } else if (flag == "--cycles") {
           cycles = cli::number(flag, value(), 1000, 100000000);
         } else {
@@ -150,9 +140,9 @@ int run(int argc, char** argv) {
                          {"seeds", std::to_string(seeds)},
                          {"cycles", std::to_string(cycles)},
                          {"whole-packets", whole ? "true" : "false"},
-                         {"va-rule", va},
-                         {"sc-queues", sc_queues ? "true" : "false"},
-                         {"routing-unit", unit}});
+                         {"va-rule", readings.va},
+                         {"sc-queues", readings.sc_queues ? "true" : "false"},
+                         {"routing-unit", readings.routing}});
 
   // Table 5.4 by the methodology.
   std::vector<interlock::qos::dtable_sl> plan_sls;
@@ -232,12 +222,7 @@ int run(int argc, char** argv) {
         const cell& c = cells[k];
         interlock::model::switch_shape shape = shape_of(c.sw, layout.ports());
         shape.whole_packet_crossing = whole;
-        shape.va =
-            va == "routed" ? interlock::model::va_rule::routed : interlock::model::va_rule::can_go;
-        shape.sc_queues = sc_queues;
-        shape.routing = unit == "per_port" ? interlock::model::routing_unit::per_port
-                        : unit == "per_vl" ? interlock::model::routing_unit::per_vl
-                                           : interlock::model::routing_unit::pipelined;
+        readings.apply(shape);
         const std::vector<double> rates = rates_of(c.step);
         std::vector<interlock::model::sl_result> mean;
         const auto one = [&](const auto& scheduler) {

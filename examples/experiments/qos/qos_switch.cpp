@@ -130,12 +130,7 @@ int run(int argc, char** argv) {
     shape.vl_min_flits = o.vl_min;
     shape.vl_max_flits = o.vl_max;
   }
-  shape.va =
-      o.va_rule == "routed" ? interlock::model::va_rule::routed : interlock::model::va_rule::can_go;
-  shape.sc_queues = o.sc_queues;
-  shape.routing = o.routing_unit == "per_port" ? interlock::model::routing_unit::per_port
-                  : o.routing_unit == "per_vl" ? interlock::model::routing_unit::per_vl
-                                               : interlock::model::routing_unit::pipelined;
+  o.readings.apply(shape);
   shape.check();
   const interlock::model::sl_traffic traffic{o.generation,
                                              std::vector<std::uint32_t>(sls, o.packet_flits)};

@@ -16,6 +16,7 @@
 #include "catalogue.hpp"
 #include "cli.hpp"
 #include "experiment.hpp"
+#include "switch_readings.hpp"
 
 namespace qos_switch_tool {
 
@@ -103,17 +104,16 @@ struct options {
   double dtable_w = 3, dtable_k = 2;
   std::vector<std::size_t> ib_high;
   std::size_t ib_limit = 255;
-  std::string label;  // the table's config column
-  std::string va_rule = "can_go";
-  bool sc_queues = false;
-  std::string routing_unit = "pipelined";
+  std::string label;                    // the table's config column
+  qos_tools::switch_readings readings;  // --va-rule, --routing-unit, --sc-queues
   // --vl-flits MIN,MAX: each VL's guaranteed and largest share of a buffer
   // (0, 0: not given, the defaults).
   std::uint32_t vl_min = 0, vl_max = 0;
 };
 
 bool is_switch(const std::string& flag) {
-  return cli::experiment_flags::is_switch(flag) || flag == "--sweep" || flag == "--sc-queues";
+  return cli::experiment_flags::is_switch(flag) || flag == "--sweep" ||
+         qos_tools::switch_readings::is_switch(flag);
 }
 
 /// "K:V,..." of `values` (keys 0..n-1).
@@ -172,17 +172,8 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
           o.vl_max = static_cast<std::uint32_t>(cli::number(flag, parts[1], 1, 1u << 20));
           if (o.vl_min > o.vl_max)
             throw cli::bad_input{flag + ": MIN " + parts[0] + " above MAX " + parts[1]};
-        } else if (flag == "--routing-unit") {
-          const std::vector<std::string> unit =
-              cli::names(flag, value(), {"pipelined", "per_port", "per_vl"});
-          if (unit.size() != 1) throw cli::bad_input{flag + ": one of pipelined, per_port, per_vl"};
-          o.routing_unit = unit.front();
-        } else if (flag == "--sc-queues") {
-          o.sc_queues = true;
-        } else if (flag == "--va-rule") {
-          const std::vector<std::string> rule = cli::names(flag, value(), {"can_go", "routed"});
-          if (rule.size() != 1) throw cli::bad_input{flag + ": one rule: can_go or routed"};
-          o.va_rule = rule.front();
+        } else if (o.readings.take(flag, value)) {
+          // switch_readings.hpp
         } else if (flag == "--dtable") {
           const auto parts = cli::split(value());
           if (parts.size() != 4) throw cli::bad_input{flag + ": four values N,GMTU,W,K"};
@@ -281,9 +272,7 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
                                                         {"packet-flits", o.packet_flits},
                                                         {"buffer-flits", o.buffer_flits}})
     resolved.emplace_back(kv.first, std::to_string(kv.second));
-  resolved.emplace_back("va-rule", o.va_rule);
-  resolved.emplace_back("sc-queues", o.sc_queues ? "true" : "false");
-  resolved.emplace_back("routing-unit", o.routing_unit);
+  for (auto& kv : o.readings.settings()) resolved.emplace_back(kv.first, kv.second);
   if (o.vl_max != 0)
     resolved.emplace_back("vl-flits", std::to_string(o.vl_min) + "," + std::to_string(o.vl_max));
   for (const std::string& s : o.schedulers) {

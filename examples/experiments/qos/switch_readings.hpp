@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: BSL-1.0
+// The QoS switch's readings of [QoSThesis] that qos_switch and qos_network
+// both take as flags (docs/switch.md): --va-rule can_go|routed,
+// --routing-unit pipelined|per_port|per_vl and --sc-queues. take() reads
+// one of them (bad_input naming the flag otherwise), apply() sets them on a
+// switch_shape, settings() lists them resolved for --write-config.
+#ifndef INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
+#define INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
+
+#include <interlock/model/switch/config.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli.hpp"
+
+namespace qos_tools {
+
+struct switch_readings {
+  std::string va = "can_go", routing = "pipelined";
+  bool sc_queues = false;
+
+  static bool is_switch(const std::string& flag) { return flag == "--sc-queues"; }
+
+  /// Takes `flag` when it is one of the readings' flags.
+  template <class Value>
+  bool take(const std::string& flag, const Value& value) {
+    if (flag == "--sc-queues") {
+      sc_queues = true;
+    } else if (flag == "--va-rule") {
+      va = one(flag, value(), {"can_go", "routed"}, "one rule: can_go or routed");
+    } else if (flag == "--routing-unit") {
+      routing = one(flag, value(), {"pipelined", "per_port", "per_vl"},
+                    "one of pipelined, per_port, per_vl");
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  void apply(interlock::model::switch_shape& shape) const {
+    using interlock::model::routing_unit;
+    using interlock::model::va_rule;
+    shape.va = va == "routed" ? va_rule::routed : va_rule::can_go;
+    shape.routing = routing == "per_port" ? routing_unit::per_port
+                    : routing == "per_vl" ? routing_unit::per_vl
+                                          : routing_unit::pipelined;
+    shape.sc_queues = sc_queues;
+  }
+
+  std::vector<std::pair<std::string, std::string>> settings() const {
+    return {
+        {"va-rule", va}, {"routing-unit", routing}, {"sc-queues", sc_queues ? "true" : "false"}};
+  }
+
+ private:
+  static std::string one(const std::string& flag, const std::string& text,
+                         const std::vector<std::string>& allowed, const char* just_one) {
+    const std::vector<std::string> v = cli::names(flag, text, allowed);
+    if (v.size() != 1) throw cli::bad_input{flag + ": " + just_one};
+    return v.front();
+  }
+};
+
+}  // namespace qos_tools
+
+#endif  // INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
