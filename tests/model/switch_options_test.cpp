@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
 // The QoS switch's readings of [QoSThesis] as options (interlock/model/switch/
 // config.hpp): the virtual allocation's rule (va_rule: what an input arbiter
-// offers) and a FIFO per SC inside each VL (sc_queues); each keeps the
-// switch's invariants.
+// offers), a FIFO per SC inside each VL (sc_queues), and input buffers that
+// route (routing_unit) or buffers that store (storing_unit) one packet at a
+// time; each keeps the switch's invariants.
 #include <catch2/catch.hpp>
 #include <interlock/model/switch/network.hpp>
 
@@ -180,6 +181,107 @@ TEST_CASE("switch routing unit: packets and credits are conserved, at 48 and 8 p
       shape.routing = unit;
       switch_network<interlock::qos::sbt_scheduler> net(
           single_switch(ports), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+      interlock_test::check_switch_conserved(net);
+    }
+}
+
+namespace {
+
+switch_network<interlock::qos::sbt_scheduler> storing_network(storing_unit unit,
+                                                               std::size_t ports = 48) {
+  switch_shape shape = opa_48_port();
+  shape.ports = ports;
+  shape.storing = unit;
+  return switch_network<interlock::qos::sbt_scheduler>(
+      single_switch(ports), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+}
+
+// Two packets across the central crossbar to NIC 9, from NIC 0 of SLs a
+// and b (or from NICs 0 and 1 when apart): their mean latency.
+double pair_latency(storing_unit unit, std::size_t a, std::size_t b, bool apart = false) {
+  auto net = storing_network(unit);
+  net.inject(0, 9, a);
+  net.inject(apart ? 1 : 0, 9, b);
+  net.drain();
+  REQUIRE(net.audit().empty());
+  double sum = 0, packets = 0;
+  for (const auto& r : net.results()) {
+    sum += r.latency_mean * static_cast<double>(r.packets);
+    packets += static_cast<double>(r.packets);
+  }
+  REQUIRE(packets == 2);
+  return sum / packets;
+}
+
+}  // namespace
+
+TEST_CASE("switch storing unit: one packet at a time caps a buffer at a packet per SB cycles",
+          "[model][switch][storing_unit]") {
+  // Without contention at 1.6: 16-flit packets and SB = 50 cycles. One
+  // store per buffer takes a packet every 50 cycles (0.32 flits/cycle); one
+  // per VL caps each SL at 0.32 (SL0's backlog then fills the shared input
+  // buffer, and SL1 gets less); pipelined, the link's rate.
+  const auto run = [](storing_unit unit) {
+    auto net = storing_network(unit);
+    net.run(switch_pattern::shift, 1.6, 3000, 12000, 1);
+    return net.results();
+  };
+  const auto pipelined = run(storing_unit::pipelined), per_port = run(storing_unit::per_port),
+             per_vl = run(storing_unit::per_vl);
+  CHECK(total(pipelined) == Approx(1.0).margin(0.01));
+  CHECK(total(per_port) == Approx(0.32).margin(0.01));
+  CHECK(per_vl[0].throughput <= 0.325);
+  CHECK(per_vl[0].throughput > 0.3);
+  CHECK(per_vl[1].throughput <= 0.325);
+  CHECK(per_vl[2].throughput <= 0.325);
+  CHECK(total(per_vl) > total(per_port) + 0.2);
+}
+
+TEST_CASE("switch storing unit: a packet behind another in its store waits SB, tail and all",
+          "[model][switch][storing_unit]") {
+  // Back to back on NIC 0's link the second header arrives 16 cycles after
+  // the first: pipelined it is 16 cycles later, stored one at a time 50
+  // (its input buffer's store; the output buffer's is then free in time).
+  const double pipelined = pair_latency(storing_unit::pipelined, 0, 0);
+  CHECK(pair_latency(storing_unit::per_port, 0, 0) - pipelined == Approx(17.0));
+  CHECK(pair_latency(storing_unit::per_vl, 0, 0) - pipelined == Approx(17.0));
+  // On two VLs only the port's one store serializes them.
+  const double two_vls = pair_latency(storing_unit::pipelined, 0, 1);
+  CHECK(pair_latency(storing_unit::per_port, 0, 1) - two_vls == Approx(17.0));
+  CHECK(pair_latency(storing_unit::per_vl, 0, 1) == two_vls);
+  // From two NICs they are stored at once in their input buffers, and
+  // meet in NIC 9's output buffer: pipelined its link spaces them 16
+  // cycles apart, its one store 50.
+  const double apart = pair_latency(storing_unit::pipelined, 0, 0, true);
+  CHECK(pair_latency(storing_unit::per_port, 0, 0, true) - apart == Approx(17.0));
+  CHECK(pair_latency(storing_unit::per_port, 0, 1, true) -
+            pair_latency(storing_unit::pipelined, 0, 1, true) ==
+        Approx(17.0));
+  CHECK(pair_latency(storing_unit::per_vl, 0, 1, true) ==
+        pair_latency(storing_unit::pipelined, 0, 1, true));
+}
+
+TEST_CASE("switch storing unit: a lone packet sees the same latency under every unit",
+          "[model][switch][storing_unit]") {
+  std::vector<double> latency;
+  for (const storing_unit unit :
+       {storing_unit::pipelined, storing_unit::per_port, storing_unit::per_vl}) {
+    auto net = storing_network(unit);
+    net.inject(0, 9, 0);
+    net.drain();
+    latency.push_back(net.results()[0].latency_mean);
+  }
+  CHECK(latency[0] > 0);
+  CHECK(latency[1] == latency[0]);
+  CHECK(latency[2] == latency[0]);
+}
+
+TEST_CASE("switch storing unit: packets and credits are conserved, at 48 and 8 ports",
+          "[model][switch][storing_unit]") {
+  for (const storing_unit unit : {storing_unit::per_port, storing_unit::per_vl})
+    for (const std::size_t ports : {48u, 8u}) {
+      INFO(ports << " ports");
+      auto net = storing_network(unit, ports);
       interlock_test::check_switch_conserved(net);
     }
 }

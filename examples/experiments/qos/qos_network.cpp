@@ -57,6 +57,8 @@ const std::string help =
     "                          VL (default: a FIFO per VL)\n"
     "  --routing-unit U        pipelined (the default), per_port or per_vl: whether an\n"
     "                          input buffer routes one header at a time\n"
+    "  --storing-unit U        pipelined (the default), per_port or per_vl: whether an\n"
+    "                          input or output buffer stores one packet at a time\n"
     "                          (the table: one row per switch, scheduler, injection, SL)\n" +
     cli::experiment_flags::help() +
     "\n"
@@ -123,7 +125,8 @@ int run(int argc, char** argv) {
         } else if (flag == "--whole-packets") {
           whole = true;
         } else if (readings.take(flag, value)) {
-          // --va-rule, --routing-unit, --sc-queues (switch_readings.hpp)
+          // --va-rule, --routing-unit, --storing-unit, --sc-queues
+          // (switch_readings.hpp)
         } else if (flag == "--cycles") {
           cycles = cli::number(flag, value(), 1000, 100000000);
         } else {
@@ -133,16 +136,15 @@ int run(int argc, char** argv) {
       nullptr, is_switch);
   if (shared.full && !flags.given("--steps")) steps = 15;
   if (shared.full && !flags.given("--seeds")) seeds = 30;
-  shared.resolve(flags, {{"topology", topology},
-                         {"switch", cli::joined(switches)},
-                         {"scheduler", cli::joined(schedulers)},
-                         {"steps", std::to_string(steps)},
-                         {"seeds", std::to_string(seeds)},
-                         {"cycles", std::to_string(cycles)},
-                         {"whole-packets", whole ? "true" : "false"},
-                         {"va-rule", readings.va},
-                         {"sc-queues", readings.sc_queues ? "true" : "false"},
-                         {"routing-unit", readings.routing}});
+  cli::settings_list resolved{{"topology", topology},
+                              {"switch", cli::joined(switches)},
+                              {"scheduler", cli::joined(schedulers)},
+                              {"steps", std::to_string(steps)},
+                              {"seeds", std::to_string(seeds)},
+                              {"cycles", std::to_string(cycles)},
+                              {"whole-packets", whole ? "true" : "false"}};
+  for (auto& kv : readings.settings()) resolved.push_back(std::move(kv));
+  shared.resolve(flags, std::move(resolved));
 
   // Table 5.4 by the methodology.
   std::vector<interlock::qos::dtable_sl> plan_sls;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // The QoS switch's readings of [QoSThesis] that qos_switch and qos_network
 // both take as flags (docs/switch.md): --va-rule can_go|routed,
-// --routing-unit pipelined|per_port|per_vl and --sc-queues. take() reads
+// --routing-unit pipelined|per_port|per_vl, --storing-unit
+// pipelined|per_port|per_vl and --sc-queues. take() reads
 // one of them (bad_input naming the flag otherwise), apply() sets them on a
 // switch_shape, settings() lists them resolved for --write-config.
 #ifndef INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
@@ -18,7 +19,7 @@
 namespace qos_tools {
 
 struct switch_readings {
-  std::string va = "can_go", routing = "pipelined";
+  std::string va = "can_go", routing = "pipelined", storing = "pipelined";
   bool sc_queues = false;
 
   static bool is_switch(const std::string& flag) { return flag == "--sc-queues"; }
@@ -33,6 +34,9 @@ struct switch_readings {
     } else if (flag == "--routing-unit") {
       routing = one(flag, value(), {"pipelined", "per_port", "per_vl"},
                     "one of pipelined, per_port, per_vl");
+    } else if (flag == "--storing-unit") {
+      storing = one(flag, value(), {"pipelined", "per_port", "per_vl"},
+                    "one of pipelined, per_port, per_vl");
     } else {
       return false;
     }
@@ -40,21 +44,28 @@ struct switch_readings {
   }
 
   void apply(interlock::model::switch_shape& shape) const {
-    using interlock::model::routing_unit;
     using interlock::model::va_rule;
     shape.va = va == "routed" ? va_rule::routed : va_rule::can_go;
-    shape.routing = routing == "per_port" ? routing_unit::per_port
-                    : routing == "per_vl" ? routing_unit::per_vl
-                                          : routing_unit::pipelined;
+    shape.routing = unit(routing);
+    shape.storing = unit(storing);
     shape.sc_queues = sc_queues;
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const {
-    return {
-        {"va-rule", va}, {"routing-unit", routing}, {"sc-queues", sc_queues ? "true" : "false"}};
+    return {{"va-rule", va},
+            {"routing-unit", routing},
+            {"storing-unit", storing},
+            {"sc-queues", sc_queues ? "true" : "false"}};
   }
 
  private:
+  static interlock::model::routing_unit unit(const std::string& name) {
+    using interlock::model::routing_unit;
+    return name == "per_port"  ? routing_unit::per_port
+           : name == "per_vl" ? routing_unit::per_vl
+                              : routing_unit::pipelined;
+  }
+
   static std::string one(const std::string& flag, const std::string& text,
                          const std::vector<std::string>& allowed, const char* just_one) {
     const std::vector<std::string> v = cli::names(flag, text, allowed);

@@ -198,10 +198,13 @@ class switch_allocation {
     D.space.reserve(pk.vl, pk.flits);
     D.write_busy_until = end;
     const bool to_output = dst < f.centrals;
-    const std::uint64_t delay =
-        f.shape.latency.at + f.shape.latency.x + (to_output ? f.shape.latency.sb : 0);
-    pk.head_ready = f.now + delay;
-    pk.tail_at = end + delay;
+    const std::uint64_t arrival = f.now + f.shape.latency.at + f.shape.latency.x;
+    // Output buffers store it (SB, by the shape's storing_unit); central
+    // buffers are perfect.
+    const std::uint64_t stored =
+        to_output ? D.store(f.shape.storing, pk.vl, arrival, f.shape.latency.sb) : arrival;
+    pk.head_ready = stored;
+    pk.tail_at = end + (stored - f.now);
     D.enqueue(f.packets, f.queue_of(dst, pk), id);
     if (to_output) {
       const std::uint32_t l = f.link_of_output[dst - f.outputs];

@@ -32,10 +32,10 @@
 //     arbiter's requesters); whole_packet_crossing makes a packet wait at
 //     its input buffer for its tail (cut-through otherwise); va chooses what
 //     the virtual allocation offers (va_rule); routing whether an input
-//     buffer routes its headers one at a time (routing_unit); sc_queues
-//     gives output
-//     buffers and NICs a FIFO per SC inside each VL. check() names the
-//     field, value and range.
+//     buffer routes its headers one at a time (routing_unit), storing
+//     whether an input or output buffer stores its packets one at a time
+//     (storing_unit); sc_queues gives output buffers and NICs a FIFO per SC
+//     inside each VL. check() names the field, value and range.
 //   - service_levels: per SL its SC (SL2SC), per SC its VL (SC2VL), as
 //     qos::opa_service_maps checks them; vls() VLs in use.
 //   - sl_traffic: per SL its share of the injected flits (summing to 1) and
@@ -97,6 +97,18 @@ enum class va_rule : unsigned char { can_go, routed };
 ///   per_vl: one such unit per VL of the input buffer.
 enum class routing_unit : unsigned char { pipelined, per_port, per_vl };
 
+/// How a buffer's write stage serves the packets that arrive in it.
+/// [QoSThesis] Section 2.2.2 gives "50 cycles for storing in input/output
+/// buffers" (SB) and does not say whether a buffer stores one packet at a
+/// time.
+///   pipelined: every packet is stored SB cycles after its header arrives;
+///   per_port: an input or output buffer stores one packet at a time, each
+///     for SB cycles, in arrival order (a packet waiting for the store is
+///     delayed whole: its tail by as much as its header);
+///   per_vl: one such store per VL of the buffer.
+/// Central buffers pay no SB ("perfect") and are never serialized.
+using storing_unit = routing_unit;
+
 struct switch_shape {
   std::size_t ports = 48;
   std::size_t mport_ports = 4;
@@ -118,6 +130,7 @@ struct switch_shape {
   bool whole_packet_crossing = false;
   va_rule va = va_rule::can_go;
   routing_unit routing = routing_unit::pipelined;
+  storing_unit storing = storing_unit::pipelined;
   /// False: every buffer keeps one FIFO per VL. True: output buffers and
   /// NIC queues keep one FIFO per SC inside each VL (the space, credits and
   /// flow control still the VL's), so a port's scheduler can serve an SC

@@ -65,6 +65,19 @@ struct switch_buffer {
   // When its routing unit is next free (routing_unit::per_port: [0]; per_vl:
   // per VL).
   std::array<std::uint64_t, vl_space::max_vls> routing_free{};
+  // When its write stage is next free to store a packet (storing_unit; the
+  // same indexing).
+  std::array<std::uint64_t, vl_space::max_vls> storing_free{};
+
+  /// The cycle a packet whose header arrives at `arrival` in VL v is
+  /// stored, SB cycles each, one at a time by `unit`.
+  std::uint64_t store(storing_unit unit, std::size_t v, std::uint64_t arrival,
+                      std::uint32_t sb) noexcept {
+    if (unit == storing_unit::pipelined) return arrival + sb;
+    std::uint64_t& free = storing_free[unit == storing_unit::per_vl ? v : 0];
+    free = std::max(arrival, free) + sb;
+    return free;
+  }
   round_robin_arbiter<32, rr_order::ascending> vl_arbiter;
   round_robin_arbiter<64, rr_order::ascending> source_arbiter;
   std::vector<std::uint32_t> waiters;  // sources waiting for its room or write port

@@ -9,9 +9,10 @@
 // schedulers.hpp) grants its queue among the heads that have arrived and
 // have credits downstream, at one flit per cycle (virtual cut-through: the
 // input buffer at the other end must have room for all of it in its VL).
-// Its header is routed SB + RT after it arrives (by the shape's
-// routing_unit: at once, or when the input buffer's unit, or its VL's, is
-// free, which is then busy RT cycles): a port of the route's group, picked
+// Its header is stored SB after it arrives (by the shape's storing_unit: at
+// once, or when the input buffer's write stage, or its VL's, is free, which
+// is then busy SB cycles; the tail waits as long as the header) and routed
+// RT after that (by the routing_unit, likewise): a port of the route's group, picked
 // at random by the switch's generator, and the SC and VL of the route's
 // class. A packet into a NIC is delivered FLY after its tail
 // leaves. With whole_packet_crossing its head is ready only once its tail
@@ -106,7 +107,8 @@ class switch_link_scheduler {
     D.space.reserve(v, pk.flits);
     f.input_flits[L.to_input - f.inputs] += pk.flits;
     route(f, L.to_input, pk);
-    const std::uint64_t stored = f.now + L.latency + f.shape.latency.sb;
+    const std::uint64_t arrival = f.now + L.latency;
+    const std::uint64_t stored = D.store(f.shape.storing, v, arrival, f.shape.latency.sb);
     if (f.shape.routing == routing_unit::pipelined) {
       pk.head_ready = stored + f.shape.latency.rt;
     } else {
@@ -115,7 +117,7 @@ class switch_link_scheduler {
       pk.head_ready = std::max(stored, free) + f.shape.latency.rt;
       free = pk.head_ready;
     }
-    pk.tail_at = end + L.latency + f.shape.latency.sb;
+    pk.tail_at = end + L.latency + (stored - arrival);
     if (f.shape.whole_packet_crossing) pk.head_ready = std::max(pk.head_ready, pk.tail_at);
     D.enqueue(f.packets, v, id);
     f.events.push(pk.head_ready, switch_event_kind::wake_source, L.to_input);
