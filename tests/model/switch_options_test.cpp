@@ -188,7 +188,7 @@ TEST_CASE("switch routing unit: packets and credits are conserved, at 48 and 8 p
 namespace {
 
 switch_network<interlock::qos::sbt_scheduler> storing_network(storing_unit unit,
-                                                               std::size_t ports = 48) {
+                                                              std::size_t ports = 48) {
   switch_shape shape = opa_48_port();
   shape.ports = ports;
   shape.storing = unit;

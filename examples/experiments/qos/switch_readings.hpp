@@ -61,7 +61,7 @@ struct switch_readings {
  private:
   static interlock::model::routing_unit unit(const std::string& name) {
     using interlock::model::routing_unit;
-    return name == "per_port"  ? routing_unit::per_port
+    return name == "per_port" ? routing_unit::per_port
            : name == "per_vl" ? routing_unit::per_vl
                               : routing_unit::pipelined;
   }
