@@ -5,10 +5,13 @@
 // OPA-shaped and IB-shaped switches, the DTable against SBT and round robin.
 //
 //   qos_network [--topology tree|torus] [--switch opa,ib] [--scheduler dtable,sbt,round_robin]
-//               [--steps N] [--seeds N] [--cycles N] [--csv FILE] [--json FILE] [--jobs N]
+//               [--steps N] [--seeds N] [--cycles N] [--zero-load SW:NS,...] [--csv FILE]
+//               [--json FILE] [--jobs N]
+#include <interlock/core/config_error.hpp>
 #include <interlock/model/switch/deadlock.hpp>
 #include <interlock/model/switch/layouts.hpp>
 #include <interlock/model/switch/network.hpp>
+#include <interlock/model/switch/zero_load.hpp>
 #include <interlock/qos/dtable_config.hpp>
 #include <interlock/topology/kary_ntree.hpp>
 #include <interlock/topology/torus.hpp>
@@ -16,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +52,11 @@ const std::string help =
     "  --seeds N               runs averaged per point (default 1; 30 with --full)\n"
     "  --full                  15 points, 30 seeds, as the thesis\n"
     "  --cycles N              measured cycles per run (default 10000; warm-up 4000)\n"
+    "  --zero-load SW:NS,...   calibrates each named switch (opa, ib): its routing\n"
+    "                          stage (RT) set so that NC's zero-load latency (a lone\n"
+    "                          packet, mean over all pairs of NICs) is nearest NS\n"
+    "                          nanoseconds (5.12 ns a cycle); default: Chapter 2's\n"
+    "                          stages scaled, 20 cycles a switch\n"
     "  --whole-packets         a packet crosses a switch's crossbars only once wholly in\n"
     "                          its input buffer (default: cut-through, as the thesis)\n"
     "  --va-rule R             what an input arbiter offers in the virtual allocation:\n"
@@ -95,6 +104,22 @@ interlock::model::switch_shape shape_of(const std::string& kind, std::size_t por
   return s;
 }
 
+// --zero-load's targets in ns per switch kind ("opa", "ib").
+std::map<std::string, double> zero_load_targets(const std::string& flag, const std::string& text) {
+  std::map<std::string, double> targets;
+  for (const std::string& item : cli::split(text)) {
+    const std::size_t colon = item.find(':');
+    if (colon == std::string::npos)
+      throw cli::bad_input{flag + ": '" + item + "' is not SWITCH:NS (opa:634, ib:764)"};
+    const std::string name = cli::names(flag, item.substr(0, colon), {"opa", "ib"}).front();
+    if (targets.count(name) != 0) throw cli::bad_input{flag + ": " + name + " given twice"};
+    targets[name] = cli::real(flag, item.substr(colon + 1), 1, 1e6);
+  }
+  return targets;
+}
+
+constexpr double ns_per_cycle = 5.12;
+
 bool is_switch(const std::string& flag) {
   return cli::experiment_flags::is_switch(flag) || flag == "--whole-packets" ||
          qos_tools::switch_readings::is_switch(flag);
@@ -106,6 +131,7 @@ int run(int argc, char** argv) {
   std::size_t steps = 8, seeds = 1, cycles = 10000;
   bool whole = false;
   qos_tools::switch_readings readings;
+  std::map<std::string, double> zero_load;
   cli::experiment_flags shared;
   cli::flags flags = shared.read(
       argc, argv,
@@ -129,6 +155,8 @@ int run(int argc, char** argv) {
           // (switch_readings.hpp)
         } else if (flag == "--cycles") {
           cycles = cli::number(flag, value(), 1000, 100000000);
+        } else if (flag == "--zero-load") {
+          zero_load = zero_load_targets(flag, value());
         } else {
           throw cli::bad_input{flag + ": unknown option (see --help)"};
         }
@@ -144,6 +172,12 @@ int run(int argc, char** argv) {
                               {"cycles", std::to_string(cycles)},
                               {"whole-packets", whole ? "true" : "false"}};
   for (auto& kv : readings.settings()) resolved.push_back(std::move(kv));
+  if (!zero_load.empty()) {
+    std::string text;
+    for (const auto& kv : zero_load)
+      text += (text.empty() ? "" : ",") + kv.first + ":" + cli::format("%g", kv.second);
+    resolved.emplace_back("zero-load", text);
+  }
   shared.resolve(flags, std::move(resolved));
 
   // Table 5.4 by the methodology.
@@ -199,6 +233,36 @@ int run(int argc, char** argv) {
        sl_source::bursts, sl_source::bursts, sl_source::bursts},
       4};
 
+  // Each calibrated switch's RT (--zero-load), from lone NC packets.
+  std::map<std::string, std::uint32_t> rt_of;
+  for (const std::string& sw : switches) {
+    interlock::model::switch_shape shape = shape_of(sw, layout.ports());
+    readings.apply(shape);
+    const interlock::model::round_robin_scheduler any;  // a lone packet never waits
+    const double at = interlock::model::zero_load_latency(layout, shape, levels, traffic, any, 0);
+    std::printf("%s-shaped switches: NC's zero-load latency %.1f cycles (%.0f ns) at RT %u",
+                sw == "opa" ? "OPA" : "IB", at, at * ns_per_cycle, shape.latency.rt);
+    const auto target = zero_load.find(sw);
+    if (target != zero_load.end()) {
+      std::uint32_t rt = 0;
+      try {
+        rt = interlock::model::rt_for_zero_load(layout, shape, levels, traffic, any, 0,
+                                                target->second / ns_per_cycle);
+      } catch (const interlock::config_error& e) {
+        throw cli::bad_input{"--zero-load: " + sw + ":" + cli::format("%g", target->second) +
+                             " ns is out of reach (" + e.what() + ")"};
+      }
+      shape.latency.rt = rt;
+      const double now =
+          interlock::model::zero_load_latency(layout, shape, levels, traffic, any, 0);
+      std::printf("; RT %u gives %.1f cycles (%.0f ns; --zero-load %g ns)", rt, now,
+                  now * ns_per_cycle, target->second);
+      rt_of[sw] = rt;
+    }
+    std::printf("\n");
+  }
+  std::printf("\n");
+
   cli::table_output csv = shared.output("qos_network");
   csv.line(
       "topology,switch,scheduler,injection,sl,name,offered,throughput,latency_mean,"
@@ -225,6 +289,7 @@ int run(int argc, char** argv) {
         interlock::model::switch_shape shape = shape_of(c.sw, layout.ports());
         shape.whole_packet_crossing = whole;
         readings.apply(shape);
+        if (rt_of.count(c.sw) != 0) shape.latency.rt = rt_of.at(c.sw);
         const std::vector<double> rates = rates_of(c.step);
         std::vector<interlock::model::sl_result> mean;
         const auto one = [&](const auto& scheduler) {
