@@ -5,7 +5,8 @@
 // OPA-shaped and IB-shaped switches, the DTable against SBT and round robin.
 //
 //   qos_network [--topology tree|torus] [--switch opa,ib] [--scheduler dtable,sbt,round_robin]
-//               [--steps N] [--seeds N] [--cycles N] [--zero-load SW:NS,...] [--csv FILE]
+//               [--steps N] [--seeds N] [--cycles N] [--packet-limit N]
+//               [--zero-load SW:NS,...] [--csv FILE]
 //               [--json FILE] [--jobs N]
 #include <interlock/core/config_error.hpp>
 #include <interlock/model/switch/deadlock.hpp>
@@ -16,6 +17,7 @@
 #include <interlock/topology/kary_ntree.hpp>
 #include <interlock/topology/torus.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -52,6 +54,12 @@ const std::string help =
     "  --seeds N               runs averaged per point (default 1; 30 with --full)\n"
     "  --full                  15 points, 30 seeds, as the thesis\n"
     "  --cycles N              measured cycles per run (default 10000; warm-up 4000)\n"
+    "  --packet-limit N        cuts each message into packets of at most N flits\n"
+    "                          (Section 5.5.2: \"the packet size in 1 flit\"); latency\n"
+    "                          runs to a message's last packet; default 0, each\n"
+    "                          message one packet. IB-shaped switches only when N\n"
+    "                          is below 3: the model's crossbar links move one packet\n"
+    "                          a cycle, so smaller packets would lose OPA's x3 and x4\n"
     "  --zero-load SW:NS,...   calibrates each named switch (opa, ib): its routing\n"
     "                          stage (RT) set so that NC's zero-load latency (a lone\n"
     "                          packet, mean over all pairs of NICs) is nearest NS\n"
@@ -132,6 +140,7 @@ int run(int argc, char** argv) {
   bool whole = false;
   qos_tools::switch_readings readings;
   std::map<std::string, double> zero_load;
+  std::uint32_t packet_limit = 0;
   cli::experiment_flags shared;
   cli::flags flags = shared.read(
       argc, argv,
@@ -155,6 +164,8 @@ int run(int argc, char** argv) {
           // (switch_readings.hpp)
         } else if (flag == "--cycles") {
           cycles = cli::number(flag, value(), 1000, 100000000);
+        } else if (flag == "--packet-limit") {
+          packet_limit = static_cast<std::uint32_t>(cli::number(flag, value(), 0, 32));
         } else if (flag == "--zero-load") {
           zero_load = zero_load_targets(flag, value());
         } else {
@@ -162,6 +173,13 @@ int run(int argc, char** argv) {
         }
       },
       nullptr, is_switch);
+  if (packet_limit > 0 && packet_limit < 3 &&
+      std::find(switches.begin(), switches.end(), "opa") != switches.end()) {
+    throw cli::bad_input{"--packet-limit: " + std::to_string(packet_limit) +
+                         " with --switch opa: the model's crossbar links move one packet a "
+                         "cycle, so packets under 3 flits would lose OPA's x3 and x4 (give "
+                         "--switch ib)"};
+  }
   if (shared.full && !flags.given("--steps")) steps = 15;
   if (shared.full && !flags.given("--seeds")) seeds = 30;
   cli::settings_list resolved{{"topology", topology},
@@ -170,7 +188,8 @@ int run(int argc, char** argv) {
                               {"steps", std::to_string(steps)},
                               {"seeds", std::to_string(seeds)},
                               {"cycles", std::to_string(cycles)},
-                              {"whole-packets", whole ? "true" : "false"}};
+                              {"whole-packets", whole ? "true" : "false"},
+                              {"packet-limit", std::to_string(packet_limit)}};
   for (auto& kv : readings.settings()) resolved.push_back(std::move(kv));
   if (!zero_load.empty()) {
     std::string text;
@@ -231,7 +250,8 @@ int run(int argc, char** argv) {
       flits,
       {sl_source::bernoulli, sl_source::cbr_connection, sl_source::cbr_connection, sl_source::cbr,
        sl_source::bursts, sl_source::bursts, sl_source::bursts},
-      4};
+      4,
+      packet_limit};
 
   // Each calibrated switch's RT (--zero-load), from lone NC packets.
   std::map<std::string, std::uint32_t> rt_of;

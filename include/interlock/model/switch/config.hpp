@@ -39,7 +39,8 @@
 //   - service_levels: per SL its SC (SL2SC), per SC its VL (SC2VL), as
 //     qos::opa_service_maps checks them; vls() VLs in use.
 //   - sl_traffic: per SL its share of the injected flits (summing to 1) and
-//     its packet size in flits; check() names the SL.
+//     its message size in flits, each message one packet or cut into
+//     packets of at most packet_limit flits; check() names the SL.
 //   - opa_48_port() is Chapter 2's switch: 256-flit buffers, 8-byte flits,
 //     16-flit packets (128 bytes, Section 4.3.3.1).
 //
@@ -273,9 +274,14 @@ enum class sl_source : std::uint8_t { bernoulli, cbr_connection, cbr, bursts };
 /// how its packets are created (all Bernoulli unless `source` says).
 struct sl_traffic {
   std::vector<double> share;                // per SL, summing to 1
-  std::vector<std::uint32_t> packet_flits;  // per SL
+  std::vector<std::uint32_t> packet_flits;  // per SL: each message's flits
   std::vector<sl_source> source = {};       // per SL, or empty: all Bernoulli
-  std::uint32_t burst = 4;                  // packets per burst (sl_source::bursts)
+  std::uint32_t burst = 4;                  // messages per burst (sl_source::bursts)
+  /// 0: each message is one packet. Otherwise a message is cut into packets
+  /// of at most packet_limit flits ([QoSThesis] Section 5.5.2: "the packet
+  /// size in 1 flit"), which cross the network each on its own, and its
+  /// latency runs to its last packet's delivery.
+  std::uint32_t packet_limit = 0;
 
   sl_source source_of(std::size_t sl) const noexcept {
     return sl < source.size() ? source[sl] : sl_source::bernoulli;
@@ -309,6 +315,7 @@ struct sl_traffic {
                          "none (all Bernoulli) or one per SL (" + std::to_string(sls) + ")");
     }
     interlock::detail::require_in_range(c, "burst", burst, 1, 1024);
+    interlock::detail::require_in_range(c, "packet limit", packet_limit, 0, max_packet);
   }
 };
 

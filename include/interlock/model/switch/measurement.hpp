@@ -8,7 +8,10 @@
 // Contract
 //   - switch_measurement(sls): counters per SL over a window [start, end);
 //     reset(now) opens [now, forever), window(start, end) sets it; created()
-//     and delivered() count what falls in the window (O(1), no allocation).
+//     and delivered() count what falls in the window (O(1), no allocation);
+//     for a message cut into packets, flits_delivered() per packet and
+//     completed() once its last packet is in (latencies and counts are per
+//     message).
 //   - results(nics, now) -> sl_result per SL over the window up to `now`
 //     (at least one cycle): offered and delivered flits per cycle per NIC,
 //     the share of the delivered flits, mean latencies; all zero before any
@@ -41,7 +44,7 @@ struct sl_result {
   double normalized_throughput = 0;  // share of all delivered flits
   double latency_mean = 0;           // creation to delivery, cycles
   double network_latency_mean = 0;   // leaving the NIC to delivery, cycles
-  std::uint64_t packets = 0;         // delivered in the window
+  std::uint64_t packets = 0;         // messages delivered in the window (each whole)
 };
 
 /// into[sl] += r[sl] / runs for every field (packets summed): one run's
@@ -91,10 +94,20 @@ class switch_measurement {
   void created(std::size_t sl, std::uint32_t flits, std::uint64_t t) noexcept {
     if (in_window(t)) created_[sl] += flits;
   }
+  /// A whole message delivered at t: its flits and its latencies.
   void delivered(std::size_t sl, std::uint32_t flits, std::uint64_t latency,
                  std::uint64_t network_latency, std::uint64_t t) noexcept {
+    flits_delivered(sl, flits, t);
+    completed(sl, latency, network_latency, t);
+  }
+  /// A packet of a message cut into packets, delivered at t.
+  void flits_delivered(std::size_t sl, std::uint32_t flits, std::uint64_t t) noexcept {
+    if (in_window(t)) delivered_[sl] += flits;
+  }
+  /// A message whose last packet was delivered at t.
+  void completed(std::size_t sl, std::uint64_t latency, std::uint64_t network_latency,
+                 std::uint64_t t) noexcept {
     if (!in_window(t)) return;
-    delivered_[sl] += flits;
     latency_[sl] += static_cast<double>(latency);
     network_latency_[sl] += static_cast<double>(network_latency);
     ++packets_[sl];

@@ -28,12 +28,15 @@
 //     each SL's rate given), each SL's packets created by its source
 //     (sources.hpp: Bernoulli, constant bit rate on a connection or
 //     to the pattern, bursts), to uniform random other NICs, to (src + 1)
-//     mod NICs or to fixed destinations; one run per network; results()
+//     mod NICs or to fixed destinations (each message one packet, or cut
+//     into packets by the traffic's packet_limit); one run per network; results()
 //     (measurement.hpp) after
 //     it gives per SL over the measured window: offered and delivered flits
 //     per cycle per NIC, the share of delivered flits, mean end-to-end
 //     latency (creation to tail delivered) and network latency (head leaving
-//     the NIC to tail delivered) of the packets delivered in the window.
+//     the NIC to tail delivered) of the messages delivered in the window
+//     (a message cut into packets: to its last packet's tail, from its
+//     first packet leaving the NIC).
 //   - drain() stops creating packets and runs until every packet has been
 //     delivered; audit() returns what breaks the model's invariants (empty
 //     when none): each buffer's occupancy per VL equals its queued and
@@ -216,20 +219,38 @@ class switch_network {
         });
   }
 
+  // A message of `sl` from NIC n: one packet, or packets of at most the
+  // traffic's packet_limit flits sharing a message record.
   void create(std::uint32_t n, std::uint32_t dst, std::uint32_t sl) {
+    const std::uint32_t flits = traffic_.packet_flits[sl];
+    const std::uint32_t limit = traffic_.packet_limit;
+    measure_.created(sl, flits, f_.now);
+    if (limit == 0 || flits <= limit) {
+      create_packet(n, dst, sl, flits, no_message);
+      return;
+    }
+    const std::uint32_t m = messages_.acquire();
+    messages_[m].created = f_.now;
+    messages_[m].remaining = (flits + limit - 1) / limit;
+    for (std::uint32_t left = flits; left > 0; left -= std::min(left, limit))
+      create_packet(n, dst, sl, std::min(left, limit), m);
+  }
+
+  void create_packet(std::uint32_t n, std::uint32_t dst, std::uint32_t sl, std::uint32_t flits,
+                     std::uint32_t message) {
     const std::uint32_t id = f_.packets.acquire();
     switch_packet& pk = f_.packets[id];
     pk.created = f_.now;
     pk.src = n;
     pk.dst = dst;
-    pk.flits = traffic_.packet_flits[sl];
+    pk.flits = flits;
+    pk.message = message;
     pk.sl = static_cast<std::uint8_t>(sl);
     pk.sc = static_cast<std::uint8_t>(f_.levels.sc(sl));
     pk.vl = static_cast<std::uint8_t>(f_.levels.vl(sl));
     pk.head_ready = f_.now;
     pk.tail_at = f_.now;
     ++total_created_;
-    measure_.created(sl, pk.flits, f_.now);
     switch_buffer& B = f_.buffers[f_.nic_base + n];
     B.space.reserve(pk.vl, pk.flits);
     B.enqueue(f_.packets, f_.queue_of(static_cast<std::uint32_t>(f_.nic_base + n), pk), id);
@@ -239,7 +260,17 @@ class switch_network {
   void deliver(std::uint32_t id) {
     const switch_packet& pk = f_.packets[id];
     ++total_delivered_;
-    measure_.delivered(pk.sl, pk.flits, f_.now - pk.created, f_.now - pk.injected, f_.now);
+    if (pk.message == no_message) {
+      measure_.delivered(pk.sl, pk.flits, f_.now - pk.created, f_.now - pk.injected, f_.now);
+    } else {
+      measure_.flits_delivered(pk.sl, pk.flits, f_.now);
+      switch_message& m = messages_[pk.message];
+      m.injected = std::min(m.injected, pk.injected);
+      if (--m.remaining == 0) {
+        measure_.completed(pk.sl, f_.now - m.created, f_.now - m.injected, f_.now);
+        messages_.release(pk.message);
+      }
+    }
     f_.packets.release(id);
   }
 
@@ -295,6 +326,7 @@ class switch_network {
   switch_link_scheduler<Scheduler> links_;
   bool generating_ = false, ran_ = false;
   switch_sources generators_;  // the NICs' packet sources
+  switch_messages messages_;   // messages cut into packets, in flight
   switch_measurement measure_;
   std::uint64_t total_created_ = 0, total_delivered_ = 0;
 };

@@ -10,6 +10,9 @@
 //   there. switch_packets hands out ids: acquire() returns a cleared
 //   record, reusing released ids first, so the store grows only to the
 //   largest number of packets alive at once; release(id) returns it.
+//   switch_message and switch_messages do the same for messages cut into
+//   packets (sl_traffic::packet_limit): a packet's `message` names its
+//   record, or is no_message when the packet is the whole message.
 //
 // Example
 //   interlock::model::switch_packets store;
@@ -28,12 +31,16 @@
 namespace interlock {
 namespace model {
 
+/// A packet that is a whole message belongs to no message record.
+constexpr std::uint32_t no_message = ~std::uint32_t{0};
+
 struct switch_packet {
   std::uint64_t created = 0, injected = 0;
   std::uint64_t head_ready = 0, tail_at = 0;
   std::uint32_t next = fifo_end;
   std::uint32_t src = 0, dst = 0;
   std::uint32_t flits = 0;
+  std::uint32_t message = no_message;  // its message's record (switch_messages)
   std::uint16_t out = 0;                  // the output port chosen at this switch
   std::uint8_t sl = 0, sc = 0, vl = 0;    // the SC and VL it holds now
   std::uint8_t next_sc = 0, next_vl = 0;  // those it takes out of this switch
@@ -58,6 +65,36 @@ class switch_packets {
 
  private:
   std::vector<switch_packet> records_;
+  std::vector<std::uint32_t> free_;
+};
+
+/// A message cut into packets: when it was created, when its first packet
+/// left its NIC, and how many of its packets are still to be delivered.
+struct switch_message {
+  std::uint64_t created = 0;
+  std::uint64_t injected = ~std::uint64_t{0};
+  std::uint32_t remaining = 0;
+};
+
+/// The records of messages in flight, ids reused as switch_packets does.
+class switch_messages {
+ public:
+  std::uint32_t acquire() {
+    if (!free_.empty()) {
+      const std::uint32_t id = free_.back();
+      free_.pop_back();
+      records_[id] = switch_message{};
+      return id;
+    }
+    records_.emplace_back();
+    return static_cast<std::uint32_t>(records_.size() - 1);
+  }
+  void release(std::uint32_t id) { free_.push_back(id); }
+
+  switch_message& operator[](std::uint32_t id) noexcept { return records_[id]; }
+
+ private:
+  std::vector<switch_message> records_;
   std::vector<std::uint32_t> free_;
 };
 
