@@ -332,10 +332,13 @@ TEST_CASE("switch: DTable and InfiniBand tables of the same shares give Table 2.
 }
 
 TEST_CASE(
-    "switch: Table 2.2 B: SL1 and SL2 share VL2's FIFO, so they split it as they arrive, "
-    "not as the table weighs them",
+    "switch: Table 2.2 B with a FIFO per VL: SL1 and SL2 share VL2's FIFO, so they split it as "
+    "they arrive, not as the table weighs them",
     "[model][switch][paper]") {
-  auto net = network(sbt_for(config_b(), {50, 30, 20}), 48, config_b(), traffic_b());
+  switch_shape shape = opa_48_port();
+  shape.sc_queues = false;
+  switch_network<interlock::qos::sbt_scheduler> net(single_switch(48), shape, config_b(),
+                                                    traffic_b(), sbt_for(config_b(), {50, 30, 20}));
   net.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
   const auto r = net.results();
   // SL0, alone on VL1, gets about its 50 (a few packets go to VL2 by the

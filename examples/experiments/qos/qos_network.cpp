@@ -70,8 +70,8 @@ const std::string help =
     "  --va-rule R             what an input arbiter offers in the virtual allocation:\n"
     "                          can_go (the default: VLs whose routed head has room\n"
     "                          where it goes) or routed (every VL with a routed head)\n"
-    "  --sc-queues             output buffers and NICs keep a FIFO per SC inside each\n"
-    "                          VL (default: a FIFO per VL)\n"
+    "  --queues per_sc|per_vl  output buffers and NICs keep a FIFO per SC inside each\n"
+    "                          VL (per_sc, the default) or one FIFO per VL\n"
     "  --routing-unit U        pipelined (the default), per_port or per_vl: whether an\n"
     "                          input buffer routes one header at a time\n"
     "  --storing-unit U        pipelined (the default), per_port or per_vl: whether an\n"
@@ -129,8 +129,7 @@ std::map<std::string, double> zero_load_targets(const std::string& flag, const s
 constexpr double ns_per_cycle = 5.12;
 
 bool is_switch(const std::string& flag) {
-  return cli::experiment_flags::is_switch(flag) || flag == "--whole-packets" ||
-         qos_tools::switch_readings::is_switch(flag);
+  return cli::experiment_flags::is_switch(flag) || flag == "--whole-packets";
 }
 
 int run(int argc, char** argv) {
@@ -160,7 +159,7 @@ int run(int argc, char** argv) {
         } else if (flag == "--whole-packets") {
           whole = true;
         } else if (readings.take(flag, value)) {
-          // --va-rule, --routing-unit, --storing-unit, --sc-queues
+          // --va-rule, --routing-unit, --storing-unit, --queues
           // (switch_readings.hpp)
         } else if (flag == "--cycles") {
           cycles = cli::number(flag, value(), 1000, 100000000);

@@ -105,15 +105,14 @@ struct options {
   std::vector<std::size_t> ib_high;
   std::size_t ib_limit = 255;
   std::string label;                    // the table's config column
-  qos_tools::switch_readings readings;  // --va-rule, --routing-unit, --sc-queues
+  qos_tools::switch_readings readings;  // --va-rule, --routing-unit, --storing-unit, --queues
   // --vl-flits MIN,MAX: each VL's guaranteed and largest share of a buffer
   // (0, 0: not given, the defaults).
   std::uint32_t vl_min = 0, vl_max = 0;
 };
 
 bool is_switch(const std::string& flag) {
-  return cli::experiment_flags::is_switch(flag) || flag == "--sweep" ||
-         qos_tools::switch_readings::is_switch(flag);
+  return cli::experiment_flags::is_switch(flag) || flag == "--sweep";
 }
 
 /// "K:V,..." of `values` (keys 0..n-1).

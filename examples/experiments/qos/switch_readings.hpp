@@ -2,7 +2,7 @@
 // The QoS switch's readings of [QoSThesis] that qos_switch and qos_network
 // both take as flags (docs/switch.md): --va-rule can_go|routed,
 // --routing-unit pipelined|per_port|per_vl, --storing-unit
-// pipelined|per_port|per_vl and --sc-queues. take() reads
+// pipelined|per_port|per_vl and --queues per_sc|per_vl. take() reads
 // one of them (bad_input naming the flag otherwise), apply() sets them on a
 // switch_shape, settings() lists them resolved for --write-config.
 #ifndef INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
@@ -20,15 +20,13 @@ namespace qos_tools {
 
 struct switch_readings {
   std::string va = "can_go", routing = "pipelined", storing = "pipelined";
-  bool sc_queues = false;
-
-  static bool is_switch(const std::string& flag) { return flag == "--sc-queues"; }
+  std::string queues = "per_sc";
 
   /// Takes `flag` when it is one of the readings' flags.
   template <class Value>
   bool take(const std::string& flag, const Value& value) {
-    if (flag == "--sc-queues") {
-      sc_queues = true;
+    if (flag == "--queues") {
+      queues = one(flag, value(), {"per_sc", "per_vl"}, "one of per_sc, per_vl");
     } else if (flag == "--va-rule") {
       va = one(flag, value(), {"can_go", "routed"}, "one rule: can_go or routed");
     } else if (flag == "--routing-unit") {
@@ -48,14 +46,12 @@ struct switch_readings {
     shape.va = va == "routed" ? va_rule::routed : va_rule::can_go;
     shape.routing = unit(routing);
     shape.storing = unit(storing);
-    shape.sc_queues = sc_queues;
+    shape.sc_queues = queues == "per_sc";
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const {
-    return {{"va-rule", va},
-            {"routing-unit", routing},
-            {"storing-unit", storing},
-            {"sc-queues", sc_queues ? "true" : "false"}};
+    return {
+        {"va-rule", va}, {"routing-unit", routing}, {"storing-unit", storing}, {"queues", queues}};
   }
 
  private:

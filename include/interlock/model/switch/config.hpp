@@ -132,11 +132,15 @@ struct switch_shape {
   va_rule va = va_rule::can_go;
   routing_unit routing = routing_unit::pipelined;
   storing_unit storing = storing_unit::pipelined;
-  /// False: every buffer keeps one FIFO per VL. True: output buffers and
-  /// NIC queues keep one FIFO per SC inside each VL (the space, credits and
-  /// flow control still the VL's), so a port's scheduler can serve an SC
-  /// whose packets wait behind another SC's in the same VL.
-  bool sc_queues = false;
+  /// True (the text's reading: SCs avoid "head of line blocking between
+  /// different traffic classes", Section 2.3, and "the packet scheduling
+  /// is performed with SLs and flow control via VCs", Section 4.4.1):
+  /// output buffers and NIC queues keep one FIFO per SC inside each VL
+  /// (the space, credits and flow control still the VL's), so a port's
+  /// scheduler can serve an SC whose packets wait behind another SC's in
+  /// the same VL. False: every buffer keeps one FIFO per VL. With each SC
+  /// on a VL of its own the two are the same switch.
+  bool sc_queues = true;
 
   std::size_t mports() const noexcept { return ports / mport_ports; }
   std::size_t mport_of(std::size_t port) const noexcept { return port / mport_ports; }
