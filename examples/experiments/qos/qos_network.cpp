@@ -57,9 +57,9 @@ const std::string help =
     "  --packet-limit N        cuts each message into packets of at most N flits\n"
     "                          (Section 5.5.2: \"the packet size in 1 flit\"); latency\n"
     "                          runs to a message's last packet; default 0, each\n"
-    "                          message one packet. IB-shaped switches only when N\n"
-    "                          is below 3: the model's crossbar links move one packet\n"
-    "                          a cycle, so smaller packets would lose OPA's x3 and x4\n"
+    "                          message one packet. Below 3 on OPA-shaped switches\n"
+    "                          only with --crossbar-cycles shared, or packets would\n"
+    "                          lose OPA's x3 and x4\n"
     "  --zero-load SW:NS,...   calibrates each named switch (opa, ib): its routing\n"
     "                          stage (RT) set so that NC's zero-load latency (a lone\n"
     "                          packet, mean over all pairs of NICs) is nearest NS\n"
@@ -70,6 +70,8 @@ const std::string help =
     "  --va-rule R             what an input arbiter offers in the virtual allocation:\n"
     "                          can_go (the default: VLs whose routed head has room\n"
     "                          where it goes) or routed (every VL with a routed head)\n"
+    "  --crossbar-cycles C     whole (the default) or shared: whether packets under a\n"
+    "                          crossbar link's speed-up share its cycles\n"
     "  --queues per_sc|per_vl  output buffers and NICs keep a FIFO per SC inside each\n"
     "                          VL (per_sc, the default) or one FIFO per VL\n"
     "  --routing-unit U        pipelined (the default), per_port or per_vl: whether an\n"
@@ -172,12 +174,12 @@ int run(int argc, char** argv) {
         }
       },
       nullptr, is_switch);
-  if (packet_limit > 0 && packet_limit < 3 &&
+  if (packet_limit > 0 && packet_limit < 3 && readings.crossbar_cycles == "whole" &&
       std::find(switches.begin(), switches.end(), "opa") != switches.end()) {
     throw cli::bad_input{"--packet-limit: " + std::to_string(packet_limit) +
-                         " with --switch opa: the model's crossbar links move one packet a "
-                         "cycle, so packets under 3 flits would lose OPA's x3 and x4 (give "
-                         "--switch ib)"};
+                         " with --switch opa: whole crossbar cycles move one packet a cycle, so "
+                         "packets under 3 flits would lose OPA's x3 and x4 (give "
+                         "--crossbar-cycles shared, or --switch ib)"};
   }
   if (shared.full && !flags.given("--steps")) steps = 15;
   if (shared.full && !flags.given("--seeds")) seeds = 30;

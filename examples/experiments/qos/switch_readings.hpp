@@ -2,7 +2,8 @@
 // The QoS switch's readings of [QoSThesis] that qos_switch and qos_network
 // both take as flags (docs/switch.md): --va-rule can_go|routed,
 // --routing-unit pipelined|per_port|per_vl, --storing-unit
-// pipelined|per_port|per_vl and --queues per_sc|per_vl. take() reads
+// pipelined|per_port|per_vl, --queues per_sc|per_vl and --crossbar-cycles
+// whole|shared. take() reads
 // one of them (bad_input naming the flag otherwise), apply() sets them on a
 // switch_shape, settings() lists them resolved for --write-config.
 #ifndef INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
@@ -20,13 +21,15 @@ namespace qos_tools {
 
 struct switch_readings {
   std::string va = "can_go", routing = "pipelined", storing = "pipelined";
-  std::string queues = "per_sc";
+  std::string queues = "per_sc", crossbar_cycles = "whole";
 
   /// Takes `flag` when it is one of the readings' flags.
   template <class Value>
   bool take(const std::string& flag, const Value& value) {
     if (flag == "--queues") {
       queues = one(flag, value(), {"per_sc", "per_vl"}, "one of per_sc, per_vl");
+    } else if (flag == "--crossbar-cycles") {
+      crossbar_cycles = one(flag, value(), {"whole", "shared"}, "one of whole, shared");
     } else if (flag == "--va-rule") {
       va = one(flag, value(), {"can_go", "routed"}, "one rule: can_go or routed");
     } else if (flag == "--routing-unit") {
@@ -47,11 +50,15 @@ struct switch_readings {
     shape.routing = unit(routing);
     shape.storing = unit(storing);
     shape.sc_queues = queues == "per_sc";
+    shape.share_cycles = crossbar_cycles == "shared";
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const {
-    return {
-        {"va-rule", va}, {"routing-unit", routing}, {"storing-unit", storing}, {"queues", queues}};
+    return {{"va-rule", va},
+            {"routing-unit", routing},
+            {"storing-unit", storing},
+            {"queues", queues},
+            {"crossbar-cycles", crossbar_cycles}};
   }
 
  private:

@@ -54,7 +54,17 @@ class switch_allocation {
   }
 
   void allocate(fabric_type& f) {
-    if (f.sources.empty()) return;
+    // With share_cycles, sources that sent a packet and have flits of the
+    // cycle left offer again in a further round.
+    while (!f.sources.empty()) {
+      round(f);
+      f.sources.swap(again_);
+      again_.clear();
+    }
+  }
+
+ private:
+  void round(fabric_type& f) {
     touched_.clear();
     // Virtual allocation: each awake source offers one VL.
     for (const std::uint32_t b : f.sources) offer(f, b);
@@ -64,30 +74,29 @@ class switch_allocation {
       std::uint64_t req = requests_[di];
       requests_[di] = 0;
       if (di < f.outputs) {
-        switch_buffer& D = f.buffers[f.outputs + di];
-        const grant g = D.source_arbiter.arbitrate(req);
-        const std::uint32_t src = f.source_of(di, g.index());
-        D.source_arbiter.commit(g);
-        transfer(f, src, static_cast<std::uint32_t>(f.outputs + di));
-        req &= ~(std::uint64_t{1} << g.index());
+        const auto d = static_cast<std::uint32_t>(f.outputs + di);
+        switch_buffer& D = f.buffers[d];
+        // One grant; more while the write port has flits of the cycle left.
+        for (std::uint64_t fit = req; fit != 0; fit = fitting(f, di, d, req)) {
+          const grant g = D.source_arbiter.arbitrate(fit);
+          D.source_arbiter.commit(g);
+          transfer(f, f.source_of(di, g.index()), d);
+          req &= ~(std::uint64_t{1} << g.index());
+          if (D.write_busy_until > f.now) break;
+        }
       } else {
         const std::uint32_t group = di - static_cast<std::uint32_t>(f.outputs);
         for (std::size_t j = 0; j < f.shape.central_links && req != 0; ++j) {
           const std::uint32_t cb = f.central_buffer(group, j);
           switch_buffer& D = f.buffers[cb];
-          std::uint64_t fit = 0;
-          for (std::uint64_t r = req; r != 0; r &= r - 1) {
-            const std::size_t local = bits::lowest_index(r);
-            const std::uint32_t src = f.source_of(di, local);
-            const switch_buffer& B = f.buffers[src];
-            if (f.can_take(cb, f.packets[B.queue[chosen_vl_[src]].head]))
-              fit |= std::uint64_t{1} << local;
+          for (std::uint64_t fit = fitting(f, di, cb, req); fit != 0;
+               fit = fitting(f, di, cb, req)) {
+            const grant g = D.source_arbiter.arbitrate(fit);
+            D.source_arbiter.commit(g);
+            transfer(f, f.source_of(di, g.index()), cb);
+            req &= ~(std::uint64_t{1} << g.index());
+            if (D.write_busy_until > f.now) break;
           }
-          if (fit == 0) continue;
-          const grant g = D.source_arbiter.arbitrate(fit);
-          D.source_arbiter.commit(g);
-          transfer(f, f.source_of(di, g.index()), cb);
-          req &= ~(std::uint64_t{1} << g.index());
         }
       }
       // Sources that lost try again next cycle.
@@ -97,7 +106,20 @@ class switch_allocation {
     }
   }
 
- private:
+  // The requesters in req (at destination index di) whose chosen packet
+  // buffer d can take now.
+  std::uint64_t fitting(const fabric_type& f, std::uint32_t di, std::uint32_t d,
+                        std::uint64_t req) const {
+    std::uint64_t fit = 0;
+    for (std::uint64_t r = req; r != 0; r &= r - 1) {
+      const std::size_t local = bits::lowest_index(r);
+      const std::uint32_t src = f.source_of(di, local);
+      const switch_buffer& B = f.buffers[src];
+      if (f.can_take(d, f.packets[B.queue[chosen_vl_[src]].head])) fit |= std::uint64_t{1} << local;
+    }
+    return fit;
+  }
+
   // Whether buffer d, or one of central group d's links, can take pk now.
   bool fits(const fabric_type& f, std::uint32_t d, const switch_packet& pk) const {
     if (d < f.central_stage()) return f.can_take(d, pk);
@@ -133,11 +155,15 @@ class switch_allocation {
     switch_buffer& B = f.buffers[b];
     if (B.read_busy_until > f.now) return;  // woken when its transfer ends
     const bool can_go_only = f.shape.va == va_rule::can_go;
+    // Flits of this cycle its crossbar input has left (share_cycles).
+    const std::uint32_t room =
+        B.read_cycle == f.now ? f.speed_of(b) - B.read_used : ~std::uint32_t{0};
     std::uint64_t offered = 0, routed = 0;
     for (std::uint32_t m = B.occupied; m != 0; m &= m - 1) {
       const std::size_t v = bits::lowest_index(m);
       const switch_packet& pk = f.packets[B.queue[v].head];
       if (pk.head_ready > f.now) continue;  // woken when it is ready
+      if (pk.flits > room) continue;        // woken next cycle, when its transfer ends
       const std::uint32_t d = f.destination(b, pk);
       head_destination_[v] = d;
       routed |= std::uint64_t{1} << v;
@@ -187,7 +213,19 @@ class switch_allocation {
     const std::uint64_t end = std::max(f.now + (pk.flits + speed - 1) / speed, pk.tail_at);
     f.peak_crossbar =
         std::max(f.peak_crossbar, static_cast<double>(pk.flits) / static_cast<double>(end - f.now));
+    // A packet done within the cycle leaves the rest of it to the next
+    // (share_cycles); otherwise the crossbar input is busy until it ends.
+    const bool shares = f.shape.share_cycles && end == f.now + 1;
     B.read_busy_until = end;
+    if (shares) {
+      B.read_used = (B.read_cycle == f.now ? B.read_used : 0) + pk.flits;
+      B.read_cycle = f.now;
+      f.peak_crossbar = std::max(f.peak_crossbar, static_cast<double>(B.read_used));
+      if (B.read_used < speed) {
+        B.read_busy_until = f.now;
+        again_.push_back(src);
+      }
+    }
     B.leaving[v] += pk.flits;
     f.events.push(end, switch_event_kind::release, src, static_cast<std::uint32_t>(v), pk.flits);
     f.events.push(end, switch_event_kind::wake_source, src);
@@ -197,6 +235,15 @@ class switch_allocation {
     switch_buffer& D = f.buffers[dst];
     D.space.reserve(pk.vl, pk.flits);
     D.write_busy_until = end;
+    if (shares) {
+      if (D.write_cycle != f.now) {
+        D.write_cycle = f.now;
+        D.write_used = 0;
+        D.write_cap = speed;
+      }
+      D.write_used += pk.flits;
+      if (D.write_used < D.write_cap) D.write_busy_until = f.now;
+    }
     const bool to_output = dst < f.centrals;
     const std::uint64_t arrival = f.now + f.shape.latency.at + f.shape.latency.x;
     // Output buffers store it (SB, by the shape's storing_unit); central
@@ -218,6 +265,7 @@ class switch_allocation {
   std::vector<std::uint32_t> touched_;
   std::vector<std::uint64_t> requests_;
   std::vector<std::uint8_t> chosen_vl_;
+  std::vector<std::uint32_t> again_;  // sources to offer again this cycle
   std::array<std::uint32_t, vl_space::max_vls> head_destination_{};  // offer()'s, per VL
 };
 

@@ -30,7 +30,8 @@
 //     VL space (vl_buffer.hpp), bytes per flit and per flow-control credit.
 //     mport_ports + MPorts x central_links must be at most 64 (an output
 //     arbiter's requesters); whole_packet_crossing makes a packet wait at
-//     its input buffer for its tail (cut-through otherwise); va chooses what
+//     its input buffer for its tail (cut-through otherwise); share_cycles
+//     lets packets under a crossbar link's speed-up share its cycles; va chooses what
 //     the virtual allocation offers (va_rule); routing whether an input
 //     buffer routes its headers one at a time (routing_unit), storing
 //     whether an input or output buffer stores its packets one at a time
@@ -129,6 +130,15 @@ struct switch_shape {
   /// link at the link's rate. True: a packet crosses only once wholly in
   /// its input buffer, at the crossbar's full speed-up.
   bool whole_packet_crossing = false;
+  /// False: a packet takes whole cycles of its crossbar link, ceil(flits /
+  /// speed-up), the last cycle's spare flits unused. True: packets smaller
+  /// than a link's speed-up share its cycles, so an x3 link moves three
+  /// one-flit packets a cycle ([QoSThesis] Section 5.2.2: "an x3 port means
+  /// that it may deliver 3 flits/cycle", with Section 5.5.2's one-flit
+  /// packets): a source sends, and a destination takes, packets in a cycle
+  /// while their flits fit the speed-up. A packet that needs more than a
+  /// cycle still starts on a fresh one.
+  bool share_cycles = false;
   va_rule va = va_rule::can_go;
   routing_unit routing = routing_unit::pipelined;
   storing_unit storing = storing_unit::pipelined;

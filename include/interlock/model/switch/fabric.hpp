@@ -58,8 +58,13 @@ struct switch_buffer {
   std::array<packet_fifo, vl_space::max_vls> queue{};
   std::uint32_t occupied = 0;  // bit q: queue[q] holds a packet (q: a VL, or an SC)
   std::array<std::uint32_t, vl_space::max_vls> leaving{};
-  std::uint64_t read_busy_until = 0;         // as a source: its crossbar input
-  std::uint64_t write_busy_until = 0;        // as a destination: its write port
+  std::uint64_t read_busy_until = 0;   // as a source: its crossbar input
+  std::uint64_t write_busy_until = 0;  // as a destination: its write port
+  // With share_cycles: the flits its crossbar input (read) and write port
+  // have moved in cycle read_cycle / write_cycle, and the write port's
+  // speed-up that cycle (its first packet's crossbar).
+  std::uint64_t read_cycle = ~std::uint64_t{0}, write_cycle = ~std::uint64_t{0};
+  std::uint32_t read_used = 0, write_used = 0, write_cap = 0;
   std::uint64_t stamp = ~std::uint64_t{0};   // the cycle it was last woken as a source
   std::uint32_t link_in = no_switch_buffer;  // the link feeding it (input buffers)
   // When its routing unit is next free (routing_unit::per_port: [0]; per_vl:
@@ -268,7 +273,12 @@ struct switch_fabric {
   }
   bool can_take(std::uint32_t d, const switch_packet& pk) const noexcept {
     const switch_buffer& D = buffers[d];
-    return D.write_busy_until <= now && D.space.fits(pk.next_vl, pk.flits);
+    return D.write_busy_until <= now && D.space.fits(pk.next_vl, pk.flits) &&
+           (D.write_cycle != now || D.write_used + pk.flits <= D.write_cap);
+  }
+  // Flits per cycle out of buffer b through its crossbar.
+  std::uint32_t speed_of(std::uint32_t b) const noexcept {
+    return b < outputs ? shape.mport_speedup : shape.central_speedup;
   }
   // The requester index a source has at a destination's arbiter.
   std::size_t local_index(std::uint32_t src) const noexcept {

@@ -197,7 +197,9 @@ class switch_network {
     return f_.input_flits[s * f_.shape.ports + p];
   }
   /// The largest number of flits any link or input port carried in one
-  /// cycle, and any crossbar transfer into one buffer (checks of the speeds).
+  /// cycle, and any crossbar transfer into one buffer, or with
+  /// share_cycles any buffer's crossbar input in a cycle (checks of the
+  /// speeds).
   std::uint32_t peak_link_rate() const noexcept { return f_.peak_link; }
   double peak_crossbar_rate() const noexcept { return f_.peak_crossbar; }
   /// Virtual allocations under va_rule::routed that picked a VL whose head

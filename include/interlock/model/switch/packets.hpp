@@ -40,7 +40,7 @@ struct switch_packet {
   std::uint32_t next = fifo_end;
   std::uint32_t src = 0, dst = 0;
   std::uint32_t flits = 0;
-  std::uint32_t message = no_message;  // its message's record (switch_messages)
+  std::uint32_t message = no_message;     // its message's record (switch_messages)
   std::uint16_t out = 0;                  // the output port chosen at this switch
   std::uint8_t sl = 0, sc = 0, vl = 0;    // the SC and VL it holds now
   std::uint8_t next_sc = 0, next_vl = 0;  // those it takes out of this switch
