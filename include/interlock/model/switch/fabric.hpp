@@ -78,10 +78,26 @@ struct switch_buffer {
   /// stored, SB cycles each, one at a time by `unit`.
   std::uint64_t store(storing_unit unit, std::size_t v, std::uint64_t arrival,
                       std::uint32_t sb) noexcept {
-    if (unit == storing_unit::pipelined) return arrival + sb;
-    std::uint64_t& free = storing_free[unit == storing_unit::per_vl ? v : 0];
-    free = std::max(arrival, free) + sb;
-    return free;
+    return serial_stage(unit, storing_free, v, arrival, sb);
+  }
+  /// The cycle a header stored at `stored` in VL v is routed, RT cycles
+  /// each, one at a time by `unit`.
+  std::uint64_t route_done(routing_unit unit, std::size_t v, std::uint64_t stored,
+                           std::uint32_t rt) noexcept {
+    return serial_stage(unit, routing_free, v, stored, rt);
+  }
+
+  // A stage of `cycles` that a unit serves at once (pipelined) or one
+  // packet at a time, per port ([0]) or per VL: when a packet reaching it
+  // at `at` in VL v leaves it; `free` is when each unit is next free.
+  static std::uint64_t serial_stage(routing_unit unit,
+                                    std::array<std::uint64_t, vl_space::max_vls>& free,
+                                    std::size_t v, std::uint64_t at,
+                                    std::uint32_t cycles) noexcept {
+    if (unit == routing_unit::pipelined) return at + cycles;
+    std::uint64_t& next = free[unit == routing_unit::per_vl ? v : 0];
+    next = std::max(at, next) + cycles;
+    return next;
   }
   round_robin_arbiter<32, rr_order::ascending> vl_arbiter;
   round_robin_arbiter<64, rr_order::ascending> source_arbiter;

@@ -109,14 +109,7 @@ class switch_link_scheduler {
     route(f, L.to_input, pk);
     const std::uint64_t arrival = f.now + L.latency;
     const std::uint64_t stored = D.store(f.shape.storing, v, arrival, f.shape.latency.sb);
-    if (f.shape.routing == routing_unit::pipelined) {
-      pk.head_ready = stored + f.shape.latency.rt;
-    } else {
-      // The unit routes one header at a time, each for RT cycles.
-      std::uint64_t& free = D.routing_free[f.shape.routing == routing_unit::per_vl ? v : 0];
-      pk.head_ready = std::max(stored, free) + f.shape.latency.rt;
-      free = pk.head_ready;
-    }
+    pk.head_ready = D.route_done(f.shape.routing, v, stored, f.shape.latency.rt);
     pk.tail_at = end + L.latency + (stored - arrival);
     if (f.shape.whole_packet_crossing) pk.head_ready = std::max(pk.head_ready, pk.tail_at);
     D.enqueue(f.packets, v, id);

@@ -46,13 +46,17 @@ struct switch_packet {
   std::uint8_t next_sc = 0, next_vl = 0;  // those it takes out of this switch
 };
 
-class switch_packets {
+/// Records of type Record handed out by id: acquire() returns a cleared
+/// record, reusing released ids first, so the store grows only to the
+/// largest number alive at once; release(id) returns it.
+template <class Record>
+class record_store {
  public:
   std::uint32_t acquire() {
     if (!free_.empty()) {
       const std::uint32_t id = free_.back();
       free_.pop_back();
-      records_[id] = switch_packet{};
+      records_[id] = Record{};
       return id;
     }
     records_.emplace_back();
@@ -60,13 +64,15 @@ class switch_packets {
   }
   void release(std::uint32_t id) { free_.push_back(id); }
 
-  switch_packet& operator[](std::uint32_t id) noexcept { return records_[id]; }
-  const switch_packet& operator[](std::uint32_t id) const noexcept { return records_[id]; }
+  Record& operator[](std::uint32_t id) noexcept { return records_[id]; }
+  const Record& operator[](std::uint32_t id) const noexcept { return records_[id]; }
 
  private:
-  std::vector<switch_packet> records_;
+  std::vector<Record> records_;
   std::vector<std::uint32_t> free_;
 };
+
+using switch_packets = record_store<switch_packet>;
 
 /// A message cut into packets: when it was created, when its first packet
 /// left its NIC, and how many of its packets are still to be delivered.
@@ -76,27 +82,8 @@ struct switch_message {
   std::uint32_t remaining = 0;
 };
 
-/// The records of messages in flight, ids reused as switch_packets does.
-class switch_messages {
- public:
-  std::uint32_t acquire() {
-    if (!free_.empty()) {
-      const std::uint32_t id = free_.back();
-      free_.pop_back();
-      records_[id] = switch_message{};
-      return id;
-    }
-    records_.emplace_back();
-    return static_cast<std::uint32_t>(records_.size() - 1);
-  }
-  void release(std::uint32_t id) { free_.push_back(id); }
-
-  switch_message& operator[](std::uint32_t id) noexcept { return records_[id]; }
-
- private:
-  std::vector<switch_message> records_;
-  std::vector<std::uint32_t> free_;
-};
+/// The records of messages in flight.
+using switch_messages = record_store<switch_message>;
 
 }  // namespace model
 }  // namespace interlock
