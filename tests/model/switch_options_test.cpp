@@ -20,12 +20,18 @@ using namespace interlock::model;
 service_levels config_a() { return service_levels({0, 1, 2}, {0, 1, 2}); }
 sl_traffic traffic_a() { return sl_traffic{{0.5, 0.4, 0.1}, {16, 16, 16}}; }
 
+// Configuration A on one switch of shape.ports ports, SBT 60/30/10.
+switch_network<interlock::qos::sbt_scheduler> network_a(const switch_shape& shape) {
+  return switch_network<interlock::qos::sbt_scheduler>(single_switch(shape.ports), shape,
+                                                       config_a(), traffic_a(),
+                                                       sbt_for(config_a(), {60, 30, 10}));
+}
+
 switch_network<interlock::qos::sbt_scheduler> network(va_rule va, std::size_t ports = 48) {
   switch_shape shape = opa_48_port();
   shape.ports = ports;
   shape.va = va;
-  return switch_network<interlock::qos::sbt_scheduler>(
-      single_switch(ports), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+  return network_a(shape);
 }
 
 // Configuration B: SL0 on SC1 (VL1), SL1 on SC2 and SL2 on SC3, both on VL2;
@@ -137,8 +143,7 @@ TEST_CASE("switch routing unit: one header at a time caps an input at a packet p
   const auto run = [](routing_unit unit) {
     switch_shape shape = opa_48_port();
     shape.routing = unit;
-    switch_network<interlock::qos::sbt_scheduler> net(
-        single_switch(48), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+    auto net = network_a(shape);
     net.run(switch_pattern::shift, 1.6, 3000, 12000, 1);
     return net.results();
   };
@@ -159,8 +164,7 @@ TEST_CASE("switch routing unit: a lone packet sees the same latency under every 
        {routing_unit::pipelined, routing_unit::per_port, routing_unit::per_vl}) {
     switch_shape shape = opa_48_port();
     shape.routing = unit;
-    switch_network<interlock::qos::sbt_scheduler> net(
-        single_switch(48), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+    auto net = network_a(shape);
     net.inject(0, 9, 0);  // across the central crossbar
     net.drain();
     latency.push_back(net.results()[0].latency_mean);
@@ -179,8 +183,7 @@ TEST_CASE("switch routing unit: packets and credits are conserved, at 48 and 8 p
       switch_shape shape = opa_48_port();
       shape.ports = ports;
       shape.routing = unit;
-      switch_network<interlock::qos::sbt_scheduler> net(
-          single_switch(ports), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+      auto net = network_a(shape);
       interlock_test::check_switch_conserved(net);
     }
 }
@@ -192,8 +195,7 @@ switch_network<interlock::qos::sbt_scheduler> storing_network(storing_unit unit,
   switch_shape shape = opa_48_port();
   shape.ports = ports;
   shape.storing = unit;
-  return switch_network<interlock::qos::sbt_scheduler>(
-      single_switch(ports), shape, config_a(), traffic_a(), sbt_for(config_a(), {60, 30, 10}));
+  return network_a(shape);
 }
 
 // Two packets across the central crossbar to NIC 9, from NIC 0 of SLs a
