@@ -37,9 +37,10 @@ const std::string help =
     "[QoSThesis] Chapter 5: seven SLs (Table 5.2: NC uniform 192 B; VO and VI CBR\n"
     "connections of 128 B and 2048 B; CL CBR of 2048 B to uniform destinations;\n"
     "EE, BE, BK bursts of four 1024 B messages), each SL on its own SC and VL\n"
-    "(Table 5.3), 64-byte flits and credits, each message one packet of its\n"
-    "SL_MTU. NC, VO, VI and CL inject 0.01, 0.016, 0.23, 0.28 flits/cycle/NIC;\n"
-    "each best-effort SL from 0.0125 to 0.1525 (Table 5.4's Min. and Max.).\n"
+    "(Table 5.3), 64-byte flits and credits, each message of its SL_MTU cut into\n"
+    "one-flit packets (--packet-limit). NC, VO, VI and CL inject 0.01, 0.016,\n"
+    "0.23, 0.28 flits/cycle/NIC; each best-effort SL from 0.0125 to 0.1525\n"
+    "(Table 5.4's Min. and Max.).\n"
     "The DTable is Table 5.4's, derived by the configuration methodology\n"
     "(N = 64, GMTU = 32, w = 3, k = 0.5); SBT takes its shares in percent.\n"
     "Per SL: throughput and end-to-end latency against the total injection.\n"
@@ -54,12 +55,13 @@ const std::string help =
     "  --seeds N               runs averaged per point (default 1; 30 with --full)\n"
     "  --full                  15 points, 30 seeds, as the thesis\n"
     "  --cycles N              measured cycles per run (default 10000; warm-up 4000)\n"
-    "  --packet-limit N        cuts each message into packets of at most N flits\n"
-    "                          (Section 5.5.2: \"the packet size in 1 flit\"); latency\n"
-    "                          runs to a message's last packet; default 0, each\n"
-    "                          message one packet. Below 3 on OPA-shaped switches\n"
-    "                          only with --crossbar-cycles shared, or packets would\n"
-    "                          lose OPA's x3 and x4\n"
+    "  --packet-limit N        cuts each message into packets of at most N flits;\n"
+    "                          latency runs to a message's last packet; default 1,\n"
+    "                          each message cut into one-flit packets (Section 5.5.2:\n"
+    "                          \"the packet size in 1 flit\"); 0: each message one\n"
+    "                          packet. Below 3 on OPA-shaped switches only with\n"
+    "                          --crossbar-cycles shared, or packets would lose OPA's\n"
+    "                          x3 and x4\n"
     "  --zero-load SW:NS,...   calibrates each named switch (opa, ib): its routing\n"
     "                          stage (RT) set so that NC's zero-load latency (a lone\n"
     "                          packet, mean over all pairs of NICs) is nearest NS\n"
@@ -68,9 +70,9 @@ const std::string help =
     "  --whole-packets         a packet crosses a switch's crossbars only once wholly in\n"
     "                          its input buffer (default: cut-through, as the thesis)\n"
     "  --va-rule R             what an input arbiter offers in the virtual allocation:\n"
-    "                          can_go (the default: VLs whose routed head has room\n"
-    "                          where it goes) or routed (every VL with a routed head)\n"
-    "  --crossbar-cycles C     whole (the default) or shared: whether packets under a\n"
+    "                          routed (the default: every VL with a routed head) or\n"
+    "                          can_go (VLs whose routed head has room where it goes)\n"
+    "  --crossbar-cycles C     shared (the default) or whole: whether packets under a\n"
     "                          crossbar link's speed-up share its cycles\n"
     "  --queues per_sc|per_vl  output buffers and NICs keep a FIFO per SC inside each\n"
     "                          VL (per_sc, the default) or one FIFO per VL\n"
@@ -86,7 +88,7 @@ const std::string help =
 
 const char* sl_names[] = {"NC", "VO", "VI", "CL", "EE", "BE", "BK"};
 constexpr std::size_t sls = 7;
-// Table 5.2's message sizes in 64-byte flits (one packet per message).
+// Table 5.2's message sizes in 64-byte flits (SL_MTU).
 const std::vector<std::uint32_t> flits{3, 2, 32, 32, 16, 16, 16};
 // Table 5.4: distances 2 .. 64 as entries of the 64-entry table, and phi.
 const std::vector<std::size_t> entries{32, 16, 8, 4, 2, 1, 1};
@@ -141,7 +143,7 @@ int run(int argc, char** argv) {
   bool whole = false;
   qos_tools::switch_readings readings;
   std::map<std::string, double> zero_load;
-  std::uint32_t packet_limit = 0;
+  std::uint32_t packet_limit = 1;
   cli::experiment_flags shared;
   cli::flags flags = shared.read(
       argc, argv,

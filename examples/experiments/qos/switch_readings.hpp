@@ -20,8 +20,8 @@
 namespace qos_tools {
 
 struct switch_readings {
-  std::string va = "can_go", routing = "pipelined", storing = "pipelined";
-  std::string queues = "per_sc", crossbar_cycles = "whole";
+  std::string va = "routed", routing = "pipelined", storing = "pipelined";
+  std::string queues = "per_sc", crossbar_cycles = "shared";
 
   /// Takes `flag` when it is one of the readings' flags.
   template <class Value>

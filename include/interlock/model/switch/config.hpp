@@ -138,8 +138,8 @@ struct switch_shape {
   /// packets): a source sends, and a destination takes, packets in a cycle
   /// while their flits fit the speed-up. A packet that needs more than a
   /// cycle still starts on a fresh one.
-  bool share_cycles = false;
-  va_rule va = va_rule::can_go;
+  bool share_cycles = true;
+  va_rule va = va_rule::routed;
   routing_unit routing = routing_unit::pipelined;
   storing_unit storing = storing_unit::pipelined;
   /// True (the text's reading: SCs avoid "head of line blocking between
