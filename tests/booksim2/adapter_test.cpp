@@ -9,6 +9,9 @@
 #include <random>
 #include <string>
 
+#include <interlock/arbiters/inverse_weight_tables.hpp>
+
+#include "config_utils.hpp"
 #include "flit.hpp"
 #include "interlock_arb.hpp"
 
@@ -37,6 +40,20 @@ struct booksim_round_robin {
         best = i;
     }
     return best;
+  }
+};
+
+// The keys the adapter reads, as a run of interlock_age in both allocators
+// under priority = class sets them (BookSim2's defaults otherwise).
+struct age_config : Configuration {
+  age_config() {
+    Assign("priority", "class");
+    Assign("vc_priority_donation", 0);
+    Assign("speculative", 0);
+    Assign("spec_sw_allocator", "prio");
+    Assign("arb_type", "round_robin");
+    Assign("vc_allocator", "separable_input_first(interlock_age(1,1))");
+    Assign("sw_allocator", "separable_output_first(interlock_age(1,1))");
   }
 };
 
@@ -122,6 +139,7 @@ TEST_CASE("interlock_inverse_weighted weighs BookSim2's ports by interlock's loa
 }
 
 TEST_CASE("interlock_age grants the oldest packet by the ages its router's hooks keep") {
+  const age_config config;
   static Module network(nullptr, "network_0");
   static Module router(&network, "router_0_3");
   static Module alloc(&router, "sw_allocator");
@@ -167,6 +185,7 @@ TEST_CASE("interlock_age grants the oldest packet by the ages its router's hooks
 }
 
 TEST_CASE("the adapter refuses what it cannot run, naming the parameter") {
+  const age_config config;
   static Module network(nullptr, "network_0");
   static Module unhooked(&network, "router_9_9");
   static Module alloc(&unhooked, "sw_allocator");
@@ -207,4 +226,98 @@ TEST_CASE("the adapter refuses what it cannot run, naming the parameter") {
   auto arb = make(&alloc, "0rb_o", "interlock_age(1,1)", 4);
   arb->AddRequest(0, 0, 0);
   CHECK_THROWS_WITH(arb->Arbitrate(), Catch::Contains("AgeTick, AgeArrive and AgeDepart"));
+}
+
+TEST_CASE("interlock_age refuses a configuration that would hide or misread the age field") {
+  Module parent(nullptr, "sw_allocator");
+  const auto refused = [&](const std::string& key, const std::string& value,
+                           const std::string& message) {
+    age_config config;
+    config.Assign(key, value);
+    CHECK_THROWS_WITH(make(&parent, "0rb_o", "interlock_age(1,1)", 4), Catch::Contains(message));
+  };
+  // BookSim2's default priority, none, keeps every VC's pri at 0: the
+  // arbiter would serve round robin without a word.
+  refused("priority", "none", "priority = none keeps every VC's pri at 0");
+  for (const char* rewrites : {"local_age", "queue_length", "hop_count"})
+    refused("priority", rewrites, std::string("priority = ") + rewrites + " rewrites the pri");
+  // An allocator that reads pri with another arbiter reads the field as a number.
+  refused("vc_allocator", "separable_input_first(interlock_round_robin)",
+          "vc_allocator = separable_input_first(interlock_round_robin) would read the age field "
+          "as an integer priority (its interlock_round_robin arbiters)");
+  refused("sw_allocator", "separable_output_first",
+          "sw_allocator = separable_output_first would read the age field as an integer priority "
+          "(its round_robin arbiters)");
+  refused("vc_allocator", "wavefront", "vc_allocator = wavefront would read");
+  refused("sw_allocator", "select", "sw_allocator = select would read");
+  {
+    age_config config;
+    config.Assign("vc_priority_donation", 1);
+    CHECK_THROWS_WITH(make(&parent, "0rb_o", "interlock_age(1,1)", 4),
+                      Catch::Contains("vc_priority_donation = 1 gives a VC the highest pri"));
+  }
+  {
+    age_config config;  // a speculative switch allocator of its own is an allocator too
+    config.Assign("speculative", 1);
+    config.Assign("spec_sw_allocator", "separable_input_first(round_robin)");
+    CHECK_THROWS_WITH(make(&parent, "0rb_o", "interlock_age(1,1)", 4),
+                      Catch::Contains("spec_sw_allocator = separable_input_first(round_robin)"));
+    config.Assign("spec_sw_allocator", "prio");
+    CHECK(make(&parent, "0rb_o", "interlock_age(1,1)", 4) != nullptr);
+  }
+  {
+    age_config config;  // what runs: allocators that ignore pri, the age arbiter by arb_type
+    config.Assign("priority", "age");
+    config.Assign("vc_allocator", "islip");
+    config.Assign("arb_type", "interlock_age(1,1)");
+    config.Assign("sw_allocator", "separable_input_first");
+    CHECK(make(&parent, "0rb_o", "interlock_age(1,1)", 4) != nullptr);
+    for (const char* ignores : {"pim", "loa", "max_size", "piggyback"}) {
+      config.Assign("vc_allocator", ignores);
+      CHECK(make(&parent, "0rb_o", "interlock_age(1,1)", 4) != nullptr);
+    }
+  }
+}
+
+TEST_CASE("interlock_inverse_weighted names the allocator it fits") {
+  gK = 8;
+  gN = 2;
+  Module router(nullptr, "router_1_1");
+  Module vc(&router, "vc_allocator");
+  CHECK_THROWS_WITH(make(&vc, "0rb_o", "interlock_inverse_weighted", 5),
+                    Catch::Contains("it fits the switch allocator only (sw_allocator = "
+                                    "separable_input_first(interlock_inverse_weighted))"));
+}
+
+TEST_CASE("interlock_inverse_weighted with no load at all takes the library's weights") {
+  // On an 8x8 mesh, router 0_0's -X output (1) carries nothing under
+  // uniform traffic: the library's tables give every requester 2^M - 1.
+  gK = 8;
+  gN = 2;
+  Module router(nullptr, "router_0_0");
+  Module sw(&router, "sw_allocator");
+  auto arb = make(&sw, "1rb_o", "interlock_inverse_weighted(uniform,mesh)", 5);
+  interlock::inverse_weight_tables<64, 1, 8> tables;
+  interlock::inverse_weighted_arbiter<64, 1, 8> library(
+      tables.from_loads(5, [](std::size_t, std::size_t) { return 0.0; }));
+  interlock::inverse_weighted_arbiter<64, 1, 8> ones(
+      std::make_shared<const interlock::inverse_weight_table<64, 1, 8>>(
+          std::vector<std::vector<std::uint32_t>>(64, std::vector<std::uint32_t>(1, 1))));
+  const std::uint8_t labels[64] = {};
+  std::mt19937 rng(5);
+  int differs = 0;
+  for (int round = 0; round < 2000; ++round) {
+    const std::uint64_t want = rng() & 0x1F;  // partial requests
+    arb->Clear();
+    for (int i = 0; i < 5; ++i)
+      if ((want >> i) & 1) arb->AddRequest(i, 0, 0);
+    const interlock::pattern_requests r{want, interlock::span<const std::uint8_t>(labels)};
+    const interlock::grant g = library.arbitrate(r), o = ones.arbitrate(r);
+    REQUIRE(arb->Arbitrate() == (g ? static_cast<int>(g.index()) : -1));
+    differs += g != o;
+    arb->UpdateState();
+    if (g) library.commit(g, r);
+    if (o) ones.commit(o, r);
+  }
+  CHECK(differs > 0);  // weights of 1 would grant otherwise
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSL-1.0
 // examples/integrations/booksim2/interlock_arb.hpp: interlock's arbiters as BookSim2 Arbiters.
 //
-// Copy interlock_arb.hpp and interlock_arb.cpp into BookSim2's src/arbiters/,
+// Copy interlock_arb.hpp, interlock_arb_detail.hpp, interlock_arb.cpp,
+// interlock_age.cpp and interlock_inverse.cpp into BookSim2's src/arbiters/,
 // register them in Arbiter::NewArbiter (one line, below), and build BookSim2
 // with interlock's include directory and C++17 (docs/integrations.md walks
 // through it). This adapter is interlock's own code; it includes BookSim2's
-// arbiter.hpp, module.hpp, flit.hpp and globals.hpp, which a BookSim2
-// checkout has.
+// arbiter.hpp, module.hpp, flit.hpp, globals.hpp and config_utils.hpp,
+// which a BookSim2 checkout has.
 //
 //   if (Arbiter* a = interlock_booksim2::NewArbiter(parent, name, arb_type, size)) return a;
 //
@@ -59,9 +60,12 @@
 //                              (IQRouter::_SendFlits, before Send): Procedure
 //                              2's new age into the head's field.
 // BookSim2 must pass pri through to the arbiters: `priority = class` (any
-// setting but none, local_age, queue_length and hop_count, which rewrite
-// it). An interlock_age arbiter in a router that has not called the hooks
-// stops the run with an error naming them.
+// setting but none, local_age, queue_length and hop_count), no
+// vc_priority_donation, and every allocator that reads pri (separable ones,
+// wavefront, select) must read it with interlock_age. An interlock_age
+// arbiter checks this in the run's Configuration when it is built and
+// stops the run naming the key and its value; one in a router that has not
+// called the hooks stops the run at its first decision, naming them.
 //
 // Port numbering (interlock_inverse_weighted). BookSim2's KNCube router has
 // 2n + 1 ports: output 2d sends +d, 2d + 1 sends -d, input 2d receives the
@@ -80,6 +84,9 @@
 // whose flows have such ties differ from BookSim2's expected loads.
 //
 // Contract
+//   - interlock_inverse_weighted fits the switch allocator only; in
+//     vc_allocator it stops the run saying so. An arbiter with no load at
+//     all gets the library's equal weights (inverse_weight_tables: 2^M - 1).
 //   - Up to 64 requesters per arbiter; a bigger arbiter stops the run with an
 //     error naming the type and size. A type string that does not parse stops
 //     it naming the parameter and what is allowed. Names that do not start
