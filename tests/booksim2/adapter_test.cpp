@@ -51,7 +51,6 @@ struct age_config : Configuration {
     Assign("vc_priority_donation", 0);
     Assign("speculative", 0);
     Assign("spec_sw_allocator", "prio");
-    Assign("arb_type", "round_robin");
     Assign("vc_allocator", "separable_input_first(interlock_age(1,1))");
     Assign("sw_allocator", "separable_output_first(interlock_age(1,1))");
   }
@@ -247,7 +246,16 @@ TEST_CASE("interlock_age refuses a configuration that would hide or misread the 
           "as an integer priority (its interlock_round_robin arbiters)");
   refused("sw_allocator", "separable_output_first",
           "sw_allocator = separable_output_first would read the age field as an integer priority "
-          "(its round_robin arbiters)");
+          "(its round_robin arbiters");
+  {
+    // BookSim2's IQRouter does not pass arb_type to its allocators: a bare
+    // separable allocator runs round_robin even with arb_type = interlock_age.
+    age_config config;
+    config.Assign("arb_type", "interlock_age(1,1)");
+    config.Assign("sw_allocator", "separable_input_first");
+    CHECK_THROWS_WITH(make(&parent, "0rb_o", "interlock_age(1,1)", 4),
+                      Catch::Contains("an allocator without a parameter does not read arb_type"));
+  }
   refused("vc_allocator", "wavefront", "vc_allocator = wavefront would read");
   refused("sw_allocator", "select", "sw_allocator = select would read");
   {
@@ -266,11 +274,10 @@ TEST_CASE("interlock_age refuses a configuration that would hide or misread the 
     CHECK(make(&parent, "0rb_o", "interlock_age(1,1)", 4) != nullptr);
   }
   {
-    age_config config;  // what runs: allocators that ignore pri, the age arbiter by arb_type
+    age_config config;  // what runs: allocators that ignore pri, the age arbiter as parameter
     config.Assign("priority", "age");
     config.Assign("vc_allocator", "islip");
-    config.Assign("arb_type", "interlock_age(1,1)");
-    config.Assign("sw_allocator", "separable_input_first");
+    config.Assign("sw_allocator", "separable_input_first(interlock_age(1,1))");
     CHECK(make(&parent, "0rb_o", "interlock_age(1,1)", 4) != nullptr);
     for (const char* ignores : {"pim", "loa", "max_size", "piggyback"}) {
       config.Assign("vc_allocator", ignores);

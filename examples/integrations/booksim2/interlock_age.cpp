@@ -74,9 +74,13 @@ void check_age_configuration(const Module* parent, const std::string& arb_type) 
     const auto call = allocator_call(type);
     std::string reader;
     if (call.first == "separable_input_first" || call.first == "separable_output_first") {
-      const std::string arbiter = call.second.empty() ? config->GetStr("arb_type") : call.second;
+      // IQRouter builds its allocators without the configuration, so one
+      // without a parameter takes round_robin whatever arb_type says.
+      const std::string arbiter = call.second.empty() ? "round_robin" : call.second;
       if (allocator_call(arbiter).first == "interlock_age") continue;
-      reader = "its " + arbiter + " arbiters";
+      reader =
+          "its " + arbiter + " arbiters" +
+          (call.second.empty() ? ": an allocator without a parameter does not read arb_type" : "");
     } else if (call.first == "wavefront" || call.first == "rr_wavefront" ||
                call.first == "select") {
       reader = "its own priority order";
