@@ -31,6 +31,7 @@
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/integer_priority.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weighted_exact.hpp>
 #include <interlock/arbiters/priority.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 

@@ -9,6 +9,7 @@
 
 #include <interlock/arbiters/inverse_weight_tables.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weighted_exact.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/verify/arbiter_checks.hpp>
 

@@ -10,6 +10,7 @@
 #include <interlock/arbiters/age_clock.hpp>
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weighted_exact.hpp>
 #include <interlock/arbiters/priority.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/core/arbiter_traits.hpp>

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weighted_exact.hpp>
 #include <interlock/qos/dtable.hpp>
 #include <interlock/qos/ib_vl_arbiter.hpp>
 #include <interlock/qos/sbt.hpp>

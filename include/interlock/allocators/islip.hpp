@@ -31,6 +31,8 @@
 //   - Invariants: matching_requested; with min(I, O) iterations the matching
 //     is maximal (each iteration adds a pair or ends: the tests check
 //     maximal_matching); no pointer moves without a first-iteration accept.
+//   - Save and restore: state(ar) (core/state_io.hpp): every grant
+//     and accept pointer; the outputs and iterations are checked.
 //   Complexity: per iteration one arbitration per unmatched output with
 //   requests and per input with grants; no allocation.
 //
@@ -50,6 +52,7 @@
 #include "interlock/core/bits.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
+#include "interlock/core/state_io.hpp"
 
 namespace interlock {
 
@@ -79,6 +82,19 @@ class islip_allocator {
     const decision d = decide(r);
     apply(d, d.result);
     return d.result;
+  }
+
+  /// Save and restore (core/state_io.hpp): every output's grant pointer,
+  /// then every input's accept pointer. The outputs and the iterations are
+  /// the constructor's, and are checked.
+  template <class Archive>
+  void state(Archive& ar) {
+    ar.object("ISLP", "islip_allocator", I);
+    std::size_t outputs_here = O, iterations_here = iterations_;
+    ar.u8("outputs", outputs_here, state_range{O, O});
+    ar.u8("iterations", iterations_here, state_range{iterations_, iterations_});
+    for (auto& g : grant_) g.state(ar);
+    for (auto& a : accept_) a.state(ar);
   }
 
   friend bool operator==(const islip_allocator& a, const islip_allocator& b) noexcept {

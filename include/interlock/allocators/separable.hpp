@@ -30,6 +30,8 @@
 //   - Invariants: matching_requested; each input and output at most once;
 //     with round-robin arbiters, every input with a persistent request is
 //     served within I * O allocations.
+//   - Save and restore: state(ar) (core/state_io.hpp): every input
+//     and output arbiter's state.
 //   Complexity: one arbitration per requesting input and per requested
 //   output per stage, all on masks; commit recomputes the decision (so
 //   committing costs about one more arbitrate).
@@ -54,6 +56,7 @@
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/grant.hpp"
+#include "interlock/core/state_io.hpp"
 
 namespace interlock {
 
@@ -120,6 +123,17 @@ class separable_base {
 
   const InputArbiter& input_arbiter(std::size_t i) const { return in_.at(i); }
   const OutputArbiter& output_arbiter(std::size_t o) const { return out_.at(o); }
+
+  /// Save and restore (core/state_io.hpp): every input arbiter's state,
+  /// then every output arbiter's. The outputs are checked.
+  template <class Archive>
+  void state(Archive& ar) {
+    ar.object("SEPA", "separable_allocator", I);
+    std::size_t outputs_here = O;
+    ar.u8("outputs", outputs_here, state_range{O, O});
+    for (auto& a : in_) a.state(ar);
+    for (auto& a : out_) a.state(ar);
+  }
 
   friend bool operator==(const separable_base& a, const separable_base& b) noexcept {
     return a.in_ == b.in_ && a.out_ == b.out_;

@@ -25,6 +25,8 @@
 //     priority diagonal, of an empty one changes nothing.
 //   - Invariants: matching_requested, maximal_matching; a request that
 //     persists is granted within S allocations whose matchings are committed.
+//   - Save and restore: state(ar) (core/state_io.hpp): the diagonal
+//     swept first (0..side-1).
 //   Complexity: a branch-free S x S bit transpose to skew, S mask steps to
 //   sweep, one write per matched pair; no allocation.
 //
@@ -42,6 +44,7 @@
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/grant.hpp"
+#include "interlock/core/state_io.hpp"
 
 namespace interlock {
 
@@ -101,6 +104,14 @@ class wavefront_allocator {
     const matching<I, O> m = arbitrate(r);
     if (!m.empty()) priority_ = priority_ + 1 == side ? 0 : priority_ + 1;
     return m;
+  }
+
+  /// Save and restore (core/state_io.hpp): the diagonal swept first,
+  /// 0..side-1, where side = max(I, O).
+  template <class Archive>
+  void state(Archive& ar) {
+    ar.object("WAVE", "wavefront_allocator", side);
+    ar.u8("priority_diagonal", priority_, state_range{0, side - 1});
   }
 
   friend bool operator==(const wavefront_allocator& a, const wavefront_allocator& b) noexcept {

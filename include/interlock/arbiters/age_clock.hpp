@@ -57,6 +57,9 @@
 // implements that; saturation_rule::as_printed keeps the printed rule so the
 // difference can be reproduced (tests/arbiters/age_clock_test.cpp shows
 // both).
+//   - Save and restore: state(ar) (core/state_io.hpp): AGE_CLK_PERIOD,
+//     the countdown (1..period), the timestamp, epoch and inhibit flag, both
+//     packet counts (0..2047) and the reference counts.
 //
 // Example
 //   interlock::age_clock clock(18);                    // AGE_CLK_PERIOD = 18
@@ -75,6 +78,7 @@
 
 #include "interlock/core/assert.hpp"
 #include "interlock/core/config_error.hpp"
+#include "interlock/core/state_io.hpp"
 
 namespace interlock {
 
@@ -280,6 +284,24 @@ class age_clock {
     std::uint16_t& c = count_[in_epoch & 1u];
     INTERLOCK_ASSERT(c > 0, "packet_count would go below 0");
     if (c > 0) --c;
+  }
+
+  /// Save and restore (core/state_io.hpp): AGE_CLK_PERIOD, the countdown
+  /// (1..period), the timestamp, the epoch, the inhibit flag, the two
+  /// packet counts (0..2047) and the three reference counts.
+  template <class Archive>
+  void state(Archive& ar) {
+    ar.object("AGEC", "age_clock", 0);
+    ar.u32("AGE_CLK_PERIOD", period_, state_range{1, 0xFFFFFFFFu});
+    ar.u32("countdown", countdown_, state_range{1, period_});
+    ar.u8("timestamp", timestamp_);
+    ar.u8("epoch", epoch_, state_range{0, 1});
+    ar.flag("inhibit", inhibit_);
+    ar.u16("packet_count[0]", count_[0], state_range{0, max_packet_count});
+    ar.u16("packet_count[1]", count_[1], state_range{0, max_packet_count});
+    ar.u64("age_ticks", age_ticks_);
+    ar.u64("epoch_switches", epoch_switches_);
+    ar.u64("inhibited_ticks", inhibited_ticks_);
   }
 
   friend bool operator==(const age_clock& a, const age_clock& b) noexcept {

@@ -39,6 +39,8 @@
 //   - Request bits at or above N are a contract violation and are ignored.
 //   - request_builder<integer_priority_arbiter<...>> reads a candidate_view's
 //     priority field (0..255) for each requesting candidate.
+//   - Save and restore: state(ar) (core/state_io.hpp): the
+//     round-robin state that breaks ties.
 //
 // Example
 //   interlock::integer_priority_arbiter<8, interlock::rr_order::ascending> arb;

@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "interlock/arbiters/inverse_weighted.hpp"
+#include "interlock/arbiters/inverse_weighted_exact.hpp"
 #include "interlock/arbiters/inverse_weights.hpp"
 #include "interlock/core/config_error.hpp"
 

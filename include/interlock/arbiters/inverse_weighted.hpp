@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/arbiters/inverse_weighted.hpp: the Anton 2 inverse-weighted arbiter, exact and hardware
-// models.
+// interlock/arbiters/inverse_weighted.hpp: the Anton 2 inverse-weighted arbiter, the hardware
+// model.
 //
 // Models [Towles14] (Towles, Grossman, Greskamp, Shaw, ISCA'14), Section 3.
 // Equality of service (EoS): each input should be served in proportion to
@@ -11,7 +11,8 @@
 // for any blend of the patterns without the arbiter knowing the mix (Eq.
 // 3-5).
 //
-//   inverse_weighted_exact<K, N>     Eq. 3 in double precision: A_i = sum_n
+//   inverse_weighted_exact<K, N>     (arbiters/inverse_weighted_exact.hpp)
+//                                    Eq. 3 in double precision: A_i = sum_n
 //                                    s_{i,n} / gamma_{i,n}; the lowest
 //                                    requesting A_i wins, ties round robin.
 //   inverse_weighted_arbiter<K, N, M> Section 3.3 and Figure 6, bit for bit:
@@ -62,6 +63,9 @@
 //     weight. Request bits at or above K are ignored (also one).
 //   - request_builder<...> of either model takes a candidate_view's mask and
 //     pattern labels (core/candidates.hpp).
+//   - Save and restore: state(ar) (core/state_io.hpp): each input's
+//     (M+1)-bit accumulator and the tie breaker's rr_therm; the priority
+//     bits follow from the accumulators.
 //   Complexity: hardware O(1) per decision and commit (O(K) once every 2^12
 //   window slides); exact O(popcount).
 //
@@ -90,6 +94,7 @@
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/span.hpp"
+#include "interlock/core/state_io.hpp"
 
 namespace interlock {
 
@@ -238,6 +243,29 @@ class inverse_weighted_arbiter
   /// The round-robin state that breaks ties (Figure 8's rr_therm).
   const priority_arbiter<K, 2>& tie_breaker() const noexcept { return priority_; }
 
+  /// Save and restore (core/state_io.hpp): Figure 6's registers, each
+  /// input's (M+1)-bit accumulator, then the tie breaker's rr_therm; the
+  /// priority bits follow from the accumulators (NOT MSB). The weights are
+  /// the constructor's; M and N are checked.
+  template <class Archive>
+  void state(Archive& ar) {
+    ar.object("IWAR", "inverse_weighted_arbiter", K);
+    std::uint32_t m = M, n = N;
+    ar.u8("M", m, state_range{M, M});
+    ar.u16("N", n, state_range{N, N});
+    for (std::size_t i = 0; i < K; ++i) {
+      std::uint32_t acc = accumulator(i);
+      ar.u32("accumulator", acc, state_range{0, 2 * std::uint64_t{window} - 1});
+      if constexpr (Archive::loading) raw_[i] = acc;
+    }
+    if constexpr (Archive::loading) {
+      base_ = 0;
+      high_ = 0;
+      for (std::size_t i = 0; i < K; ++i) high_ |= raw_[i] < window ? bits::bit(i) : 0;
+    }
+    priority_.state(ar);
+  }
+
   friend bool operator==(const inverse_weighted_arbiter& a,
                          const inverse_weighted_arbiter& b) noexcept {
     if (!(a.priority_ == b.priority_) || a.high_ != b.high_ ||
@@ -279,104 +307,6 @@ class inverse_weighted_arbiter
   priority_arbiter<K, 2> priority_;
 };
 
-/// Eq. 3's weights 1 / gamma_{i,n} of one arbiter, validated once and shared.
-template <std::size_t K, std::size_t N = 2>
-class exact_weight_table {
-  static_assert(K >= 1 && K <= 64, "exact_weight_table<K, N>: K must be 1..64 inputs");
-  static_assert(N >= 1 && N <= 256, "exact_weight_table<K, N>: N must be 1..256 patterns");
-
- public:
-  /// loads[i][n] = gamma_{i,n}; validated as weights_from_loads does.
-  explicit exact_weight_table(const load_matrix& loads, std::uint64_t idle_inputs = 0) {
-    detail::check_loads(loads, idle_inputs);
-    detail::check_shape<K, N>(loads.size(), loads[0].size(), "inverse_weighted_exact");
-    for (std::size_t i = 0; i < K; ++i)
-      for (std::size_t n = 0; n < N; ++n) {
-        const double g = loads[i][n];
-        weights_[i][n] = g > 0 ? 1.0 / g : 0.0;
-        if (weights_[i][n] > largest_[i]) largest_[i] = weights_[i][n];
-      }
-  }
-  double weight(std::size_t i, std::size_t n) const noexcept { return weights_[i % K][n % N]; }
-  double largest(std::size_t i) const noexcept { return largest_[i % K]; }
-  friend bool operator==(const exact_weight_table& a, const exact_weight_table& b) noexcept {
-    return a.weights_ == b.weights_;
-  }
-
- private:
-  std::array<std::array<double, N>, K> weights_{};
-  std::array<double, K> largest_{};
-};
-
-/// Eq. 3 in double precision: the model the hardware approximates.
-template <std::size_t K, std::size_t N = 2>
-class inverse_weighted_exact : public arbiter_base<inverse_weighted_exact<K, N>, pattern_requests> {
-  static_assert(K >= 1 && K <= 64, "inverse_weighted_exact<K, N>: K must be 1..64 inputs");
-  static_assert(N >= 1 && N <= 256, "inverse_weighted_exact<K, N>: N must be 1..256 patterns");
-
- public:
-  using table_type = exact_weight_table<K, N>;
-  static constexpr std::uint64_t valid_mask = bits::low_mask(K);
-
-  /// loads[i][n] = gamma_{i,n}; validated as weights_from_loads does; a table of its own.
-  explicit inverse_weighted_exact(const load_matrix& loads, std::uint64_t idle_inputs = 0)
-      : inverse_weighted_exact(std::make_shared<const table_type>(loads, idle_inputs)) {}
-  /// An arbiter over a shared weight table.
-  explicit inverse_weighted_exact(std::shared_ptr<const table_type> weights)
-      : weights_(std::move(weights)) {
-    if (!weights_)
-      throw config_error("inverse_weighted_exact", "weights", "null", "an exact_weight_table");
-  }
-
-  static constexpr std::size_t size() noexcept { return K; }
-
-  interlock::grant arbitrate(const pattern_requests& r) const {
-    INTERLOCK_ASSERT((r.requests & ~valid_mask) == 0, "request bit at or above K");
-    const std::uint64_t req = r.requests & valid_mask;
-    double lowest = 0;
-    for (std::uint64_t x = req; x != 0; x &= x - 1) {
-      const double a = acc_[bits::lowest_index(x)];
-      lowest = x == req || a < lowest ? a : lowest;
-    }
-    std::uint64_t ties = 0;
-    for (std::uint64_t x = req; x != 0; x &= x - 1) {
-      const std::size_t i = bits::lowest_index(x);
-      ties |= static_cast<std::uint64_t>(acc_[i] == lowest) << i;
-    }
-    return rr_.arbitrate(ties);
-  }
-
-  void commit(interlock::grant g, const pattern_requests& r) {
-    INTERLOCK_ASSERT(!g || g.index() < K, "commit of a grant to an input that does not exist");
-    if (!g || g.index() >= K) return;
-    const std::size_t i = g.index();
-    const std::size_t n = r.pattern.at(i, 0);
-    const double w = n < N ? weights_->weight(i, n) : 0.0;
-    INTERLOCK_ASSERT(n < N && w > 0, "a pattern that never arrives at this input");
-    acc_[i] += n < N && w > 0 ? w : weights_->largest(i);
-    rr_.commit(g);
-  }
-
-  double accumulator(std::size_t i) const noexcept { return acc_[i % K]; }
-  double weight(std::size_t i, std::size_t n) const noexcept { return weights_->weight(i, n); }
-  const table_type& weights() const noexcept { return *weights_; }
-
-  friend bool operator==(const inverse_weighted_exact& a,
-                         const inverse_weighted_exact& b) noexcept {
-    return a.acc_ == b.acc_ && a.rr_ == b.rr_ &&
-           (a.weights_ == b.weights_ || *a.weights_ == *b.weights_);
-  }
-  friend bool operator!=(const inverse_weighted_exact& a,
-                         const inverse_weighted_exact& b) noexcept {
-    return !(a == b);
-  }
-
- private:
-  std::shared_ptr<const table_type> weights_;
-  std::array<double, K> acc_{};
-  round_robin_arbiter<K> rr_;
-};
-
 namespace detail {
 /// The mask and the pattern labels of a candidate_view.
 template <std::size_t K>
@@ -397,13 +327,6 @@ class request_builder<inverse_weighted_arbiter<K, N, M>>
   request_builder() = default;
   explicit request_builder(const inverse_weighted_arbiter<K, N, M>&) noexcept {}
 };
-template <std::size_t K, std::size_t N>
-class request_builder<inverse_weighted_exact<K, N>> : public detail::pattern_request_builder<K> {
- public:
-  request_builder() = default;
-  explicit request_builder(const inverse_weighted_exact<K, N>&) noexcept {}
-};
-
 }  // namespace interlock
 
 #endif  // INTERLOCK_ARBITERS_INVERSE_WEIGHTED_HPP

@@ -35,6 +35,8 @@
 //     or after the pointer within the highest requesting level.
 //   - request_builder<priority_arbiter<N, P>> makes the bit planes from a
 //     candidate_view's priority field (core/candidates.hpp).
+//   - Save and restore: state(ar) (core/state_io.hpp): the
+//     round-robin state (rr_therm or the pointer).
 //
 // Example
 //   interlock::priority_arbiter<4, 2> arb;

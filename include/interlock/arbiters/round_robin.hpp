@@ -34,6 +34,8 @@
 //     arbiter's N bits.
 //   - request_builder<round_robin_arbiter<N>> takes the mask of a
 //     candidate_view (core/candidates.hpp).
+//   - Save and restore: state(ar) (core/state_io.hpp): the
+//     round-robin state (rr_therm or the pointer).
 //   Complexity: O(1) for N <= 64, O(N / 64) words otherwise; no allocation.
 //
 // Example

@@ -31,6 +31,7 @@
 //     (index < N); no grant leaves it unchanged. Branch-free but for the wrap.
 //   - The default state points at 0: requester 0 first.
 //   - with_highest_priority(i) (config_error unless i < N) points at i.
+//   - Save and restore: state(ar) (core/state_io.hpp): the pointer (0..N-1).
 //
 // Example
 //   interlock::rr_pointer<8> p;            // requester 0 first
@@ -47,6 +48,7 @@
 #include "interlock/core/bits.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
+#include "interlock/core/state_io.hpp"
 
 namespace interlock {
 
@@ -91,6 +93,13 @@ class rr_pointer {
   constexpr void advance(grant g) noexcept {
     const std::size_t i = g.index();
     if (i < N) pointer_ = static_cast<std::uint8_t>(i + 1 == N ? 0 : i + 1);
+  }
+
+  /// Save and restore (core/state_io.hpp): the pointer, 0..N-1.
+  template <class Archive>
+  void state(Archive& ar) {
+    ar.object("RRPT", "rr_pointer", N);
+    ar.u8("pointer", pointer_, state_range{0, N - 1});
   }
 
   friend constexpr bool operator==(rr_pointer a, rr_pointer b) noexcept {

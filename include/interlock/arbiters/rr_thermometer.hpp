@@ -26,6 +26,9 @@
 //     at most N bits. Constructors validate a given state (config_error).
 //   - advance(g) is branch-free; a grant that is not a requester (no grant,
 //     or index >= N) leaves the state unchanged.
+//   - Save and restore: state(ar) (core/state_io.hpp): rr_therm
+//     (a thermometer code of at most N bits; the run-time one keeps its
+//     count of ones, and its size is checked).
 //
 // Example
 //   interlock::rr_thermometer<8> rr;        // rr_therm = 0: requester 7 first
@@ -45,6 +48,7 @@
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
 #include "interlock/core/request_set.hpp"
+#include "interlock/core/state_io.hpp"
 
 namespace interlock {
 
@@ -89,6 +93,15 @@ class rr_thermometer {
     const std::size_t i = g.index();
     const std::uint64_t next = (std::uint64_t{1} << (i & 63u)) - 1;
     therm_ = i < N ? next : therm_;
+  }
+
+  /// Save and restore (core/state_io.hpp): rr_therm, a thermometer code.
+  template <class Archive>
+  void state(Archive& ar) {
+    ar.object("RRTH", "rr_thermometer", N);
+    ar.u64("rr_therm", therm_,
+           state_rule{[](std::uint64_t v) { return invariants::thermometer_coded(v, N); },
+                      "a thermometer code (ones from bit 0 up) of at most N bits"});
   }
 
   friend constexpr bool operator==(rr_thermometer a, rr_thermometer b) noexcept {
@@ -164,6 +177,14 @@ class dynamic_rr_thermometer {
   void advance(grant g) noexcept {
     const std::size_t i = g.index();
     ones_ = i < size_ ? i : ones_;
+  }
+
+  /// Save and restore (core/state_io.hpp): the ones of rr_therm, 0..size.
+  /// The size is the constructor's; a state of another size is refused.
+  template <class Archive>
+  void state(Archive& ar) {
+    ar.object("DRRT", "dynamic_rr_thermometer", size_);
+    ar.u32("ones", ones_, state_range{0, size_});
   }
 
   friend bool operator==(const dynamic_rr_thermometer& a,
@@ -284,6 +305,12 @@ class rr_arbiter_base : public arbiter_base<Derived, Request> {
   const Thermometer& thermometer() const noexcept { return rr_; }
   /// The requester the next decision favours.
   std::size_t highest_priority() const noexcept { return rr_.highest_priority(); }
+
+  /// Save and restore (core/state_io.hpp): the round-robin state.
+  template <class Archive>
+  void state(Archive& ar) {
+    rr_.state(ar);
+  }
 
   friend bool operator==(const Derived& a, const Derived& b) noexcept { return a.rr_ == b.rr_; }
   friend bool operator!=(const Derived& a, const Derived& b) noexcept { return !(a.rr_ == b.rr_); }

@@ -50,6 +50,8 @@
 //     LimitOfHighPriority L < 255 and an active low-priority entry, at most
 //     max(1, ceil(L * 4096 / smallest packet)) high-priority packets pass
 //     between two low-priority packets.
+//   - Save and restore: state(ar) (core/state_io.hpp); entries are checked
+//     against the tables, weights left against what one packet can overdraw.
 //   Complexity: two lookups per decision (per-byte unions of entry masks,
 //   4 KB per table, built once in the shared tables); no loop over entries
 //   or active VLs.
@@ -77,6 +79,7 @@
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
+#include "interlock/core/state_io.hpp"
 #include "interlock/qos/queue_requests.hpp"
 
 namespace interlock {
@@ -298,6 +301,27 @@ class ib_vl_arbiter {
   /// Weight left in the table's current entry, in 64-byte units (<= 0: ended).
   std::int32_t remaining_weight(table t) const noexcept {
     return t == table::low ? state_.low_remaining : state_.high_remaining;
+  }
+
+  /// Save and restore (core/state_io.hpp): each table's current entry and
+  /// the weight it has left (64-byte units; a packet may overdraw it), the
+  /// high-priority byte counter and the low table's turn flag; entries are
+  /// checked against the tables' sizes.
+  template <class Archive>
+  void state(Archive& ar) {
+    const vl_arbitration_tables& t = *tables_;
+    ar.object("IBVL", "ib_vl_arbiter", ib::data_vls);
+    const auto remaining_rule = state_rule{
+        [](std::int64_t v) {
+          return v >= 1 - std::int64_t{ib::weight_units(ib::max_packet_bytes)} && v <= 255;
+        },
+        "1 - (units of the largest packet)..255"};
+    ar.u8("high_entry", state_.high_entry, state_range{0, start_entry(t.high())});
+    ar.i32("high_remaining", state_.high_remaining, remaining_rule);
+    ar.u8("low_entry", state_.low_entry, state_range{0, start_entry(t.low())});
+    ar.i32("low_remaining", state_.low_remaining, remaining_rule);
+    ar.u32("high_bytes", state_.high_bytes);
+    ar.flag("in_low_turn", state_.in_low_turn);
   }
 
   friend bool operator==(const ib_vl_arbiter& a, const ib_vl_arbiter& b) noexcept {

@@ -40,6 +40,10 @@
 //     the rest of the current cycle (others' weight and exception packets,
 //     one per queue at most while it is dry) and the start of the next
 //     before the walk reaches it (100 - w when every SL stays active).
+//   - Save and restore: state(ar) (core/state_io.hpp) writes the queue
+//     served last, each SL's remaining weight and their total; a restore
+//     checks each weight against the table and the total against the sum
+//     (at least 1: a table with nothing left is restored at once).
 //   Complexity: O(1) per decision (masks of queues whose SL has weight left).
 //
 // Example
@@ -64,6 +68,7 @@
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/grant.hpp"
 #include "interlock/core/invariants.hpp"
+#include "interlock/core/state_io.hpp"
 #include "interlock/qos/queue_requests.hpp"
 #include "interlock/qos/service_maps.hpp"
 
@@ -196,6 +201,24 @@ class sbt_scheduler : public arbiter_base<sbt_scheduler, queue_requests> {
   }
   /// The queue served last (where the next walk starts).
   std::size_t last_selected() const noexcept { return state_.last; }
+
+  /// Save and restore (core/state_io.hpp), checked against the table.
+  template <class Archive>
+  void state(Archive& ar) {
+    const bandwidth_table& t = *table_;
+    ar.object("SBT_", "sbt_scheduler", t.sl_count());
+    ar.u8("last", state_.last, state_range{0, t.queue_count() - 1});
+    std::uint64_t sum = 0, with_weight = 0;
+    for (std::size_t sl = 0; sl < t.sl_count(); ++sl) {
+      ar.u8("remaining", state_.remaining[sl], state_range{0, t.weight(sl)});
+      sum += state_.remaining[sl];
+      with_weight |= state_.remaining[sl] != 0 ? t.queues_of_sl(sl) : 0;
+    }
+    ar.u8("total_remaining", state_.total_remaining,
+          state_rule{[&](std::uint64_t v) { return v == sum && v >= 1; },
+                     "the sum of the SLs' remaining weights, at least 1"});
+    if constexpr (Archive::loading) state_.queues_with_weight = with_weight;
+  }
 
   friend bool operator==(const sbt_scheduler& a, const sbt_scheduler& b) noexcept {
     return (a.table_ == b.table_ || *a.table_ == *b.table_) && a.state_ == b.state_;
