@@ -25,6 +25,7 @@
 #include "catalogue.hpp"
 #include "cli.hpp"
 #include "grid.hpp"
+#include "netsim_trace_args.hpp"
 #include "netsim_values.hpp"
 #include "prefetch_flag.hpp"
 #include "routing_flags.hpp"
@@ -73,11 +74,15 @@ struct arguments {
   std::uint64_t max_work = 100000000000;  // router-cycles a run may take (about 9 h)
   std::uint64_t max_memory_mib = 4096;    // latency samples a run may keep
   interlock::model::config model;
+  trace_arguments trace;            // --trace FILE and its options
   interlock::model::preset preset;  // --preset, if given
   // A driver's hooks (fairness_check): no summary printed, and each run's
   // results handed over.
   bool quiet = false;
   std::function<void(const interlock::model::results&)> on_results;
+
+  /// A batch or a trace: every packet measured, the run ends at the last delivery.
+  bool finite() const noexcept { return model.batch > 0 || trace.on(); }
 };
 
 /// The run's work, estimated before it starts and refused past --max-work
@@ -85,6 +90,7 @@ struct arguments {
 /// drain, for every point of a sweep) or --max-memory (the latency samples
 /// the window keeps, 8 bytes per delivered packet).
 inline void check_work(const arguments& a) {
+  if (a.trace.on()) return;  // a trace's work is its packets', whatever the cycles
   double nodes = 1;
   for (const std::size_t k : a.radix) nodes *= static_cast<double>(k);
   const bool anton2 = a.node == "anton2";
@@ -122,7 +128,7 @@ inline void check_work(const arguments& a) {
 
 /// Flags that take no value; in a configuration file `key = true` or `false`.
 inline bool is_switch(const std::string& flag) {
-  return flag == "--no-datelines" || flag == "--no-progress";
+  return flag == "--no-datelines" || flag == "--no-progress" || is_trace_switch(flag);
 }
 
 /// A driver's own flags (fairness_check's): own(flag, value) reads the flag
@@ -151,6 +157,7 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
         throw bad_input{"--preset: '" + name + "'; allowed: seastar, anton2"};
       }
     } else if (net.parse(flag, value, 256)) {
+    } else if (parse_trace_flag(flag, value, a.trace)) {
     } else if (flag == "--scheme") {
       a.scheme = value();
     } else if (flag == "--orders") {
@@ -407,6 +414,7 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
   if (!a.per_source.empty() && !a.sweep.empty())
     throw bad_input{"--per-source: not with --sweep (one run's sources)"};
   if (!flags.given("--jobs")) a.jobs = cli::default_jobs();
+  check_trace_flags(a.trace, a.node, a.model, given);
   check_work(a);
   return a;
 }

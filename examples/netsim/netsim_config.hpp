@@ -97,16 +97,16 @@ inline std::vector<setting> resolved_settings(const arguments& a, unsigned physi
   for (std::size_t i = 0; i < a.model.lengths.size(); ++i)
     lengths += (i ? "," : "") + std::to_string(a.model.lengths[i].flits) +
                (a.model.lengths.size() > 1 ? ":" + real_text(a.model.lengths[i].share) : "");
-  add("packet-flits", lengths);
+  if (!a.trace.on()) add("packet-flits", lengths);
   add("channel-latency", std::to_string(a.model.channel_latency));
   add("endpoint-bandwidth", real_text(a.model.endpoint_bandwidth));
   add("router-delay", std::to_string(a.model.router_delay));
   add("endpoints", std::to_string(a.model.endpoints));
   add("head-cycles", std::to_string(a.model.head_cycles));
   add("switch-stages", std::to_string(a.model.switch_stages));
-  add("traffic", a.traffic);
+  if (!a.trace.on()) add("traffic", a.traffic);
   const auto uses = [&](const char* pattern) {
-    return mix_has(a.mix, pattern) || mix_has(a.weights_mix, pattern);
+    return (!a.trace.on() && mix_has(a.mix, pattern)) || mix_has(a.weights_mix, pattern);
   };
   if (uses("all_to_one") || uses("hotspot")) {
     std::size_t nodes = 1;
@@ -116,7 +116,16 @@ inline std::vector<setting> resolved_settings(const arguments& a, unsigned physi
   }
   if (uses("hotspot")) add("hotspot-fraction", real_text(a.hotspot_fraction));
   if (uses("neighbor")) add("neighbor-hops", std::to_string(a.neighbor_hops));
-  if (a.model.batch > 0) {
+  if (a.trace.on()) {
+    const trace_arguments& t = a.trace;
+    add("trace", t.path);
+    add("trace-flit-bytes", std::to_string(t.flit_bytes));
+    add("trace-dependency-delay", std::to_string(t.dependency_delay));
+    add("trace-open-loop", t.dependencies ? "false" : "true");
+    if (!t.node_map.empty()) add("trace-node-map", t.node_map);
+    add("trace-classes", t.classes ? "true" : "false");
+    if (t.region != ~std::size_t{0}) add("trace-region", std::to_string(t.region));
+  } else if (a.model.batch > 0) {
     add("batch", std::to_string(a.model.batch));
   } else if (!a.sweep.empty()) {
     std::string loads;
@@ -127,7 +136,7 @@ inline std::vector<setting> resolved_settings(const arguments& a, unsigned physi
     add("load", real_text(a.model.load));
   }
   add("response-share", real_text(a.model.response_share));
-  add("warmup", std::to_string(a.model.warmup));
+  if (!a.trace.on()) add("warmup", std::to_string(a.model.warmup));
   add("cycles", std::to_string(a.model.measure));
   add("drain", std::to_string(a.model.drain));
   add("seed", std::to_string(a.model.seed));

@@ -21,15 +21,17 @@ namespace netsim_tool {
 inline std::string results_text(const arguments& a, const interlock::model::results& r,
                                 double capacity) {
   std::string out;
-  if (a.model.batch > 0) {
-    out += cli::format("batch: %zu packets per source, last delivery at cycle %llu\n",
-                       a.model.batch, static_cast<unsigned long long>(r.batch_cycles));
+  if (a.finite()) {
+    if (!a.trace.on())
+      out += cli::format("batch: %zu packets per source, last delivery at cycle %llu\n",
+                         a.model.batch, static_cast<unsigned long long>(r.batch_cycles));
     if (!r.complete)
       out += cli::format(
-          "BATCH CUT OFF at cycle %llu (--cycles + --drain): %zu of %zu packets delivered, %zu "
+          "%s CUT OFF at cycle %llu (--cycles + --drain): %zu of %zu packets delivered, %zu "
           "still in source queues, %zu in the network\n",
-          static_cast<unsigned long long>(r.cycles), r.measured_delivered, r.measured_packets,
-          r.measured_in_source_queues, r.measured_in_network);
+          a.trace.on() ? "TRACE" : "BATCH", static_cast<unsigned long long>(r.cycles),
+          r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
+          r.measured_in_network);
     out += cli::format(
         "completion per source (cycle of its last delivery): min %llu  mean %.1f  max %llu\n",
         static_cast<unsigned long long>(r.completion_min), r.completion_mean,
@@ -49,23 +51,23 @@ inline std::string results_text(const arguments& a, const interlock::model::resu
         r.network_latency_mean, r.network_latency_p99, r.queueing_latency_mean, r.hops_mean);
   else
     out += cli::format("latency: none (no packet created in the window was delivered)\n");
-  if (a.model.batch == 0 && !r.complete && r.deadlock.deadlocked)
+  if (!a.finite() && !r.complete && r.deadlock.deadlocked)
     out += cli::format(
         "  %zu of %zu packets created in the window were not delivered: the network deadlocked "
         "(%zu in source queues, %zu in the network); the latency is of the delivered ones\n",
         r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
         r.measured_in_network);
-  else if (a.model.batch == 0 && !r.complete)
+  else if (!a.finite() && !r.complete)
     out += cli::format(
         "  %zu of %zu packets created in the window were not delivered after --drain (%zu in "
         "source queues, %zu in the network): the latency is of the delivered ones (past "
         "saturation)\n",
         r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
         r.measured_in_network);
-  if (a.model.batch == 0 && r.accepted_any())
+  if (!a.finite() && r.accepted_any())
     out += cli::format("fairness over %zu sources: Jain %.4f, max/min throughput %.3f",
                        r.sources.size(), r.jain, r.max_min_ratio);
-  else if (a.model.batch == 0)
+  else if (!a.finite())
     out += cli::format("fairness over %zu sources: none (no flit delivered in the window)",
                        r.sources.size());
   else
@@ -106,7 +108,7 @@ inline std::string results_text(const arguments& a, const interlock::model::resu
       "speed: %llu cycles (%llu stepped) x %zu routers in %.2f s = %.3g router-cycles/s\n",
       static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.stepped_cycles),
       r.routers, r.wall_s, r.router_cycles_per_s());
-  if (r.deadlock.deadlocked && a.model.batch > 0) {
+  if (r.deadlock.deadlocked && a.finite()) {
     out += cli::format(
         "DEADLOCK at cycle %llu: nothing moved for the stall limit; full buffers, each "
         "waiting for the next:\n",

@@ -39,6 +39,7 @@
 #include "netsim_args.hpp"
 #include "netsim_config.hpp"
 #include "netsim_report.hpp"
+#include "netsim_trace_run.hpp"
 #include "netsim_traffic.hpp"
 
 namespace netsim_tool {
@@ -118,7 +119,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
              const interlock::model::age_config& age, const Allocator& allocator,
              const std::function<InputPolicy(node_id, std::size_t)>& make_input) {
   std::vector<double> loads = a.sweep;
-  if (loads.empty()) loads.push_back(a.model.load);
+  if (loads.empty()) loads.push_back(a.trace.on() ? 0.0 : a.model.load);
   // The configuration as run: the physical VCs the network builds, the age
   // clock's parameters.
   const bool responses = a.model.response_share > 0;
@@ -133,7 +134,9 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
   cli::output_file per_source("--per-source", a.per_source);
   cli::output_file json("--json", a.json);
   if (!a.write_config.empty()) write_config(a.write_config, settings, "netsim");
-  csv.line(config_columns(a, 0, vcs).first + interlock::model::csv_header());
+  csv.line(config_columns(a, 0, vcs).first + interlock::model::csv_header() +
+           (a.trace.on() ? trace_csv_header() : ""));
+  trace_figures figures;  // --trace: the replay's
   if (!a.quiet) std::printf("%s\n", echo_line(settings).c_str());
   std::string runs;  // --json: one object per load
   int status = 0;
@@ -145,21 +148,36 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
     if (cfg.batch == 0) cfg.load = loads[k];
     interlock::model::network<Scheme, Policy, Allocator, InputPolicy> net(
         scheme, cfg, traffic.destination, make_policy, age, allocator, make_input);
+    std::unique_ptr<trace_session> session;
+    if (a.trace.on()) {
+      session = std::make_unique<trace_session>(a.trace, torus_of(scheme.topology()).node_count());
+      net.drive(session->replay());
+    }
     progress_bar bar;
-    bar.on = tty && alone;
+    bar.on = tty && alone && !a.trace.on();  // (a trace's length is not known ahead)
     bar.label = cfg.batch > 0 ? "batch" : "load " + std::to_string(loads[k]).substr(0, 5);
-    interlock::model::results r = net.run([&](double f) { bar(f); });
+    interlock::model::results r;
+    try {
+      r = net.run([&](double f) { bar(f); });
+    } catch (const interlock::netrace::error& e) {  // (the trace is read as it runs)
+      throw bad_input{std::string("--trace: ") + e.what()};
+    }
     bar.done();
+    if (session) figures = session->figures();
     r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
     return r;
   };
   const auto emit = [&](std::size_t k, const interlock::model::results& r) {
     const double load = loads[k];
     if (loads.size() > 1 && !a.quiet) std::printf("\n");
-    if (!a.quiet) std::fputs(results_text(a, r, traffic.capacity).c_str(), stdout);
+    if (!a.quiet && a.trace.on()) std::fputs(trace_text(figures).c_str(), stdout);
+    // (a trace has no pattern, so no ideal throughput)
+    if (!a.quiet)
+      std::fputs(results_text(a, r, a.trace.on() ? 0.0 : traffic.capacity).c_str(), stdout);
     if (a.on_results) a.on_results(r);
     const std::string row = interlock::model::csv_row(r);
-    csv.line(config_columns(a, load, vcs).second + row);
+    csv.line(config_columns(a, load, vcs).second + row +
+             (a.trace.on() ? trace_csv_row(figures) : std::string()));
     const char* const source_header =
         "source,hops,accepted,share,latency_mean,latency_sd,network_latency_mean,completion";
     std::vector<std::string> sources;
@@ -193,9 +211,13 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
         list += (list.empty() ? "" : ",\n        ") + cli::json::row(source_header, line);
       runs += std::string(runs.empty() ? "" : ",\n") +
               "    {\"results\": " + cli::json::row(interlock::model::csv_header(), row) +
+              (a.trace.on()
+                   ? ",\n      \"trace\": " +
+                         cli::json::row(trace_csv_header() + 1, trace_csv_row(figures).substr(1))
+                   : std::string()) +
               ",\n      \"per_source\": [" + list + "]}";
     }
-    if (r.deadlock.deadlocked || (a.model.batch > 0 && !r.complete)) status = 1;
+    if (r.deadlock.deadlocked || (a.finite() && !r.complete)) status = 1;
   };
   cli::run_grid(loads.size(), a.jobs, run_point, emit, a.progress ? "sweep" : nullptr);
   csv.close();

@@ -19,8 +19,9 @@ int run_network(const arguments& a) {
     std::printf("network: %zu nodes,", static_cast<std::size_t>(t.node_count()));
     for (std::size_t d = 0; d < n; ++d)
       std::printf("%s%zu%s", d ? " x " : " ", a.radix[d], a.wrap[d] ? "" : " (mesh)");
-    std::printf(", %zu slice%s; scheme %s; arbiter %s; traffic %s\n", a.slices,
-                a.slices > 1 ? "s" : "", a.scheme.c_str(), a.arbiter.c_str(), a.traffic.c_str());
+    std::printf(", %zu slice%s; scheme %s; arbiter %s; %s %s\n", a.slices, a.slices > 1 ? "s" : "",
+                a.scheme.c_str(), a.arbiter.c_str(), a.trace.on() ? "trace" : "traffic",
+                a.trace.on() ? a.trace.path.c_str() : a.traffic.c_str());
   }
   if (a.node == "anton2" && a.scheme != "dor" && !a.quiet)
     std::printf(

@@ -74,6 +74,7 @@
 #include "interlock/traffic/arbitration_weights.hpp"
 #include "interlock/traffic/loads.hpp"
 #include "interlock/traffic/merging.hpp"
+#include "interlock/traffic/netrace.hpp"
 #include "interlock/traffic/pattern_mix.hpp"
 #include "interlock/traffic/patterns.hpp"
 

@@ -72,6 +72,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -124,12 +125,27 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
 
   // ---- running ----------------------------------------------------------
 
+  /// Runs on `traffic` (a trace, model/trace_replay.hpp) instead of the
+  /// sources' draws; before start(). The traffic must outlive the run. The
+  /// run then measures every packet, like a batch, and ends when the
+  /// traffic is done and the network empty (or at config::measure +
+  /// config::drain cycles, or a deadlock).
+  void drive(external_traffic& traffic) {
+    if (started_) throw std::logic_error("network::drive after the run started");
+    feed_ = &traffic;
+  }
+
   /// Sets the traffic going: the first creations of a Bernoulli run, or
   /// every packet of a batch. run() calls it; a test that steps the network
   /// itself calls it once first.
   void start() {
     if (started_) return;
     started_ = true;
+    if (feed_ != nullptr) {
+      m_.set_window(0, ~std::uint64_t{0});
+      if (cfg_.count_requests) router_.count_requests(true);
+      return;
+    }
     if (cfg_.batch > 0) {
       m_.set_window(0, ~std::uint64_t{0});
       if (cfg_.count_requests) router_.count_requests(true);
@@ -144,7 +160,7 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
 
   /// The last cycle a run may reach: the drain's end (a batch: the cycle limit).
   std::uint64_t end_of_run() const {
-    return cfg_.batch > 0 ? cfg_.measure + cfg_.drain : m_.window_end() + cfg_.drain;
+    return finite() ? cfg_.measure + cfg_.drain : m_.window_end() + cfg_.drain;
   }
 
   /// With nothing in flight (no packet in the network, in a source queue or
@@ -154,6 +170,7 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
   bool skip_idle() {
     if (in_network_ != 0 || src_.any_injecting() || wheel_.pending() != 0) return false;
     std::uint64_t target = std::min(src_.next_creation(), end_of_run());
+    if (feed_ != nullptr) target = std::min(target, feed_->next_ready());
     if (now_ < m_.window_start()) target = std::min(target, m_.window_start());
     if (now_ < m_.window_end()) target = std::min(target, m_.window_end());
     if (target <= now_ || target == sources::never) return false;
@@ -168,6 +185,7 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
   bool finished() const {
     if (deadlock_.deadlocked) return true;
     if (now_ >= end_of_run()) return true;
+    if (feed_ != nullptr) return feed_->done() && in_network_ == 0 && delivered_ == src_.enqueued();
     if (cfg_.batch > 0) return delivered_ + dropped_ == src_.enqueued();
     return now_ >= m_.window_end() && m_.measured_delivered() == m_.measured_created();
   }
@@ -190,6 +208,7 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
 
   /// How far the run is: delivered share of a batch, else cycles of the window.
   double progress_fraction() const {
+    if (feed_ != nullptr) return static_cast<double>(now_) / static_cast<double>(end_of_run());
     if (cfg_.batch > 0)
       return src_.enqueued() == 0 ? 1
                                   : static_cast<double>(delivered_ + dropped_) /
@@ -216,6 +235,11 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     src_.create_due(t, [this](node_id, std::uint64_t at) {
       if (m_.in_window(at)) m_.count_created();
     });
+    if (feed_ != nullptr)
+      feed_->release(t, [this, t](node_id n, const offered_packet& p) {
+        m_.count_created();
+        src_.offer(n, t, p);
+      });
     if constexpr (ages) age_.tick();
     inject(t);
     // Routers holding packets, in index order (their state is laid out so).
@@ -249,7 +273,7 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     }
     if (in_network_ > 0 && t - last_progress_ > stall_limit_) {
       deadlock_ = find_deadlock(s_, f_, t);
-      if (deadlock_.deadlocked && cfg_.batch == 0) m_.end_window_at(t);
+      if (deadlock_.deadlocked && !finite()) m_.end_window_at(t);
     }
     ++now_;
   }
@@ -279,6 +303,9 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
   }
 
  private:
+  // A batch or a trace: every packet measured, the run ends when all are delivered.
+  bool finite() const noexcept { return cfg_.batch > 0 || feed_ != nullptr; }
+
   // The first router from index `from` on that holds packets (nodes: none).
   std::size_t next_active(std::size_t from) const noexcept {
     std::size_t w = from / 64;
@@ -300,6 +327,7 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
   using base::dropped_;
   using base::end_snapshot_;
   using base::f_;
+  using base::feed_;
   using base::handle;
   using base::in_network_;
   using base::inject;
@@ -331,13 +359,14 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     r.stepped_cycles = stepped_;
     r.routers = f_.routers();
     r.deadlock = deadlock_;
-    m_.fill(r, f_, s_.local, cfg_.load, cfg_.batch > 0, [&](node_id n) {
+    m_.fill(r, f_, s_.local, cfg_.load, finite(), [&](node_id n) {
       if (!f_.hosts(n)) return false;
+      if (feed_ != nullptr) return true;
       splitmix64 probe(n);
       return destination_(n, probe).node != no_node;
     });
     if constexpr (ages) {
-      if (!window_snapshot_) take_snapshot(window_snapshot_, cfg_.batch > 0 ? 0 : now_);
+      if (!window_snapshot_) take_snapshot(window_snapshot_, finite() ? 0 : now_);
       if (!end_snapshot_) take_snapshot(end_snapshot_, now_);
       detail::collect_age(r, *window_snapshot_, *end_snapshot_, f_, s_.ports);
     }

@@ -87,6 +87,25 @@ class network_injection : public network_moves<Scheme, Policy, Allocator, InputP
     });
   }
 
+  // Packet `id` waits at endpoint k of node n: its destination endpoint, and
+  // the local input VC set of its first hop (any VC of the class for a
+  // packet to its own node).
+  void prepare(node_id n, std::size_t k, std::uint32_t id) {
+    packet<route_state>& p = pool_[id];
+    if (cfg_.endpoints > 1)  // (no draw with one endpoint: the same runs as before)
+      p.endpoint = static_cast<std::uint16_t>(uniform_below(src_.rng(n), cfg_.endpoints) & 7u);
+    pending_[k] = id;
+    unsigned scheme_vc = p.cls * scheme_.vcs_per_class();
+    if (!scheme_.arrived(n, p.route)) {
+      hop options[max_route_candidates];
+      scheme_.candidates(n, p.route, options);
+      scheme_vc = options[0].vc;
+    }
+    pending_set_[k] = static_cast<std::uint8_t>(sets_.first(scheme_vc));
+    pending_flits_[k] = p.flits;
+    ++created_;
+  }
+
   void try_inject(node_id n, std::size_t e, std::uint64_t t) {
     splitmix64& rng = src_.rng(n);
     const std::size_t k = n * cfg_.endpoints + e;
@@ -95,6 +114,21 @@ class network_injection : public network_moves<Scheme, Policy, Allocator, InputP
       if (queue.empty()) return;
       const std::uint64_t born = queue.front();
       queue.pop();
+      if (src_.external()) {
+        const offered_packet x = src_.offered_front(n);
+        src_.pop_offered(n);
+        const std::uint32_t id = pool_.acquire();
+        packet<route_state>& p = pool_[id];
+        p.created = born;
+        p.source = n;
+        p.flits = x.flits & 0x7FFu;
+        p.cls = x.cls & 1u;
+        p.route = scheme_.start(n, x.destination, static_cast<traffic_class>(p.cls), rng);
+        p.sequence = x.tag;  // handed back at delivery
+        p.measured = 1;
+        prepare(n, k, id);
+        continue;
+      }
       const labelled_destination drawn = destination_(n, rng);
       const node_id d = drawn.node;
       if (d == no_node) {  // this source has nothing to send
@@ -114,20 +148,7 @@ class network_injection : public network_moves<Scheme, Policy, Allocator, InputP
       p.route = scheme_.start(n, d, static_cast<traffic_class>(p.cls), rng);
       p.sequence = sequence_++;
       p.measured = (cfg_.batch > 0 || m_.in_window(born)) ? 1 : 0;
-      if (cfg_.endpoints > 1)  // (no draw with one endpoint: the same runs as before)
-        p.endpoint = static_cast<std::uint16_t>(uniform_below(rng, cfg_.endpoints) & 7u);
-      pending_[k] = id;
-      // The local input VC: the set of the first hop's VC (any VC of the
-      // class for a packet to its own node).
-      unsigned scheme_vc = p.cls * scheme_.vcs_per_class();
-      if (!scheme_.arrived(n, p.route)) {
-        hop options[max_route_candidates];
-        scheme_.candidates(n, p.route, options);
-        scheme_vc = options[0].vc;
-      }
-      pending_set_[k] = static_cast<std::uint8_t>(sets_.first(scheme_vc));
-      pending_flits_[k] = p.flits;
-      ++created_;
+      prepare(n, k, id);
     }
     const std::size_t port = s_.local + e;
     const std::size_t local_buffers = s_.buffer(n, port, 0);

@@ -188,6 +188,7 @@ class network_moves {
     ++delivered_;
     m_.count_delivery(p.source, p.flits, p.measured != 0, p.created, p.queued, p.hops, t);
     if (on_delivery) on_delivery(p.source, at, p.cls, p.sequence, t);
+    if (feed_ != nullptr) feed_->delivered(p.sequence, t);
     pool_.release(id);
   }
 
@@ -366,6 +367,7 @@ class network_moves {
   std::uint64_t dropped_ = 0;  // packets whose source had no destination
   std::uint64_t stepped_ = 0;  // cycles stepped (the others were skipped, idle)
   bool started_ = false;
+  external_traffic* feed_ = nullptr;  // a trace's packets, instead of the sources' draws
   // Age runs: the counters at the measured window's start and end.
   std::unique_ptr<age_snapshot> window_snapshot_, end_snapshot_;
   deadlock_report deadlock_;

@@ -13,6 +13,11 @@
 //   returning a labelled_destination whose label the packet carries;
 //   no_node: the source sends nothing, and the packet is dropped). The nodes with packets to inject
 //   are kept in a list, so injection visits only them.
+//   Traffic from outside the model (a trace, model/trace_replay.hpp) is an
+//   external_traffic: the network asks it each cycle for the packets ready
+//   (offer(): a destination, a length, a class and a tag each, queued in
+//   order), tells it of each delivery by tag, and ends the run when it is
+//   done and the network is empty.
 //
 // Example
 //   interlock::model::config c;
@@ -25,6 +30,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <queue>
 #include <type_traits>
@@ -70,6 +76,33 @@ class traffic_source {
 
  private:
   std::function<labelled_destination(node_id, splitmix64&)> draw_;
+};
+
+/// A packet from outside the model: where it goes, its length (1..1024
+/// flits), its class, and a tag the network hands back when it is delivered.
+struct offered_packet {
+  node_id destination = 0;
+  std::uint16_t flits = 1;
+  std::uint8_t cls = 0;
+  std::uint64_t tag = 0;
+};
+
+/// Traffic the model does not draw (a trace): the network calls release(t)
+/// once per cycle it runs, delivered() for each of its packets, and skips
+/// idle cycles up to next_ready().
+class external_traffic {
+ public:
+  virtual ~external_traffic() = default;
+  /// Calls offer(node, packet) for every packet ready at or before cycle t.
+  virtual void release(std::uint64_t t,
+                       const std::function<void(node_id, const offered_packet&)>& offer) = 0;
+  /// The packet tagged `tag` was delivered at cycle t.
+  virtual void delivered(std::uint64_t tag, std::uint64_t t) = 0;
+  /// The first cycle after the last release with a packet ready, counting
+  /// only what is known now (never: none until a delivery).
+  virtual std::uint64_t next_ready() const = 0;
+  /// Every packet released (and so, once the network is empty, delivered).
+  virtual bool done() const = 0;
 };
 
 /// A FIFO of creation times that reuses its storage.
@@ -167,6 +200,19 @@ class sources {
     return cfg_.lengths.back().flits;
   }
 
+  /// Queues an external packet at node n, created at cycle t.
+  void offer(node_id n, std::uint64_t t, const offered_packet& p) {
+    if (offered_.empty()) offered_.resize(nodes_);
+    offered_[n].push_back(p);
+    create(n, t, [](node_id, std::uint64_t) {});
+  }
+  /// Whether packets come from outside (offer()) rather than the Bernoulli process.
+  bool external() const noexcept { return !offered_.empty(); }
+  /// Node n's next external packet (its queue holds its creation time), and
+  /// taking it.
+  const offered_packet& offered_front(node_id n) const { return offered_[n].front(); }
+  void pop_offered(node_id n) { offered_[n].pop_front(); }
+
   /// Whether any node has a packet in its source queue or waiting to enter.
   bool any_injecting() const noexcept { return !injecting_.empty(); }
 
@@ -222,6 +268,7 @@ class sources {
                       std::vector<std::pair<std::uint64_t, node_id>>, std::greater<>>
       creations_;
   std::vector<double> length_cdf_;
+  std::vector<std::deque<offered_packet>> offered_;
   std::uint64_t enqueued_ = 0;
 };
 

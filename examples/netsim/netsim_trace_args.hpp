@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: BSL-1.0
+// netsim's trace flags (--trace FILE and the --trace-* options), their
+// checks, the node-map file's reader, and the figures a trace run reports.
+// The run itself is netsim_trace_run.hpp.
+#ifndef INTERLOCK_EXAMPLES_NETSIM_TRACE_ARGS_HPP
+#define INTERLOCK_EXAMPLES_NETSIM_TRACE_ARGS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <interlock/model/config.hpp>
+
+#include "cli.hpp"
+
+namespace netsim_tool {
+
+struct trace_arguments {
+  std::string path;                      // --trace FILE: a Netrace trace (.tra, or .tra.bz2)
+  unsigned flit_bytes = 16;              // --trace-flit-bytes
+  std::uint64_t dependency_delay = 0;    // --trace-dependency-delay
+  bool dependencies = true;              // --trace-open-loop: false
+  std::string node_map;                  // --trace-node-map FILE
+  bool classes = false;                  // --trace-classes
+  std::size_t region = ~std::size_t{0};  // --trace-region R
+  std::vector<std::string> given;        // the --trace-* flags given (checked against --trace)
+
+  bool on() const noexcept { return !path.empty(); }
+};
+
+/// What a trace run adds to the summary and the CSV row.
+struct trace_figures {
+  std::string benchmark;
+  std::uint64_t packets = 0, trace_cycles = 0, completion = 0;
+  std::uint64_t held = 0, held_cycles = 0, late_dependencies = 0;
+};
+
+inline bool is_trace_switch(const std::string& flag) {
+  return flag == "--trace-open-loop" || flag == "--trace-classes";
+}
+
+/// Reads a trace flag into `t` and returns true, or returns false.
+template <class Value>
+bool parse_trace_flag(const std::string& flag, const Value& value, trace_arguments& t) {
+  using cli::number;
+  if (flag == "--trace") {
+    t.path = value();
+    if (t.path.empty()) throw cli::bad_input{"--trace: an empty path"};
+    return true;
+  }
+  if (flag.rfind("--trace-", 0) != 0) return false;
+  if (flag == "--trace-flit-bytes") {
+    t.flit_bytes = static_cast<unsigned>(number(flag, value(), 1, 72));
+  } else if (flag == "--trace-dependency-delay") {
+    t.dependency_delay = number(flag, value(), 0, 1u << 20);
+  } else if (flag == "--trace-open-loop") {
+    t.dependencies = false;
+  } else if (flag == "--trace-node-map") {
+    t.node_map = value();
+  } else if (flag == "--trace-classes") {
+    t.classes = true;
+  } else if (flag == "--trace-region") {
+    t.region = number(flag, value(), 0, 65535);
+  } else {
+    return false;
+  }
+  t.given.push_back(flag);
+  return true;
+}
+
+/// --trace: what it excludes, what its options need; the cycle limit
+/// (--cycles + --drain) unbounded unless given.
+template <class Given>
+void check_trace_flags(trace_arguments& trace, const std::string& node,
+                       interlock::model::config& model, const Given& given) {
+  if (!trace.on()) {
+    if (!trace.given.empty())
+      throw cli::bad_input{trace.given.front() + ": applies only with --trace"};
+    return;
+  }
+  for (const char* f : {"--load", "--sweep", "--batch", "--traffic", "--packet-flits", "--warmup",
+                        "--destination", "--hotspot-fraction", "--neighbor-hops"})
+    if (given(f))
+      throw cli::bad_input{
+          std::string(f) +
+          ": not with --trace (the trace gives the packets, their sizes and times)"};
+  if (node != "router")
+    throw cli::bad_input{"--node: " + node + " with --trace; a trace runs on a network of routers"};
+  if (trace.classes && !(model.response_share > 0 && model.response_share < 1))
+    throw cli::bad_input{
+        "--trace-classes: needs --response-share strictly between 0 and 1, so the network has "
+        "both classes' VCs (the share itself is not used: the trace's types decide)"};
+  if (!given("--cycles")) model.measure = std::size_t{1} << 40;
+  if (!given("--drain")) model.drain = 0;
+}
+
+/// The node map: one line per trace node, "TRACE_NODE NETWORK_NODE", '#'
+/// starting a comment; every trace node exactly once. Errors name the file,
+/// line and column.
+inline std::vector<std::size_t> read_node_map(const std::string& path, std::size_t trace_nodes,
+                                              std::size_t network_nodes) {
+  std::ifstream in(path);
+  if (!in) throw cli::bad_input{"--trace-node-map: " + path + ": cannot open"};
+  std::vector<std::size_t> map(trace_nodes, ~std::size_t{0});
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    const std::size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    const auto where = [&](std::size_t column) {
+      return path + ":" + std::to_string(number) + ":" + std::to_string(column + 1) + ": ";
+    };
+    std::size_t at = line.find_first_not_of(" \t\r");
+    if (at == std::string::npos) continue;
+    std::size_t fields[2] = {};
+    std::size_t starts[2] = {};
+    for (int f = 0; f < 2; ++f) {
+      if (at == std::string::npos || line[at] < '0' || line[at] > '9')
+        throw cli::bad_input{where(at == std::string::npos ? line.size() : at) +
+                             (f == 0 ? "a trace node" : "a network node") + " (a number) expected"};
+      starts[f] = at;
+      std::size_t v = 0;
+      while (at < line.size() && line[at] >= '0' && line[at] <= '9') {
+        v = v * 10 + static_cast<std::size_t>(line[at] - '0');
+        if (v > (1u << 24)) throw cli::bad_input{where(starts[f]) + "a number too large"};
+        ++at;
+      }
+      fields[f] = v;
+      at = line.find_first_not_of(" \t\r", at);
+    }
+    if (at != std::string::npos)
+      throw cli::bad_input{where(at) + "'" + line.substr(at) + "' after the two nodes"};
+    if (fields[0] >= trace_nodes)
+      throw cli::bad_input{where(starts[0]) + "trace node " + std::to_string(fields[0]) +
+                           "; allowed 0.." + std::to_string(trace_nodes - 1)};
+    if (fields[1] >= network_nodes)
+      throw cli::bad_input{where(starts[1]) + "network node " + std::to_string(fields[1]) +
+                           "; allowed 0.." + std::to_string(network_nodes - 1)};
+    if (map[fields[0]] != ~std::size_t{0})
+      throw cli::bad_input{where(starts[0]) + "trace node " + std::to_string(fields[0]) +
+                           " mapped twice"};
+    map[fields[0]] = fields[1];
+  }
+  for (std::size_t i = 0; i < trace_nodes; ++i)
+    if (map[i] == ~std::size_t{0})
+      throw cli::bad_input{path + ": trace node " + std::to_string(i) + " is not mapped (" +
+                           std::to_string(trace_nodes) + " trace nodes, each on a line)"};
+  return map;
+}
+
+}  // namespace netsim_tool
+
+#endif  // INTERLOCK_EXAMPLES_NETSIM_TRACE_ARGS_HPP
