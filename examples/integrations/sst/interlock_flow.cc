@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/integrations/sst/interlock_flow.cc: an endpoint that sends to one destination as fast as the
-// network takes packets and, at the destination, counts what each source delivers
+// examples/integrations/sst/interlock_flow.cc: an endpoint that sends to one destination as fast as
+// the network takes packets and, at the destination, counts what each source delivers
 // ("interlock.flow_endpoint"): the parking lot's measurement ([Abts07] Section 2).
 //
 // Every endpoint but the destination keeps its network interface's output

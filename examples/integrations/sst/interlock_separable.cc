@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/integrations/sst/interlock_separable.cc: separable input-first allocation with the arbiter of
-// each stage chosen by parameter, as SST Merlin crossbar arbitration ("interlock.xbar_separable").
+// examples/integrations/sst/interlock_separable.cc: separable input-first allocation with the
+// arbiter of each stage chosen by parameter, as SST Merlin crossbar arbitration
+// ("interlock.xbar_separable").
 //
 // Each cycle every free input port offers one VC whose head can go (its VC
 // arbiter, the input stage); each output port grants one of the input ports
@@ -42,7 +43,9 @@
 //     the age statistics, writes Procedure 2's age into a granted packet's
 //     header, and lets the router stop its clock only when no packet is
 //     counted in either epoch (as interlock.xbar_age does).
-//   - The state is not checkpointed (no SST_ELI_IS_CHECKPOINTABLE).
+//   - Checkpointable: a restart takes the stages from interlock.torus again
+//     (restored first) and every arbiter's state from the checkpoint
+//     (interlock's save and restore, core/state_io.hpp).
 #include <sst/core/sst_config.h>
 
 #include <sst/core/output.h>
@@ -79,6 +82,7 @@ class xbar_separable : public XbarArbitration {
                                 "interlock.torus's xbar_input (round_robin, priority) and "
                                 "xbar_output (round_robin, priority, inverse_weighted, age)",
                                 SST::Merlin::XbarArbitration)
+  SST_ELI_IS_CHECKPOINTABLE()
   SST_ELI_DOCUMENT_STATISTICS(INTERLOCK_SST_AGE_STATISTICS)
 
   xbar_separable() = default;
@@ -139,6 +143,23 @@ class xbar_separable : public XbarArbitration {
           allocation_.run(in, out, ports, in_port_busy, out_port_busy, progress_vc);
         },
         input_, output_);
+  }
+
+  void serialize_order(SST::Core::Serialization::serializer& ser) override {
+    XbarArbitration::serialize_order(ser);
+    int ports = allocation_.ports(), vcs = allocation_.vcs();
+    SST_SER(ports);
+    SST_SER(vcs);
+    stats_.serialize(ser);
+    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) {
+      context_ = find_router(SST::COMPONENT_ID_MASK(getId()));
+      setPorts(ports, vcs);
+    }
+    const auto stage = [&](auto& s) {
+      for (auto& a : s.arb) serialize_state(ser, a, "interlock.xbar_separable");
+    };
+    std::visit(stage, input_);
+    std::visit(stage, output_);
   }
 
   void dumpState(std::ostream& stream) override {

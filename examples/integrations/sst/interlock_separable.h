@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/integrations/sst/interlock_separable.h: separable input-first allocation over Merlin's VC heads,
-// with the arbiter of each stage a template parameter (interlock.xbar_rr,
+// examples/integrations/sst/interlock_separable.h: separable input-first allocation over Merlin's
+// VC heads, with the arbiter of each stage a template parameter (interlock.xbar_rr,
 // interlock.xbar_separable).
 //
 // Each cycle every free input port offers one VC whose head can go (its

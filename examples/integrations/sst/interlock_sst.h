@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/integrations/sst/interlock_sst.h: what the element's topology and crossbar arbitration share.
+// examples/integrations/sst/interlock_sst.h: what the element's topology and crossbar arbitration
+// share.
 //
 //   topo_event   a packet inside the network: Merlin's internal event, the
 //                route state of interlock.torus's scheme, and the SeaStar's
@@ -57,6 +58,7 @@
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/core/bits.hpp>
+#include <interlock/core/state_io.hpp>
 #include <interlock/routing/dimension_order.hpp>
 #include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_promotion.hpp>
@@ -77,6 +79,31 @@ static_assert(std::is_trivially_copyable<dor_scheme::state>::value &&
 using route_state =
     std::array<unsigned char, std::max({sizeof(dor_scheme::state), sizeof(promotion_scheme::state),
                                         sizeof(t3e_scheme::state)})>;
+
+/// Stops the simulation with `message` (a configuration the element cannot run).
+[[noreturn]] inline void refuse(const std::string& message) {
+  SST::Output out("", 0, 0, SST::Output::STDERR);
+  out.fatal(CALL_INFO, -1, "%s\n", message.c_str());
+  std::abort();
+}
+
+/// An interlock policy's state (core/state_io.hpp) through SST's
+/// serializer, as bytes; a checkpoint the policy cannot hold stops the
+/// restart naming the byte and field.
+template <class Policy>
+void serialize_state(SST::Core::Serialization::serializer& ser, Policy& policy,
+                     const std::string& owner) {
+  std::vector<std::uint8_t> bytes;
+  const bool unpacking = ser.mode() == SST::Core::Serialization::serializer::UNPACK;
+  if (!unpacking) bytes = interlock::save_state(policy);
+  SST_SER(bytes);
+  if (!unpacking) return;
+  try {
+    interlock::restore_state(policy, bytes);
+  } catch (const interlock::state_error& e) {
+    refuse(owner + ": a checkpoint it cannot restore: " + e.what());
+  }
+}
 
 /// A packet inside the network: Merlin's internal event and interlock's route state.
 class topo_event : public internal_router_event {
@@ -162,6 +189,23 @@ struct router_age {
     }
     for (SST::SimTime_t i = 0; i < skipped; ++i) tick_at(last_edge_ + edge_period_);
   }
+  /// The clock's state (interlock's save and restore), the late admissions
+  /// and the tick log, for a checkpoint; the bias and AGE_RR_SELECT come
+  /// from interlock.torus's parameters.
+  void serialize(SST::Core::Serialization::serializer& ser, const std::string& owner) {
+    serialize_state(ser, clock, owner);
+    SST_SER(late_admissions);
+    std::vector<SST::SimTime_t> times(tick_time.begin(), tick_time.end());
+    SST_SER(times);
+    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) {
+      if (times.size() != tick_time.size()) refuse(owner + ": a checkpoint's age tick log");
+      std::copy(times.begin(), times.end(), tick_time.begin());
+    }
+    SST_SER(last_edge_);
+    SST_SER(edge_period_);
+    SST_SER(have_edge_);
+  }
+
   /// Whether the router may stop its clock: no packet outstanding in either
   /// epoch, and the clock's period known (from its first two edges).
   bool may_pause() const {
@@ -222,13 +266,6 @@ struct router_context {
   std::shared_ptr<router_age> age;  // with age_period only
   separable_config xbar;
 };
-
-/// Stops the simulation with `message` (a configuration the element cannot run).
-[[noreturn]] inline void refuse(const std::string& message) {
-  SST::Output out("", 0, 0, SST::Output::STDERR);
-  out.fatal(CALL_INFO, -1, "%s\n", message.c_str());
-  std::abort();
-}
 
 /// A crossbar arbitration's shape: up to 64 ports and 64 VCs per port (one
 /// 64-bit word of round-robin state).
@@ -292,6 +329,14 @@ struct age_statistics {
   SST::Statistics::Statistic<std::uint64_t>* inhibited_ticks = nullptr;
   SST::Statistics::Statistic<std::uint64_t>* late_admissions = nullptr;
   std::uint64_t switches_seen = 0, late_seen = 0;
+
+  void serialize(SST::Core::Serialization::serializer& ser) {
+    SST_SER(epoch_switches);
+    SST_SER(inhibited_ticks);
+    SST_SER(late_admissions);
+    SST_SER(switches_seen);
+    SST_SER(late_seen);
+  }
 
   /// One router cycle at simulation cycle `now`: the clock's edge, then the statistics.
   void tick(router_age& age, SST::SimTime_t now) {

@@ -65,6 +65,9 @@
 //     parameter, its value and what is allowed.
 //   - route_packet allocates nothing and is idempotent at a router (called
 //     again, it gives the same hop).
+//   - Checkpointable: a checkpoint keeps the parameters and the state that
+//     moves (the route choices' generator, the age clock with its tick log);
+//     a restart rebuilds the router from the parameters and restores it.
 #include <sst/core/sst_config.h>
 
 #include <sst/core/output.h>
@@ -89,6 +92,7 @@
 
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/age_tuning.hpp>
+#include <interlock/arbiters/inverse_weight_tables.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/core/random.hpp>
 #include <interlock/routing/dimension_order.hpp>
@@ -131,6 +135,7 @@ class torus : public Topology {
                                 "VC-promotion or T3E direction-order routing, deadlock-checked "
                                 "when the network is built",
                                 SST::Merlin::Topology)
+  SST_ELI_IS_CHECKPOINTABLE()
   SST_ELI_DOCUMENT_PARAMS(
       {"shape", "Routers per dimension, as 4x4x4", ""},
       {"wrap",
@@ -181,7 +186,32 @@ class torus : public Topology {
        "uniform"})
 
   torus(ComponentId_t cid, Params& params, int num_ports, int rtr_id, int num_vns)
-      : Topology(cid), router_(rtr_id), vns_(num_vns) {
+      : Topology(cid), router_(rtr_id), vns_(num_vns), params_(params) {
+    build(params, num_ports);
+  }
+  torus() = default;
+
+  // A checkpoint keeps the parameters, and a restart builds the router from
+  // them as the first run did; then the state that moved: the random
+  // generator of route choices and the age clock with its tick log.
+  void serialize_order(SST::Core::Serialization::serializer& ser) override {
+    Topology::serialize_order(ser);
+    SST_SER(router_);
+    SST_SER(vns_);
+    SST_SER(ports_);
+    SST_SER(params_);
+    std::uint64_t rng_state = rng_.state();
+    SST_SER(rng_state);
+    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) {
+      build(params_, ports_);
+      rng_ = interlock::splitmix64(rng_state);
+    }
+    if (age_) age_->serialize(ser, "interlock.torus");
+  }
+
+ private:
+  // The router from its parameters (the constructor's, and a restart's).
+  void build(Params& params, int num_ports) {
     const std::string shape = params.find<std::string>("shape", "");
     std::vector<std::size_t> radix;
     for (const std::string& part : split(shape, 'x')) {
@@ -288,21 +318,18 @@ class torus : public Topology {
     if (num_ports < static_cast<int>(topology_->ports()))
       bad("num_ports", std::to_string(num_ports),
           "at least " + std::to_string(topology_->ports()) + " for shape " + shape);
-    if (rtr_id < 0 || static_cast<interlock::node_id>(rtr_id) >= topology_->node_count())
-      bad("id", std::to_string(rtr_id), "0.." + std::to_string(topology_->node_count() - 1));
+    if (router_ < 0 || static_cast<interlock::node_id>(router_) >= topology_->node_count())
+      bad("id", std::to_string(router_), "0.." + std::to_string(topology_->node_count() - 1));
     ports_ = num_ports;
-    rng_ = interlock::splitmix64(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(rtr_id));
+    rng_ =
+        interlock::splitmix64(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(router_));
     context_ = std::make_shared<router_context>();
     if (params.contains("age_period")) configure_age(params);
     configure_xbar(params);
     register_router(SST::COMPONENT_ID_MASK(getId()), context_);
   }
-  torus() = default;
 
-  // The state is rebuilt from the parameters; no checkpoint support is claimed.
-  void serialize_order(SST::Core::Serialization::serializer& ser) override {
-    Topology::serialize_order(ser);
-  }
+ public:
   void route_packet(int port, int, internal_router_event* ev) override {
     topo_event* e = static_cast<topo_event*>(ev);
     if (age_ && e->age_at != router_) {
@@ -638,6 +665,7 @@ class torus : public Topology {
   }
 
   int router_ = -1, vns_ = 0, ports_ = 0, vcs_per_vn_ = 0;
+  Params params_;  // what build() reads, kept for a restart
   std::shared_ptr<network> net_;
   const interlock::torus_topology* topology_ = nullptr;
   const scheme_variant* scheme_ = nullptr;

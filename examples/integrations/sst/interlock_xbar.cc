@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// examples/integrations/sst/interlock_xbar.cc: interlock's arbiters as SST Merlin crossbar arbitration
-// (SST::Merlin::XbarArbitration) for hr_router, in the element library "interlock".
+// examples/integrations/sst/interlock_xbar.cc: interlock's arbiters as SST Merlin crossbar
+// arbitration (SST::Merlin::XbarArbitration) for hr_router, in the element library "interlock".
 //
 // hr_router loads its crossbar arbitration as an anonymous subcomponent with
 // no parameters (xbar_arb = "interlock.xbar_..."), so each configuration is a
@@ -69,8 +69,12 @@
 //                             at every router cycle; an idle router (no
 //                             packet in either epoch) may stop its clock and
 //                             the skipped cycles are caught up from the time.
-//   - xbar_rr_merlin's and xbar_rr's state serializes, so checkpoints restore
-//     it; the iSLIP and age names do not declare themselves checkpointable.
+//   - Checkpoints: xbar_rr_merlin, xbar_rr, xbar_islip, xbar_islip4 and
+//     xbar_wavefront declare themselves checkpointable; their arbiters'
+//     and allocators' states go through interlock's save and restore
+//     (core/state_io.hpp), and a restart continues their decisions as if the
+//     run had not stopped. xbar_age too: its age arbiters' states, and the
+//     age clock through interlock.torus, which a restart rebuilds first.
 #include <sst/core/sst_config.h>
 
 #include <sst/core/output.h>
@@ -250,6 +254,14 @@ struct port_allocation {
     ready.assign(static_cast<std::size_t>(num_ports), 0);
   }
 
+  /// The shape and every VC arbiter's state (a restart sets the shape first).
+  void serialize(SST::Core::Serialization::serializer& ser, const std::string& owner) {
+    SST_SER(ports);
+    SST_SER(vcs);
+    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) set(ports, vcs);
+    for (auto& a : vc_arb) serialize_state(ser, a, owner);
+  }
+
   template <class Allocator>
   void run(Allocator& alloc, PortInterface** port, int* in_port_busy, int* out_port_busy,
            int* progress_vc) {
@@ -286,7 +298,8 @@ struct port_allocation {
 /// iSLIP between ports, then a VC round robin at each matched input.
 class xbar_islip_base : public XbarArbitration {
  public:
-  xbar_islip_base() = default;
+  /// For a restart: the iterations and name, the rest from the checkpoint.
+  xbar_islip_base(std::size_t iterations, const char* name) : alloc_(iterations), name_(name) {}
   xbar_islip_base(ComponentId_t id, std::size_t iterations, const char* name)
       : XbarArbitration(id), alloc_(iterations), name_(name) {}
 
@@ -305,6 +318,12 @@ class xbar_islip_base : public XbarArbitration {
            << " ports, " << ports_.vcs << " VCs" << std::endl;
   }
 
+  void serialize_order(SST::Core::Serialization::serializer& ser) override {
+    XbarArbitration::serialize_order(ser);
+    ports_.serialize(ser, name_);
+    serialize_state(ser, alloc_, name_);
+  }
+
  private:
   interlock::islip_allocator<64, 64> alloc_;
   const char* name_ = "interlock.xbar_islip";
@@ -318,7 +337,8 @@ class xbar_islip : public xbar_islip_base {
                                 "iSLIP between ports (1 iteration), then a VC round robin at each "
                                 "matched input",
                                 SST::Merlin::XbarArbitration)
-  xbar_islip() = default;
+  SST_ELI_IS_CHECKPOINTABLE()
+  xbar_islip() : xbar_islip_base(1, "interlock.xbar_islip") {}
   xbar_islip(ComponentId_t id, Params&) : xbar_islip_base(id, 1, "interlock.xbar_islip") {}
   ImplementSerializable(interlock_sst::xbar_islip)
 };
@@ -330,7 +350,8 @@ class xbar_islip4 : public xbar_islip_base {
                                 "iSLIP between ports (4 iterations), then a VC round robin at each "
                                 "matched input",
                                 SST::Merlin::XbarArbitration)
-  xbar_islip4() = default;
+  SST_ELI_IS_CHECKPOINTABLE()
+  xbar_islip4() : xbar_islip_base(4, "interlock.xbar_islip4") {}
   xbar_islip4(ComponentId_t id, Params&) : xbar_islip_base(id, 4, "interlock.xbar_islip4") {}
   ImplementSerializable(interlock_sst::xbar_islip4)
 };
@@ -360,6 +381,7 @@ class xbar_wavefront : public XbarArbitration {
                                 "of P <= 24 ports) between ports, then a VC round robin at each "
                                 "matched input",
                                 SST::Merlin::XbarArbitration)
+  SST_ELI_IS_CHECKPOINTABLE()
   xbar_wavefront() = default;
   xbar_wavefront(ComponentId_t id, Params&) : XbarArbitration(id) {}
 
@@ -387,6 +409,19 @@ class xbar_wavefront : public XbarArbitration {
            << std::endl;
   }
 
+  void serialize_order(SST::Core::Serialization::serializer& ser) override {
+    XbarArbitration::serialize_order(ser);
+    ports_.serialize(ser, "interlock.xbar_wavefront");
+    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK)
+      any_wavefront::emplace(alloc_, static_cast<std::size_t>(ports_.ports));
+    std::visit(
+        [&](auto& alloc) {
+          if constexpr (!std::is_same<std::decay_t<decltype(alloc)>, std::monostate>::value)
+            serialize_state(ser, alloc, "interlock.xbar_wavefront");
+        },
+        alloc_);
+  }
+
  private:
   any_wavefront::type alloc_;
   port_allocation ports_;
@@ -403,6 +438,7 @@ class xbar_age : public XbarArbitration {
                                 "per output port over every input VC head); needs interlock.torus "
                                 "with age_period",
                                 SST::Merlin::XbarArbitration)
+  SST_ELI_IS_CHECKPOINTABLE()
 
   SST_ELI_DOCUMENT_STATISTICS(INTERLOCK_SST_AGE_STATISTICS)
 
@@ -494,6 +530,25 @@ class xbar_age : public XbarArbitration {
 
   // One router cycle of the age clock, and the statistics it moves.
   void tick() { stats_.tick(*age_, getCurrentSimCycle()); }
+
+  // The router's age clock comes from interlock.torus, which hr_router
+  // restores before its crossbar arbitration.
+  void serialize_order(SST::Core::Serialization::serializer& ser) override {
+    XbarArbitration::serialize_order(ser);
+    SST_SER(ports_);
+    SST_SER(vcs_);
+    SST_SER(first_);
+    stats_.serialize(ser);
+    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) {
+      const std::shared_ptr<router_context> context = find_router(SST::COMPONENT_ID_MASK(getId()));
+      age_ = context ? context->age : nullptr;
+      if (!age_) refuse("interlock.xbar_age: restarted without interlock.torus's age clock");
+      age_->claimed = true;
+      arb_.assign(static_cast<std::size_t>(ports_), interlock::age_epoch_arbiter<64>(age_->select));
+      bound_.assign(static_cast<std::size_t>(ports_), 0);
+    }
+    for (auto& a : arb_) serialize_state(ser, a, "interlock.xbar_age");
+  }
 
   void dumpState(std::ostream& stream) override {
     stream << "interlock.xbar_age: timestamp " << unsigned{age_->clock.timestamp()} << ", epoch "

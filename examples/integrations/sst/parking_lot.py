@@ -9,8 +9,9 @@
 #   sst examples/integrations/sst/parking_lot.py --model-options="KEY=VALUE ..."
 #     arb=NAME       rr (default: interlock.xbar_separable, round robin in both stages),
 #                    age (interlock.xbar_age, the SeaStar's, AGE_CLK_PERIOD age_period,
-#                    bias age_bias) or iw (interlock.xbar_separable with inverse-weighted
-#                    output arbiters, weights from the all-to-destination loads)
+#                    bias age_bias), iw (interlock.xbar_separable with inverse-weighted
+#                    output arbiters, weights from the all-to-destination loads) or
+#                    merlin_age (Merlin's merlin.xbar_arb_age: oldest by injection time)
 #     network=NAME   line (default) or ring
 #     nodes=N        routers (default 8); the destination is the last, N - 1
 #     age_period=N   AGE_CLK_PERIOD for arb=age (default auto: [Abts07] Section 3.2's
@@ -35,8 +36,8 @@ for arg in sys.argv[1:]:
         sys.exit("parking_lot.py: option %s; allowed %s, each as KEY=VALUE"
                  % (arg, ", ".join(sorted(options))))
     options[key] = value
-if options["arb"] not in ("rr", "age", "iw"):
-    sys.exit("parking_lot.py: arb=%s; allowed rr, age or iw" % options["arb"])
+if options["arb"] not in ("rr", "age", "iw", "merlin_age"):
+    sys.exit("parking_lot.py: arb=%s; allowed rr, age, iw or merlin_age" % options["arb"])
 if options["network"] not in ("line", "ring"):
     sys.exit("parking_lot.py: network=%s; allowed line or ring" % options["network"])
 if not options["nodes"].isdigit() or not 2 <= int(options["nodes"]) <= 64:
@@ -99,7 +100,9 @@ router.output_latency = "20ns"
 router.input_buf_size = "1kB"
 router.output_buf_size = "1kB"
 router.num_vns = 1
-if options["arb"] == "age":
+if options["arb"] == "merlin_age":
+    router.xbar_arb = "merlin.xbar_arb_age"  # Merlin's: a global age, from injection
+elif options["arb"] == "age":
     router.xbar_arb = "interlock.xbar_age"
     topo.age_period = options["age_period"]
     if options["age_bias"]:
