@@ -14,9 +14,11 @@
 // from interlock.torus, the router's topology (router_context in
 // interlock_sst.h):
 //
-//   xbar_input     round_robin (default: Anton 2's thermometer order) or
+//   xbar_input     round_robin (default: Anton 2's thermometer order),
 //                  priority (integer_priority_arbiter: the VC with the
-//                  highest vc_priority, ties round robin)
+//                  highest vc_priority, ties round robin) or
+//                  inverse_weighted (each VC weighted by its load into the
+//                  port under iw_pattern)
 //   xbar_output    round_robin (default), priority (the input port with the
 //                  highest port_priority, ties round robin),
 //                  inverse_weighted ([Towles14]: inverse_weighted_arbiter<64,
@@ -27,11 +29,10 @@
 //                  age_epoch_arbiter over the offered heads, with
 //                  interlock.torus's age clock: give age_period)
 //
-// The input stage has no inverse-weighted choice: its requesters are a
-// port's VCs, whose heads go to a different output packet by packet, while
-// [Towles14]'s weights belong to an output's inputs (the load of each flow
-// into the output). BookSim2's input arbiters choose between outputs, so the
-// BookSim2 adapter offers both (examples/integrations/booksim2).
+// The input stage's inverse weights (xbar_input=inverse_weighted) weigh a
+// port's VCs by the load each carries into that port under iw_pattern
+// (router_input_loads, as netsim's --input-arbiter inverse_weighted does for
+// the model): a VC whose flows carry more gets its turns in proportion.
 //
 // Contract
 //   - Up to 64 ports and 64 VCs per port; setPorts stops the simulation
@@ -106,6 +107,8 @@ class xbar_separable : public XbarArbitration {
     // interlock.torus validated the configuration for this router's ports and VCs.
     if (c.input == separable_config::stage::priority) {
       input_.emplace<priority_stage>(ports, c.vc_priority);
+    } else if (c.input == separable_config::stage::inverse_weighted) {
+      input_.emplace<inverse_weighted_stage>(c.input_weights);
     } else {
       input_.emplace<rr_stage>(ports);
     }
@@ -171,7 +174,8 @@ class xbar_separable : public XbarArbitration {
  private:
   std::shared_ptr<router_context> context_;
   age_statistics stats_;
-  std::variant<rr_stage, priority_stage> input_{std::in_place_type<rr_stage>, 0};
+  std::variant<rr_stage, priority_stage, inverse_weighted_stage> input_{
+      std::in_place_type<rr_stage>, 0};
   std::variant<rr_stage, priority_stage, inverse_weighted_stage, age_stage> output_{
       std::in_place_type<rr_stage>, 0};
   separable_allocation allocation_;

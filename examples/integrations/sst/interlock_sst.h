@@ -259,6 +259,8 @@ struct separable_config {
   std::vector<std::int64_t> vc_priority;                     // priority: per VC of an input port
   std::vector<std::int64_t> port_priority;                   // priority: per input port
   std::vector<std::shared_ptr<const weight_table>> weights;  // inverse_weighted: per output port
+  std::vector<std::shared_ptr<const weight_table>>
+      input_weights;  // inverse_weighted: per input port
 };
 
 /// What interlock.torus keeps for a router's crossbar arbitration.

@@ -121,8 +121,9 @@ namespace {
 struct network {
   std::unique_ptr<interlock::torus_topology> topology;
   std::unique_ptr<scheme_variant> scheme;
-  std::mutex mutex;                                       // guards what follows
-  std::map<std::string, interlock::arbiter_loads> loads;  // by iw_pattern
+  std::mutex mutex;                                             // guards what follows
+  std::map<std::string, interlock::arbiter_loads> loads;        // by iw_pattern
+  std::map<std::string, interlock::arbiter_loads> input_loads;  // per VC, by iw_pattern
   interlock::inverse_weight_tables<64, 1, 8> tables;
 };
 
@@ -172,7 +173,9 @@ class torus : public Topology {
        "flits, as 128,128,8",
        ""},
       {"age_rr_select", "AGE_RR_SELECT: age, rr, half or a hex mask 0x...", "age"},
-      {"xbar_input", "interlock.xbar_separable's VC arbiters: round_robin or priority",
+      {"xbar_input",
+       "interlock.xbar_separable's VC arbiters: round_robin, priority or inverse_weighted "
+       "(each input port's VCs weighted by their loads under iw_pattern)",
        "round_robin"},
       {"xbar_output",
        "interlock.xbar_separable's port arbiters: round_robin, priority, inverse_weighted or age",
@@ -561,8 +564,11 @@ class torus : public Topology {
       if (x.vc_priority.size() != 1 && x.vc_priority.size() != vcs)
         bad("vc_priority", params.find<std::string>("vc_priority", ""),
             "one value or " + std::to_string(vcs) + " (one per VC of a port)");
+    } else if (input == "inverse_weighted") {
+      x.input = stage::inverse_weighted;
+      x.input_weights = input_inverse_weights(params.find<std::string>("iw_pattern", "uniform"));
     } else if (input != "round_robin") {
-      bad("xbar_input", input, "round_robin or priority");
+      bad("xbar_input", input, "round_robin, priority or inverse_weighted");
     }
     const std::string output_stage = params.find<std::string>("xbar_output", "round_robin");
     if (output_stage == "priority") {
@@ -582,21 +588,66 @@ class torus : public Topology {
     }
   }
 
-  // [Towles14] Section 3.1: each output port's inputs weighted by their loads
-  // under `pattern` and this network's routes, one table per distinct set.
-  std::vector<std::shared_ptr<const separable_config::weight_table>> inverse_weights(
+  // The input stage's weights: each input port's VCs weighted by their loads
+  // under `pattern` (router_input_loads, as netsim's --input-arbiter
+  // inverse_weighted); VC v of VN n is the scheme's VC v % V, so every VN
+  // is weighted as the requests are.
+  std::vector<std::shared_ptr<const separable_config::weight_table>> input_inverse_weights(
       const std::string& pattern) {
+    const interlock::node_id to = pattern_destination(pattern);
+    std::lock_guard<std::mutex> lock(net_->mutex);
+    auto it = net_->input_loads.find(pattern);
+    if (it == net_->input_loads.end()) {
+      const auto c = interlock::traffic_class::request;
+      interlock::arbiter_loads loads = std::visit(
+          [&](const auto& s) {
+            if (pattern == "uniform")
+              return interlock::router_input_loads(s, c, interlock::traffic::uniform_random{});
+            if (pattern == "tornado")
+              return interlock::router_input_loads(s, c, interlock::traffic::tornado{});
+            return interlock::router_input_loads(s, c, interlock::traffic::all_to_one{to});
+          },
+          *scheme_);
+      it = net_->input_loads.emplace(pattern, std::move(loads)).first;
+    }
+    const interlock::node_id me = static_cast<interlock::node_id>(router_);
+    const std::size_t vcs = static_cast<std::size_t>(vns_ * vcs_per_vn_);
+    std::vector<std::shared_ptr<const separable_config::weight_table>> tables;
+    for (std::size_t in = 0; in < static_cast<std::size_t>(ports_); ++in) {
+      if (in >= topology_->ports()) {  // a port Merlin has beyond the topology's: never used
+        tables.push_back(net_->tables.from_loads(0, [](std::size_t, std::size_t) { return 0.0; }));
+        continue;
+      }
+      const auto& arbiter = it->second[interlock::router_arbiter(*topology_, me, in)];
+      tables.push_back(net_->tables.from_loads(vcs, [&](std::size_t v, std::size_t) {
+        const std::size_t scheme_vc = v % static_cast<std::size_t>(vcs_per_vn_);
+        return scheme_vc < arbiter.size() ? arbiter[scheme_vc][0] : 0.0;
+      }));
+    }
+    return tables;
+  }
+
+  // iw_pattern's destination for all_to_one:N (0 otherwise); bad() for an
+  // unknown pattern.
+  interlock::node_id pattern_destination(const std::string& pattern) {
     const interlock::node_id nodes = topology_->node_count();
-    interlock::node_id to = 0;
     if (pattern.compare(0, 11, "all_to_one:") == 0) {
       char* end = nullptr;
       const unsigned long long n = std::strtoull(pattern.c_str() + 11, &end, 10);
       if (pattern.size() == 11 || *end != '\0' || n >= nodes)
         bad("iw_pattern", pattern, "all_to_one:N with N in 0.." + std::to_string(nodes - 1));
-      to = static_cast<interlock::node_id>(n);
-    } else if (pattern != "uniform" && pattern != "tornado") {
-      bad("iw_pattern", pattern, "uniform, tornado or all_to_one:N");
+      return static_cast<interlock::node_id>(n);
     }
+    if (pattern != "uniform" && pattern != "tornado")
+      bad("iw_pattern", pattern, "uniform, tornado or all_to_one:N");
+    return 0;
+  }
+
+  // [Towles14] Section 3.1: each output port's inputs weighted by their loads
+  // under `pattern` and this network's routes, one table per distinct set.
+  std::vector<std::shared_ptr<const separable_config::weight_table>> inverse_weights(
+      const std::string& pattern) {
+    const interlock::node_id to = pattern_destination(pattern);
     std::lock_guard<std::mutex> lock(net_->mutex);
     auto it = net_->loads.find(pattern);
     if (it == net_->loads.end()) {
