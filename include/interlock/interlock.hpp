@@ -75,6 +75,7 @@
 #include "interlock/traffic/loads.hpp"
 #include "interlock/traffic/merging.hpp"
 #include "interlock/traffic/netrace.hpp"
+#include "interlock/traffic/netrace_writer.hpp"
 #include "interlock/traffic/pattern_mix.hpp"
 #include "interlock/traffic/patterns.hpp"
 

@@ -13,6 +13,7 @@
 #include <interlock/model/trace_replay.hpp>
 #include <interlock/routing/dimension_order.hpp>
 #include <interlock/traffic/netrace.hpp>
+#include <interlock/traffic/netrace_writer.hpp>
 
 #include "support/interlock_test.hpp"
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <interlock/traffic/netrace_bzip2.hpp>
+#include <interlock/traffic/netrace_writer.hpp>
 
 #include "support/interlock_test.hpp"
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <interlock/traffic/netrace.hpp>
+#include <interlock/traffic/netrace_writer.hpp>
 
 #include "support/interlock_test.hpp"
 

@@ -215,21 +215,9 @@ class xbar_rr : public XbarArbitration {
     int ports = allocation_.ports(), vcs = allocation_.vcs();
     SST_SER(ports);
     SST_SER(vcs);
-    // The thermometer states, one 64-bit word per arbiter.
-    std::vector<std::uint64_t> vc_state, port_state;
-    if (ser.mode() != SST::Core::Serialization::serializer::UNPACK) {
-      for (const auto& a : vc_arb_.arb) vc_state.push_back(a.thermometer().mask());
-      for (const auto& a : port_arb_.arb) port_state.push_back(a.thermometer().mask());
-    }
-    SST_SER(vc_state);
-    SST_SER(port_state);
-    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) {
-      setPorts(ports, vcs);
-      for (std::size_t i = 0; i < vc_state.size(); ++i)
-        vc_arb_.arb[i] = interlock::round_robin_arbiter<64>(vc_state[i]);
-      for (std::size_t i = 0; i < port_state.size(); ++i)
-        port_arb_.arb[i] = interlock::round_robin_arbiter<64>(port_state[i]);
-    }
+    if (ser.mode() == SST::Core::Serialization::serializer::UNPACK) setPorts(ports, vcs);
+    for (auto& a : vc_arb_.arb) serialize_state(ser, a, "interlock.xbar_rr");
+    for (auto& a : port_arb_.arb) serialize_state(ser, a, "interlock.xbar_rr");
   }
 
  private:

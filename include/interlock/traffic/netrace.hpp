@@ -46,11 +46,11 @@
 //   - seek_region(r) skips forward to region r (before the first packet):
 //     its packets follow, and region_start() is the cycle it starts at (the
 //     earlier regions' cycles); the count check is then off.
-//   - write_trace writes the format (one region), unchecked: for tests and
-//     tools that make traces.
+//   - traffic/netrace_writer.hpp writes the format (write_trace), for
+//     tests and tools that make traces.
 //   Complexity: O(bytes); one buffer for the dependencies, reused.
 //
-// Example
+// Example (a trace from traffic/netrace_writer.hpp)
 //   std::vector<std::uint8_t> bytes = interlock::netrace::write_trace(
 //       {"example", 2, 10}, {{5, 0, 0x40, 1, 0, 1, 0x02, {1}}, {9, 1, 0x40, 2, 1, 0, 0x20, {}}});
 //   interlock::netrace::reader<interlock::netrace::memory_source> r(
@@ -214,9 +214,6 @@ inline std::uint64_t little(const std::uint8_t* p, unsigned bytes) noexcept {
   std::uint64_t v = 0;
   for (unsigned b = 0; b < bytes; ++b) v |= static_cast<std::uint64_t>(p[b]) << (8 * b);
   return v;
-}
-inline void put(std::vector<std::uint8_t>& out, std::uint64_t v, unsigned bytes) {
-  for (unsigned b = 0; b < bytes; ++b) out.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
 }
 }  // namespace detail
 
@@ -403,65 +400,6 @@ class reader {
   std::uint64_t start_ = 0;
   bool checking_count_ = true;
 };
-
-/// A packet as write_trace takes it.
-struct written_packet {
-  std::uint64_t cycle = 0;
-  std::uint32_t id = 0;
-  std::uint32_t address = 0;
-  std::uint8_t type = 1;
-  std::uint8_t source = 0;
-  std::uint8_t destination = 0;
-  std::uint8_t node_types = 0;
-  std::vector<std::uint32_t> dependencies;
-};
-/// What write_trace puts in the header.
-struct written_header {
-  std::string benchmark;
-  unsigned nodes = 64;
-  std::uint64_t cycles = 0;
-  std::string notes;
-};
-
-/// A trace in the format (uncompressed), one region: for tests and tools
-/// that make traces. Writes what it is given, unchecked.
-inline std::vector<std::uint8_t> write_trace(const written_header& h,
-                                             const std::vector<written_packet>& packets) {
-  std::vector<std::uint8_t> out;
-  detail::put(out, magic, 4);
-  const float version = 1.0f;
-  std::uint32_t version_bits = 0;
-  std::memcpy(&version_bits, &version, 4);
-  detail::put(out, version_bits, 4);
-  for (std::size_t i = 0; i < name_bytes; ++i)
-    out.push_back(i < h.benchmark.size() ? static_cast<std::uint8_t>(h.benchmark[i]) : 0);
-  out.push_back(static_cast<std::uint8_t>(h.nodes));
-  out.push_back(0);
-  detail::put(out, h.cycles, 8);
-  detail::put(out, packets.size(), 8);
-  detail::put(out, h.notes.empty() ? 0 : h.notes.size() + 1, 4);
-  detail::put(out, 1, 4);
-  detail::put(out, 0, 8);
-  if (!h.notes.empty()) {
-    out.insert(out.end(), h.notes.begin(), h.notes.end());
-    out.push_back(0);
-  }
-  detail::put(out, 0, 8);
-  detail::put(out, h.cycles, 8);
-  detail::put(out, packets.size(), 8);
-  for (const written_packet& p : packets) {
-    detail::put(out, p.cycle, 8);
-    detail::put(out, p.id, 4);
-    detail::put(out, p.address, 4);
-    out.push_back(p.type);
-    out.push_back(p.source);
-    out.push_back(p.destination);
-    out.push_back(p.node_types);
-    out.push_back(static_cast<std::uint8_t>(p.dependencies.size()));
-    for (const std::uint32_t d : p.dependencies) detail::put(out, d, 4);
-  }
-  return out;
-}
 
 }  // namespace netrace
 }  // namespace interlock
