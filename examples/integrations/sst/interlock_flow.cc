@@ -32,6 +32,8 @@
 #include <sst/core/params.h>
 #include <sst/core/unitAlgebra.h>
 
+#include "interlock_payload.h"
+
 #include <cinttypes>
 #include <cstdint>
 #include <string>
@@ -44,21 +46,6 @@ using SST::Params;
 using SST::SimTime_t;
 using SST::UnitAlgebra;
 using SST::Interfaces::SimpleNetwork;
-
-/// A flow packet's payload: when its source sent it.
-class flow_payload : public SST::Event {
- public:
-  flow_payload() = default;
-  explicit flow_payload(SimTime_t sent_ns) : sent(sent_ns) {}
-  SST::Event* clone() override { return new flow_payload(*this); }
-  SimTime_t sent = 0;  // ns
-
-  void serialize_order(SST::Core::Serialization::serializer& ser) override {
-    SST::Event::serialize_order(ser);
-    SST_SER(sent);
-  }
-  ImplementSerializable(interlock_sst::flow_payload)
-};
 
 class flow_endpoint : public SST::Component {
  public:
@@ -176,7 +163,7 @@ class flow_endpoint : public SST::Component {
       request->src = id_;
       request->vn = 0;
       request->size_in_bits = bits_;
-      request->givePayload(new flow_payload(getCurrentSimTimeNano()));
+      request->givePayload(new timed_payload(getCurrentSimTimeNano()));
       link_->send(request, 0);
     }
     return true;
@@ -191,14 +178,14 @@ class flow_endpoint : public SST::Component {
     const SimTime_t now = getCurrentSimTimeNano();
     const bool in_window = now >= warmup_ns_ && now < warmup_ns_ + measure_ns_;
     while (SimpleNetwork::Request* request = link_->recv(0)) {
-      auto* payload = dynamic_cast<flow_payload*>(request->takePayload());
+      auto* payload = dynamic_cast<timed_payload*>(request->takePayload());
       const int s = static_cast<int>(request->src);
       if (in_window && payload && s >= 0 && s < peers_ && s != id_) {
         const std::size_t i = static_cast<std::size_t>(s);
         ++count_[i];
-        latency_sum_[i] += now - payload->sent;
+        latency_sum_[i] += now - payload->made;
         packets_[i]->addData(1);
-        latency_[i]->addData(now - payload->sent);
+        latency_[i]->addData(now - payload->made);
       }
       delete payload;
       delete request;

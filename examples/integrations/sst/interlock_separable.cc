@@ -33,6 +33,11 @@
 // port's VCs by the load each carries into that port under iw_pattern
 // (router_input_loads, as netsim's --input-arbiter inverse_weighted does for
 // the model): a VC whose flows carry more gets its turns in proportion.
+// With two patterns in iw_pattern (one per VN) both stages are
+// inverse_weighted_arbiter<64, 2, 8>, Anton 2's labelled patterns: a packet
+// is labelled with its VN, and label n's weights are pattern n's loads
+// ([Towles14] Eq. 3-5: any blend of the two is served in proportion to its
+// loads without the arbiter knowing the blend).
 //
 // Contract
 //   - Up to 64 ports and 64 VCs per port; setPorts stops the simulation
@@ -108,7 +113,10 @@ class xbar_separable : public XbarArbitration {
     if (c.input == separable_config::stage::priority) {
       input_.emplace<priority_stage>(ports, c.vc_priority);
     } else if (c.input == separable_config::stage::inverse_weighted) {
-      input_.emplace<inverse_weighted_stage>(c.input_weights);
+      if (c.labelled_input_weights.empty())
+        input_.emplace<inverse_weighted_stage<1>>(c.input_weights);
+      else
+        input_.emplace<inverse_weighted_stage<2>>(c.labelled_input_weights);
     } else {
       input_.emplace<rr_stage>(ports);
     }
@@ -120,7 +128,10 @@ class xbar_separable : public XbarArbitration {
         output_.emplace<priority_stage>(ports, c.port_priority);
         break;
       case separable_config::stage::inverse_weighted:
-        output_.emplace<inverse_weighted_stage>(c.weights);
+        if (c.labelled_weights.empty())
+          output_.emplace<inverse_weighted_stage<1>>(c.weights);
+        else
+          output_.emplace<inverse_weighted_stage<2>>(c.labelled_weights);
         break;
       case separable_config::stage::age:
         context_->age->claimed = true;
@@ -174,10 +185,11 @@ class xbar_separable : public XbarArbitration {
  private:
   std::shared_ptr<router_context> context_;
   age_statistics stats_;
-  std::variant<rr_stage, priority_stage, inverse_weighted_stage> input_{
-      std::in_place_type<rr_stage>, 0};
-  std::variant<rr_stage, priority_stage, inverse_weighted_stage, age_stage> output_{
-      std::in_place_type<rr_stage>, 0};
+  std::variant<rr_stage, priority_stage, inverse_weighted_stage<1>, inverse_weighted_stage<2>>
+      input_{std::in_place_type<rr_stage>, 0};
+  std::variant<rr_stage, priority_stage, inverse_weighted_stage<1>, inverse_weighted_stage<2>,
+               age_stage>
+      output_{std::in_place_type<rr_stage>, 0};
   separable_allocation allocation_;
 
  public:

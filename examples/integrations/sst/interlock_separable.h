@@ -16,7 +16,9 @@
 //
 //   rr_stage                round_robin_arbiter<64> (Anton 2's thermometer order)
 //   priority_stage          integer_priority_arbiter<64>: a priority per requester
-//   inverse_weighted_stage  inverse_weighted_arbiter<64, 1, 8> over shared tables
+//   inverse_weighted_stage<N>  inverse_weighted_arbiter<64, N, 8> over shared
+//                           tables; with N = 2 a packet's pattern label is its
+//                           VN (one labelled pattern per VN), with N = 1 it is 0
 //   age_stage               age_epoch_arbiter<64> over the requesters' age fields,
 //                           against the router's age clock
 //
@@ -73,17 +75,25 @@ struct priority_stage {
   void granted(topo_event*) {}
 };
 
+template <std::size_t N>
 struct inverse_weighted_stage {
-  using arbiter = interlock::inverse_weighted_arbiter<64, 1, 8>;
+  using arbiter = interlock::inverse_weighted_arbiter<64, N, 8>;
   std::vector<arbiter> arb;
-  std::array<std::uint8_t, 64> labels{};  // one pattern: every packet's label is 0
+  std::array<std::uint8_t, 64> labels{};  // per requester: its head's label (0 with N = 1)
   explicit inverse_weighted_stage(
-      const std::vector<std::shared_ptr<const arbiter::table_type>>& w) {
+      const std::vector<std::shared_ptr<const typename arbiter::table_type>>& w) {
     arb.reserve(w.size());
     for (const auto& table : w) arb.emplace_back(table);
   }
   template <class Head>
-  interlock::pattern_requests requests(std::size_t, std::uint64_t mask, Head&&) const {
+  interlock::pattern_requests requests(std::size_t, std::uint64_t mask, Head&& head) {
+    if constexpr (N > 1) {
+      // interlock.torus admits N patterns only with N VNs: the label is the VN.
+      for (std::uint64_t x = mask; x != 0; x &= x - 1) {
+        const std::size_t i = interlock::bits::lowest_index(x);
+        labels[i] = static_cast<std::uint8_t>(head(i)->getVN());
+      }
+    }
     return interlock::pattern_requests{mask, interlock::span<const std::uint8_t>(labels)};
   }
   void granted(topo_event*) {}

@@ -253,14 +253,16 @@ struct router_age {
 struct separable_config {
   enum class stage { round_robin, priority, inverse_weighted, age };
   using weight_table = interlock::inverse_weighted_arbiter<64, 1, 8>::table_type;
+  using labelled_table = interlock::inverse_weighted_arbiter<64, 2, 8>::table_type;
 
-  stage input = stage::round_robin;                          // a VC arbiter per input port
-  stage output = stage::round_robin;                         // a port arbiter per output port
-  std::vector<std::int64_t> vc_priority;                     // priority: per VC of an input port
-  std::vector<std::int64_t> port_priority;                   // priority: per input port
-  std::vector<std::shared_ptr<const weight_table>> weights;  // inverse_weighted: per output port
-  std::vector<std::shared_ptr<const weight_table>>
-      input_weights;  // inverse_weighted: per input port
+  stage input = stage::round_robin;         // a VC arbiter per input port
+  stage output = stage::round_robin;        // a port arbiter per output port
+  std::vector<std::int64_t> vc_priority;    // priority: per VC of an input port
+  std::vector<std::int64_t> port_priority;  // priority: per input port
+  // inverse_weighted under one iw_pattern (every label 0): per output port, per input port
+  std::vector<std::shared_ptr<const weight_table>> weights, input_weights;
+  // inverse_weighted under two (label n, pattern n, on VN n): per output port, per input port
+  std::vector<std::shared_ptr<const labelled_table>> labelled_weights, labelled_input_weights;
 };
 
 /// What interlock.torus keeps for a router's crossbar arbitration.

@@ -38,21 +38,24 @@
 //                  buffers, age_buffers=INPUT,STAGING,PACKET in flits
 //   xbar_input, xbar_output, vc_priority, port_priority, iw_pattern
 //                  interlock.xbar_separable's stages (interlock_separable.cc);
-//                  iw_pattern (uniform, tornado or all_to_one:N) is the
-//                  traffic whose loads give the inverse weights
+//                  iw_pattern is the traffic whose loads give the inverse
+//                  weights (interlock_weights.h): a pattern of
+//                  interlock_patterns.h, or two, one per VN, for labelled
+//                  patterns (Anton 2's N = 2: a packet labelled with its VN)
 //
 // Where things live. A packet enters at its router's host port
 // (process_input): the route starts there, and the routing state rides in
 // the packet's internal_router_event (topo_event, interlock_sst.h), which
 // Merlin moves from router to router and serializes across ranks.
-// route_packet runs once at each buffer head, takes the scheme's next hop
-// and sets the next port and the VC the packet takes on the next link: VN v
-// uses VCs v * V .. v * V + V - 1, V the scheme's VCs per class (Merlin's VNs
-// are not interlock's traffic classes: every VN routes as the request class
-// on VCs of its own). With an age clock it first runs Procedure 1 for a
-// packet this router has not seen. Ports are interlock's numbering, which
-// for width 1 is Merlin's: +d on port 2d, -d on port 2d + 1, the endpoint on
-// 2n; a line's end has its outward port unconnected.
+// route_packet runs once at each buffer head, takes the scheme's next hop and
+// sets the next port and the VC the packet takes on the next link: VN v uses
+// VCs v * V .. v * V + V - 1, V the scheme's VCs per class (Merlin's VNs are
+// not interlock's traffic classes: every VN routes as the request class on VCs
+// of its own); the last hop, to the endpoint, leaves on VC = VN, the index at
+// which Merlin's host port counts credits. With an age clock it first runs
+// Procedure 1 for a packet this router has not seen. Ports are interlock's
+// numbering, which for width 1 is Merlin's: +d on port 2d, -d on port 2d + 1,
+// the endpoint on 2n; a line's end has its outward port unconnected.
 //
 // Shared per process. The routers of one configuration share one topology
 // and routing scheme (and the loads behind inverse weights), built by the
@@ -74,7 +77,9 @@
 #include <sst/core/subcomponent.h>
 #include <sst/elements/merlin/router.h>
 
+#include "interlock_patterns.h"
 #include "interlock_sst.h"
+#include "interlock_weights.h"
 
 #include <algorithm>
 #include <array>
@@ -84,7 +89,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -92,16 +96,12 @@
 
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/age_tuning.hpp>
-#include <interlock/arbiters/inverse_weight_tables.hpp>
-#include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/core/random.hpp>
 #include <interlock/routing/dimension_order.hpp>
 #include <interlock/routing/direction_order.hpp>
 #include <interlock/routing/vc_promotion.hpp>
 #include <interlock/routing/vc_table.hpp>
 #include <interlock/topology/torus.hpp>
-#include <interlock/traffic/loads.hpp>
-#include <interlock/traffic/patterns.hpp>
 #include <interlock/verify/cdg_report.hpp>
 #include <interlock/verify/channel_dependency_graph.hpp>
 
@@ -113,18 +113,13 @@ using SST::Merlin::internal_router_event;
 using SST::Merlin::RtrEvent;
 using SST::Merlin::Topology;
 
-using scheme_variant = std::variant<dor_scheme, promotion_scheme, t3e_scheme>;
-
 namespace {
 
 // One configuration's network, shared by the routers of a process.
 struct network {
   std::unique_ptr<interlock::torus_topology> topology;
   std::unique_ptr<scheme_variant> scheme;
-  std::mutex mutex;                                             // guards what follows
-  std::map<std::string, interlock::arbiter_loads> loads;        // by iw_pattern
-  std::map<std::string, interlock::arbiter_loads> input_loads;  // per VC, by iw_pattern
-  interlock::inverse_weight_tables<64, 1, 8> tables;
+  weight_loads weights;  // behind iw_pattern's inverse weights
 };
 
 }  // namespace
@@ -184,8 +179,9 @@ class torus : public Topology {
       {"port_priority", "xbar_output=priority: one integer, or one per port, as 0,0,0,0,0,0,1",
        "0"},
       {"iw_pattern",
-       "xbar_output=inverse_weighted: the traffic whose loads give the weights: uniform, "
-       "tornado or all_to_one:N",
+       "inverse_weighted stages: the traffic whose loads give the weights: uniform, tornado, "
+       "reverse_tornado, bit_complement, transpose or all_to_one:N; or two of them, one per VN "
+       "(routers of 2 VNs: a packet's pattern label is its VN), as tornado,reverse_tornado",
        "uniform"})
 
   torus(ComponentId_t cid, Params& params, int num_ports, int rtr_id, int num_vns)
@@ -217,7 +213,7 @@ class torus : public Topology {
   void build(Params& params, int num_ports) {
     const std::string shape = params.find<std::string>("shape", "");
     std::vector<std::size_t> radix;
-    for (const std::string& part : split(shape, 'x')) {
+    for (const std::string& part : split_list(shape, 'x')) {
       char* end = nullptr;
       const unsigned long k = std::strtoul(part.c_str(), &end, 10);
       if (part.empty() || *end != '\0' || k < 2 || k > 65535)
@@ -227,7 +223,7 @@ class torus : public Topology {
     if (radix.empty() || radix.size() > 8) bad("shape", shape, "1 to 8 dimensions, as 4x4x4");
     const std::string wrap_text = params.find<std::string>("wrap", "1");
     std::vector<bool> wrap;
-    for (const std::string& w : split(wrap_text, 'x')) {
+    for (const std::string& w : split_list(wrap_text, 'x')) {
       if (w != "0" && w != "1") bad("wrap", wrap_text, "0 or 1 per dimension, as 1x0x1");
       wrap.push_back(w == "1");
     }
@@ -253,7 +249,7 @@ class torus : public Topology {
     const std::string t3e_routes = params.find<std::string>("t3e_routes", "minimal");
     interlock::allowed_routes allowed;
     if (t3e_routes != "minimal") {
-      for (const std::string& r : split(t3e_routes, ',')) {
+      for (const std::string& r : split_list(t3e_routes, ',')) {
         if (r == "other_way") {
           allowed.other_way = true;
         } else if (r == "initial_hops") {
@@ -428,14 +424,6 @@ class torus : public Topology {
   }
 
  private:
-  static std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::stringstream in(text);
-    for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
-    if (text.empty() || text.back() == separator) parts.emplace_back();  // an empty last part
-    return parts;
-  }
-
   [[noreturn]] void bad(const std::string& name, const std::string& value,
                         const std::string& allowed) {
     output.fatal(CALL_INFO, -1, "interlock.torus: parameter %s is \"%s\", allowed %s\n",
@@ -462,7 +450,7 @@ class torus : public Topology {
                                      const std::string& allowed) {
     const std::string text = params.find<std::string>(name, "0");
     std::vector<std::int64_t> values;
-    for (const std::string& v : split(text, ',')) {
+    for (const std::string& v : split_list(text, ',')) {
       char* end = nullptr;
       const long long x = std::strtoll(v.c_str(), &end, 10);
       if (v.empty() || *end != '\0') bad(name, text, allowed);
@@ -502,7 +490,7 @@ class torus : public Topology {
         age->bias.push_back(interlock::age_bias{b, b});
       }
     } else {
-      for (const std::string& b : split(bias.empty() ? "1" : bias, ',')) {
+      for (const std::string& b : split_list(bias.empty() ? "1" : bias, ',')) {
         char* end = nullptr;
         const unsigned long v = std::strtoul(b.c_str(), &end, 10);
         if (b.empty() || *end != '\0' || v > 7) bad("age_bias", bias, "0..7, or one per port");
@@ -529,7 +517,7 @@ class torus : public Topology {
   interlock::age_tuning::age_clock_recommendation recommended_age(const std::string& buffers) {
     const char* allowed = "INPUT,STAGING,PACKET in flits, as 128,128,8 (needed by age_period=auto)";
     std::vector<unsigned> flits;
-    for (const std::string& f : split(buffers, ',')) {
+    for (const std::string& f : split_list(buffers, ',')) {
       char* end = nullptr;
       const unsigned long v = std::strtoul(f.c_str(), &end, 10);
       if (f.empty() || *end != '\0' || v > 0xFFFFFFu) bad("age_buffers", buffers, allowed);
@@ -566,7 +554,6 @@ class torus : public Topology {
             "one value or " + std::to_string(vcs) + " (one per VC of a port)");
     } else if (input == "inverse_weighted") {
       x.input = stage::inverse_weighted;
-      x.input_weights = input_inverse_weights(params.find<std::string>("iw_pattern", "uniform"));
     } else if (input != "round_robin") {
       bad("xbar_input", input, "round_robin, priority or inverse_weighted");
     }
@@ -579,104 +566,25 @@ class torus : public Topology {
             "one value or " + std::to_string(ports_) + " (one per port)");
     } else if (output_stage == "inverse_weighted") {
       x.output = stage::inverse_weighted;
-      x.weights = inverse_weights(params.find<std::string>("iw_pattern", "uniform"));
     } else if (output_stage == "age") {
       if (!age_) bad("xbar_output", output_stage, "age only with age_period (the age clock)");
       x.output = stage::age;
     } else if (output_stage != "round_robin") {
       bad("xbar_output", output_stage, "round_robin, priority, inverse_weighted or age");
     }
-  }
-
-  // The input stage's weights: each input port's VCs weighted by their loads
-  // under `pattern` (router_input_loads, as netsim's --input-arbiter
-  // inverse_weighted); VC v of VN n is the scheme's VC v % V, so every VN
-  // is weighted as the requests are.
-  std::vector<std::shared_ptr<const separable_config::weight_table>> input_inverse_weights(
-      const std::string& pattern) {
-    const interlock::node_id to = pattern_destination(pattern);
-    std::lock_guard<std::mutex> lock(net_->mutex);
-    auto it = net_->input_loads.find(pattern);
-    if (it == net_->input_loads.end()) {
-      const auto c = interlock::traffic_class::request;
-      interlock::arbiter_loads loads = std::visit(
-          [&](const auto& s) {
-            if (pattern == "uniform")
-              return interlock::router_input_loads(s, c, interlock::traffic::uniform_random{});
-            if (pattern == "tornado")
-              return interlock::router_input_loads(s, c, interlock::traffic::tornado{});
-            return interlock::router_input_loads(s, c, interlock::traffic::all_to_one{to});
-          },
-          *scheme_);
-      it = net_->input_loads.emplace(pattern, std::move(loads)).first;
+    if (x.input != stage::inverse_weighted && x.output != stage::inverse_weighted) return;
+    const std::string iw = params.find<std::string>("iw_pattern", "uniform");
+    const weight_router r{*topology_,
+                          *scheme_,
+                          static_cast<interlock::node_id>(router_),
+                          static_cast<std::size_t>(ports_),
+                          static_cast<std::size_t>(vns_),
+                          static_cast<std::size_t>(vcs_per_vn_)};
+    try {
+      program_weights(x, iw_patterns(iw, r), r, net_->weights);
+    } catch (const std::invalid_argument& e) {
+      bad("iw_pattern", iw, e.what());
     }
-    const interlock::node_id me = static_cast<interlock::node_id>(router_);
-    const std::size_t vcs = static_cast<std::size_t>(vns_ * vcs_per_vn_);
-    std::vector<std::shared_ptr<const separable_config::weight_table>> tables;
-    for (std::size_t in = 0; in < static_cast<std::size_t>(ports_); ++in) {
-      if (in >= topology_->ports()) {  // a port Merlin has beyond the topology's: never used
-        tables.push_back(net_->tables.from_loads(0, [](std::size_t, std::size_t) { return 0.0; }));
-        continue;
-      }
-      const auto& arbiter = it->second[interlock::router_arbiter(*topology_, me, in)];
-      tables.push_back(net_->tables.from_loads(vcs, [&](std::size_t v, std::size_t) {
-        const std::size_t scheme_vc = v % static_cast<std::size_t>(vcs_per_vn_);
-        return scheme_vc < arbiter.size() ? arbiter[scheme_vc][0] : 0.0;
-      }));
-    }
-    return tables;
-  }
-
-  // iw_pattern's destination for all_to_one:N (0 otherwise); bad() for an
-  // unknown pattern.
-  interlock::node_id pattern_destination(const std::string& pattern) {
-    const interlock::node_id nodes = topology_->node_count();
-    if (pattern.compare(0, 11, "all_to_one:") == 0) {
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(pattern.c_str() + 11, &end, 10);
-      if (pattern.size() == 11 || *end != '\0' || n >= nodes)
-        bad("iw_pattern", pattern, "all_to_one:N with N in 0.." + std::to_string(nodes - 1));
-      return static_cast<interlock::node_id>(n);
-    }
-    if (pattern != "uniform" && pattern != "tornado")
-      bad("iw_pattern", pattern, "uniform, tornado or all_to_one:N");
-    return 0;
-  }
-
-  // [Towles14] Section 3.1: each output port's inputs weighted by their loads
-  // under `pattern` and this network's routes, one table per distinct set.
-  std::vector<std::shared_ptr<const separable_config::weight_table>> inverse_weights(
-      const std::string& pattern) {
-    const interlock::node_id to = pattern_destination(pattern);
-    std::lock_guard<std::mutex> lock(net_->mutex);
-    auto it = net_->loads.find(pattern);
-    if (it == net_->loads.end()) {
-      const auto c = interlock::traffic_class::request;
-      interlock::arbiter_loads loads = std::visit(
-          [&](const auto& s) {
-            if (pattern == "uniform")
-              return interlock::router_arbiter_loads(s, c, interlock::traffic::uniform_random{});
-            if (pattern == "tornado")
-              return interlock::router_arbiter_loads(s, c, interlock::traffic::tornado{});
-            return interlock::router_arbiter_loads(s, c, interlock::traffic::all_to_one{to});
-          },
-          *scheme_);
-      it = net_->loads.emplace(pattern, std::move(loads)).first;
-    }
-    const interlock::node_id me = static_cast<interlock::node_id>(router_);
-    std::vector<std::shared_ptr<const separable_config::weight_table>> tables;
-    for (std::size_t out = 0; out < static_cast<std::size_t>(ports_); ++out) {
-      if (out >= topology_->ports()) {  // a port Merlin has beyond the topology's: never used
-        tables.push_back(net_->tables.from_loads(0, [](std::size_t, std::size_t) { return 0.0; }));
-        continue;
-      }
-      // Merlin numbers an input by the link's port here: interlock's input is its peer.
-      const auto& arbiter = it->second[interlock::router_arbiter(*topology_, me, out)];
-      tables.push_back(net_->tables.from_loads(arbiter.size(), [&](std::size_t i, std::size_t) {
-        return arbiter[topology_->peer_port(i)][0];
-      }));
-    }
-    return tables;
   }
 
   int vcs_per_vn() const { return vcs_per_vn_; }
@@ -706,6 +614,10 @@ class torus : public Topology {
     std::memcpy(&s, e->state.data(), sizeof s);
     if (scheme.arrived(me, s)) {
       e->setNextPort(static_cast<int>(topology_->local_port()));
+      // Merlin's port to an endpoint checks a packet's credits by its VN and
+      // subtracts them by its VC (and the endpoint returns them by VN): the
+      // packet leaves on VC = VN, the index all three use.
+      e->setVC(e->getVN());
       return;
     }
     const interlock::hop h = scheme.next(me, s);

@@ -22,11 +22,18 @@
 #     xbar_input=A, xbar_output=A, vc_priority=L, port_priority=L, iw_pattern=P
 #                     interlock.torus only: the stages of arb=interlock.xbar_separable
 #                     (input round_robin|priority; output round_robin|priority|
-#                     inverse_weighted|age; iw_pattern uniform|tornado|all_to_one:N)
+#                     inverse_weighted|age; iw_pattern a pattern, as uniform, tornado,
+#                     reverse_tornado or all_to_one:N, or two, one per VN, for
+#                     traffic=blend's labelled patterns)
 #     shape=SHAPE     the torus (default 4x4x4)
-#     traffic=NAME    uniform (default: offered load, merlin.offered_load) or
-#                     all_to_one (every endpoint sends 20 packets to endpoint 0)
-#     load=X          the offered load of uniform traffic, 0 < X <= 1 (default 0.5)
+#     traffic=NAME    uniform (default: offered load, merlin.offered_load),
+#                     all_to_one (every endpoint sends 20 packets to endpoint 0) or
+#                     blend (interlock.blend_endpoint: Bernoulli injection of
+#                     `patterns`, pattern n on VN n; the routers get a VN per pattern)
+#     patterns=LIST   traffic=blend's patterns: one, or two with shares, as
+#                     tornado:0.5,reverse_tornado:0.5 (default uniform)
+#     load=X          the offered load of uniform or blend traffic, 0 < X <= 1 (default 0.5)
+#     seed=N          traffic=blend's endpoints' generators and interlock.torus's (default 1)
 #     stats=FILE      where the routers' and endpoints' statistics go (default stats.csv)
 import sys
 
@@ -42,7 +49,7 @@ options = {"arb": "interlock.xbar_rr_merlin", "topology": "merlin", "routing": "
            "orders": "xyz", "age_period": "", "age_bias": "1", "age_rr_select": "age",
            "age_buffers": "", "vc_tables": "", "t3e_routes": "", "xbar_input": "", "xbar_output": "",
            "vc_priority": "", "port_priority": "", "iw_pattern": "",
-           "shape": "4x4x4", "traffic": "uniform", "load": "0.5",
+           "shape": "4x4x4", "traffic": "uniform", "patterns": "uniform", "load": "0.5", "seed": "1",
            "stats": "stats.csv"}
 for arg in sys.argv[1:]:
     key, eq, value = arg.partition("=")
@@ -57,8 +64,10 @@ try:
     load = float(options["load"])
 except ValueError:
     load = -1
-if traffic not in ("uniform", "all_to_one"):
-    sys.exit("torus_4x4x4.py: traffic=%s; allowed uniform or all_to_one" % traffic)
+if traffic not in ("uniform", "all_to_one", "blend"):
+    sys.exit("torus_4x4x4.py: traffic=%s; allowed uniform, all_to_one or blend" % traffic)
+# (interlock.blend_endpoint validates the patterns; the routers need a VN for each)
+vns = len(options["patterns"].split(",")) if traffic == "blend" else 1
 if not 0 < load <= 1:
     sys.exit("torus_4x4x4.py: load=%s; allowed 0 < load <= 1" % options["load"])
 if options["topology"] not in ("merlin", "interlock"):
@@ -68,7 +77,29 @@ if options["topology"] not in ("merlin", "interlock"):
 # interlock.torus's parameters that pass through as given (when not empty).
 TOPOLOGY_PARAMS = ["routing", "dateline", "orders", "age_period", "age_bias", "age_rr_select",
                    "age_buffers", "vc_tables", "t3e_routes", "xbar_input", "xbar_output", "vc_priority",
-                   "port_priority", "iw_pattern"]
+                   "port_priority", "iw_pattern", "seed"]
+
+
+class BlendJob(Job):
+    """interlock.blend_endpoint on every node: labelled patterns, pattern n on VN n."""
+
+    def __init__(self, job_id, size):
+        Job.__init__(self, job_id, size)
+        self._declareParams("main", ["num_peers", "shape", "patterns", "load", "link_bw",
+                                     "packet_size", "warmup", "measure", "seed"])
+        self.num_peers = size
+
+    def getName(self):
+        return "Blend Job"
+
+    def build(self, nID, extraKeys):
+        nic = sst.Component("blend_%d" % nID, "interlock.blend_endpoint")
+        self._applyStatisticsSettings(nic)
+        nic.addParams(self._getGroupParams("main"))
+        nic.addParams(extraKeys)
+        nic.addParam("id", self._nid_map[nID])
+        return self.network_interface.build(nic, "networkIF", 0, self.job_id, self.size,
+                                            self._nid_map[nID], True)
 
 
 class InterlockTorus(topoTorus):
@@ -104,7 +135,7 @@ router.input_latency = "20ns"
 router.output_latency = "20ns"
 router.input_buf_size = "1kB"
 router.output_buf_size = "1kB"
-router.num_vns = 1
+router.num_vns = vns
 router.xbar_arb = arb
 topo.router = router
 
@@ -123,6 +154,16 @@ if traffic == "uniform":
     job.warmup_time = "5us"
     job.collect_time = "20us"
     job.drain_time = "100us"
+elif traffic == "blend":
+    job = BlendJob(0, nodes)
+    job.shape = options["shape"]
+    job.patterns = options["patterns"]
+    job.load = load
+    job.link_bw = "4GB/s"
+    job.packet_size = "64B"
+    job.warmup = "5us"
+    job.measure = "20us"
+    job.seed = options["seed"]
 else:
     job = IncastJob(0, nodes)
     job.target_nids = [0]
@@ -140,4 +181,5 @@ sst.setStatisticLoadLevel(9)
 sst.setStatisticOutput("sst.statOutputCSV", {"filepath": stats, "separator": ","})
 sst.enableAllStatisticsForComponentType("merlin.hr_router")
 sst.enableAllStatisticsForComponentType("merlin.offered_load")
+sst.enableAllStatisticsForComponentType("interlock.blend_endpoint")
 sst.enableAllStatisticsForComponentType("merlin.simple_patterns.incast")
