@@ -218,16 +218,13 @@ class blend_endpoint : public SST::Component {
   // The torus of `shape`, num_peers nodes.
   void topology() {
     std::vector<std::size_t> radix;
-    std::size_t nodes = 1;
-    for (const std::string& part : split_list(shape_, 'x')) {
-      char* end = nullptr;
-      const unsigned long k = std::strtoul(part.c_str(), &end, 10);
-      if (part.empty() || *end != '\0' || k < 2 || k > 65535)
-        bad("shape", shape_, "as 4x4x4, each 2..65535");
-      radix.push_back(k);
-      nodes *= k;
+    try {
+      radix = shape_radix(shape_);
+    } catch (const std::invalid_argument& e) {
+      bad("shape", shape_, e.what());
     }
-    if (radix.size() > 8) bad("shape", shape_, "1 to 8 dimensions, as 4x4x4");
+    std::size_t nodes = 1;
+    for (const std::size_t k : radix) nodes *= k;
     if (nodes != static_cast<std::size_t>(peers_))
       bad("shape", shape_, "a torus of num_peers (" + std::to_string(peers_) + ") nodes");
     torus_ = std::make_unique<interlock::torus_topology>(radix);

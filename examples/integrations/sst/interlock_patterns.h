@@ -11,7 +11,8 @@
 //   all_to_one:N     every other node to node N (the parking lot)
 //
 // with_pattern(name, topology, f) returns f(pattern) for the named pattern.
-// split_list(text, separator) splits a parameter's list.
+// split_list(text, separator) splits a parameter's list; shape_radix(text)
+// reads a torus shape, as 4x4x4.
 //
 // Contract: with_pattern throws std::invalid_argument, its what() the
 // values allowed, for a name it does not know, an all_to_one node outside
@@ -20,6 +21,7 @@
 #ifndef INTERLOCK_SST_INTERLOCK_PATTERNS_H
 #define INTERLOCK_SST_INTERLOCK_PATTERNS_H
 
+#include <cstddef>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -67,6 +69,10 @@ decltype(auto) with_pattern(const std::string& name, const interlock::torus_topo
   throw std::invalid_argument(pattern_names(t));
 }
 
+/// The radices of a torus shape, as 4x4x4 (1 to 8 dimensions, each
+/// 2..65535); std::invalid_argument, its what() the values allowed, otherwise.
+inline std::vector<std::size_t> shape_radix(const std::string& shape);
+
 /// `text` split at every `separator` (an empty text gives one empty part).
 inline std::vector<std::string> split_list(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -77,6 +83,19 @@ inline std::vector<std::string> split_list(const std::string& text, char separat
     if (end == std::string::npos) return parts;
     start = end + 1;
   }
+}
+
+inline std::vector<std::size_t> shape_radix(const std::string& shape) {
+  std::vector<std::size_t> radix;
+  for (const std::string& part : split_list(shape, 'x')) {
+    char* end = nullptr;
+    const unsigned long k = std::strtoul(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || k < 2 || k > 65535)
+      throw std::invalid_argument("as 4x4x4, each 2..65535");
+    radix.push_back(k);
+  }
+  if (radix.size() > 8) throw std::invalid_argument("1 to 8 dimensions, as 4x4x4");
+  return radix;
 }
 
 }  // namespace interlock_sst

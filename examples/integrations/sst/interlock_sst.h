@@ -87,6 +87,13 @@ using route_state =
   std::abort();
 }
 
+/// A parameter the element cannot take: its name, its value, what is
+/// allowed (thrown by the parameter readers; the component stops the
+/// simulation naming it).
+struct bad_parameter {
+  std::string name, value, allowed;
+};
+
 /// An interlock policy's state (core/state_io.hpp) through SST's
 /// serializer, as bytes; a checkpoint the policy cannot hold stops the
 /// restart naming the byte and field.

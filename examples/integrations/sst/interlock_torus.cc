@@ -58,10 +58,11 @@
 // the endpoint on 2n; a line's end has its outward port unconnected.
 //
 // Shared per process. The routers of one configuration share one topology
-// and routing scheme (and the loads behind inverse weights), built by the
-// first router of each process; its channel dependency graph
-// (verify/channel_dependency_graph.hpp) is checked then, and a cycle stops
-// the simulation, printing the witness.
+// and routing scheme (and the loads behind inverse weights): the network of
+// interlock_network.h, built and deadlock-checked by the first router of
+// each process; a cycle stops the simulation, printing the witness. The age
+// parameters are read by interlock_age_params.h, the inverse weights
+// computed by interlock_weights.h.
 //
 // Contract
 //   - Bad parameters stop the simulation with a message naming the
@@ -77,33 +78,24 @@
 #include <sst/core/subcomponent.h>
 #include <sst/elements/merlin/router.h>
 
+#include "interlock_age_params.h"
+#include "interlock_network.h"
 #include "interlock_patterns.h"
 #include "interlock_sst.h"
 #include "interlock_weights.h"
 
-#include <algorithm>
-#include <array>
 #include <cinttypes>
 #include <cstdint>
 #include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/age_tuning.hpp>
 #include <interlock/core/random.hpp>
-#include <interlock/routing/dimension_order.hpp>
-#include <interlock/routing/direction_order.hpp>
-#include <interlock/routing/vc_promotion.hpp>
-#include <interlock/routing/vc_table.hpp>
 #include <interlock/topology/torus.hpp>
-#include <interlock/verify/cdg_report.hpp>
-#include <interlock/verify/channel_dependency_graph.hpp>
 
 namespace interlock_sst {
 
@@ -112,17 +104,6 @@ using SST::Params;
 using SST::Merlin::internal_router_event;
 using SST::Merlin::RtrEvent;
 using SST::Merlin::Topology;
-
-namespace {
-
-// One configuration's network, shared by the routers of a process.
-struct network {
-  std::unique_ptr<interlock::torus_topology> topology;
-  std::unique_ptr<scheme_variant> scheme;
-  weight_loads weights;  // behind iw_pattern's inverse weights
-};
-
-}  // namespace
 
 class torus : public Topology {
  public:
@@ -211,115 +192,28 @@ class torus : public Topology {
  private:
   // The router from its parameters (the constructor's, and a restart's).
   void build(Params& params, int num_ports) {
-    const std::string shape = params.find<std::string>("shape", "");
-    std::vector<std::size_t> radix;
-    for (const std::string& part : split_list(shape, 'x')) {
-      char* end = nullptr;
-      const unsigned long k = std::strtoul(part.c_str(), &end, 10);
-      if (part.empty() || *end != '\0' || k < 2 || k > 65535)
-        bad("shape", shape, "as 4x4x4, each 2..65535");
-      radix.push_back(k);
+    try {
+      net_ = network_from(params);
+    } catch (const bad_parameter& e) {
+      bad(e.name, e.value, e.allowed);
+    } catch (const deadlock_found& e) {
+      output.fatal(CALL_INFO, -1,
+                   "interlock.torus: the routes of %s can deadlock; a cycle of channel "
+                   "dependencies:\n%s",
+                   e.key.c_str(), e.witness.c_str());
     }
-    if (radix.empty() || radix.size() > 8) bad("shape", shape, "1 to 8 dimensions, as 4x4x4");
-    const std::string wrap_text = params.find<std::string>("wrap", "1");
-    std::vector<bool> wrap;
-    for (const std::string& w : split_list(wrap_text, 'x')) {
-      if (w != "0" && w != "1") bad("wrap", wrap_text, "0 or 1 per dimension, as 1x0x1");
-      wrap.push_back(w == "1");
-    }
-    if (wrap.size() == 1) wrap.assign(radix.size(), wrap[0]);
-    if (wrap.size() != radix.size())
-      bad("wrap", wrap_text,
-          "one value or " + std::to_string(radix.size()) + " (one per dimension)");
-    const int local = params.find<int>("local_ports", 1);
-    if (local != 1) bad("local_ports", std::to_string(local), "1");
-    const std::string width = params.find<std::string>("width", "");
-    if (!width.empty() && width.find_first_not_of("1x") != std::string::npos)
-      bad("width", width, "1 in every dimension");
-    const std::string routing = params.find<std::string>("routing", "dimension_order");
-    if (routing != "dimension_order" && routing != "vc_promotion" && routing != "direction_order")
-      bad("routing", routing, "dimension_order, vc_promotion or direction_order");
-    const std::string dateline = params.find<std::string>("dateline", "seastar");
-    if (dateline != "seastar" && dateline != "booksim2" && dateline != "none")
-      bad("dateline", dateline, "seastar, booksim2 or none");
-    const std::string orders = params.find<std::string>("orders", "xyz");
-    if (orders != "xyz" && orders != "all") bad("orders", orders, "xyz or all");
-    const std::string tables = params.find<std::string>("vc_tables", "toc");
-    if (tables != "toc" && tables != "optimized") bad("vc_tables", tables, "toc or optimized");
-    const std::string t3e_routes = params.find<std::string>("t3e_routes", "minimal");
-    interlock::allowed_routes allowed;
-    if (t3e_routes != "minimal") {
-      for (const std::string& r : split_list(t3e_routes, ',')) {
-        if (r == "other_way") {
-          allowed.other_way = true;
-        } else if (r == "initial_hops") {
-          allowed.initial_hops = true;
-        } else if (r == "final_hop") {
-          allowed.final_hop = true;
-        } else {
-          bad("t3e_routes", t3e_routes,
-              "minimal, or a comma list of other_way, initial_hops, "
-              "final_hop");
-        }
-      }
-    }
-    const std::uint64_t seed = params.find<std::uint64_t>("seed", 1);
-
-    // The routers of a process share one network per configuration.
-    const std::string key = shape + "/" + wrap_text + "/" + routing + "/" +
-                            (routing == "dimension_order" ? dateline + "/" + orders
-                             : routing == "vc_promotion"  ? orders
-                                                          : tables + "/" + t3e_routes);
-    net_ = network_for(key, [&](network& n) {
-      n.topology = std::make_unique<interlock::torus_topology>(radix, wrap);
-      std::vector<interlock::dimension_sequence> sequences;
-      if (orders == "all") sequences = interlock::all_dimension_orders(radix.size());
-      if (routing == "dimension_order") {
-        interlock::dimension_order_options options;
-        if (dateline == "booksim2") options.rule = interlock::dateline_rule::booksim2;
-        if (dateline == "none") options.datelines = false;
-        n.scheme = std::make_unique<scheme_variant>(std::in_place_type<dor_scheme>, *n.topology,
-                                                    sequences, options);
-      } else if (routing == "vc_promotion") {
-        n.scheme = std::make_unique<scheme_variant>(std::in_place_type<promotion_scheme>,
-                                                    *n.topology, sequences);
-      } else {
-        std::vector<interlock::ring_vc_assignment> vc_tables;
-        if (tables == "optimized") {
-          interlock::vc_optimizer_options o;
-          o.routes = allowed.other_way || allowed.final_hop ? interlock::vc_routes::every_route
-                                                            : interlock::vc_routes::minimal;
-          for (const std::size_t k : radix)
-            vc_tables.push_back(k <= 64 ? interlock::optimize_vc_assignment(k, 8, o)
-                                        : interlock::ring_vc_assignment(64));
-        }
-        try {
-          n.scheme = std::make_unique<scheme_variant>(std::in_place_type<t3e_scheme>, *n.topology,
-                                                      std::vector<interlock::direction>{},
-                                                      vc_tables, allowed);
-        } catch (const interlock::config_error& e) {
-          bad("vc_tables", tables, std::string("tables the T3E's routes accept: ") + e.what());
-        }
-      }
-      const auto report = std::visit(
-          [](const auto& s) { return interlock::verify::check_deadlock_freedom(s); }, *n.scheme);
-      if (!report.deadlock_free()) {
-        output.fatal(CALL_INFO, -1,
-                     "interlock.torus: the routes of %s can deadlock; a cycle of channel "
-                     "dependencies:\n%s",
-                     key.c_str(), interlock::verify::format_cycle(*n.topology, report).c_str());
-      }
-    });
     topology_ = net_->topology.get();
     scheme_ = net_->scheme.get();
     vcs_per_vn_ =
         std::visit([](const auto& s) { return static_cast<int>(s.vcs_per_class()); }, *scheme_);
     if (num_ports < static_cast<int>(topology_->ports()))
       bad("num_ports", std::to_string(num_ports),
-          "at least " + std::to_string(topology_->ports()) + " for shape " + shape);
+          "at least " + std::to_string(topology_->ports()) + " for shape " +
+              params.find<std::string>("shape", ""));
     if (router_ < 0 || static_cast<interlock::node_id>(router_) >= topology_->node_count())
       bad("id", std::to_string(router_), "0.." + std::to_string(topology_->node_count() - 1));
     ports_ = num_ports;
+    const std::uint64_t seed = params.find<std::uint64_t>("seed", 1);
     rng_ =
         interlock::splitmix64(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(router_));
     context_ = std::make_shared<router_context>();
@@ -431,21 +325,6 @@ class torus : public Topology {
     std::abort();
   }
 
-  // The process's network for `key`, built by `build` the first time.
-  template <class Build>
-  static std::shared_ptr<network> network_for(const std::string& key, Build&& build) {
-    static std::mutex mutex;
-    static std::map<std::string, std::shared_ptr<network>> networks;
-    std::lock_guard<std::mutex> lock(mutex);
-    std::shared_ptr<network>& n = networks[key];
-    if (!n) {
-      auto made = std::make_shared<network>();
-      build(*made);
-      n = made;
-    }
-    return n;
-  }
-
   std::vector<std::int64_t> integers(Params& params, const std::string& name,
                                      const std::string& allowed) {
     const std::string text = params.find<std::string>(name, "0");
@@ -459,85 +338,21 @@ class torus : public Topology {
     return values;
   }
 
+  // The router's age clock (interlock_age_params.h); router 0 prints
+  // age_period=auto's recommendation once.
   void configure_age(Params& params) {
-    const std::string period_text = params.find<std::string>("age_period", "");
-    std::uint64_t period = 0;
-    std::vector<unsigned> dimension_bias;  // age_period=auto: Section 3.2's biases
-    if (period_text == "auto") {
-      const auto r = recommended_age(params.find<std::string>("age_buffers", ""));
-      period = r.age_clk_period;
-      dimension_bias.assign(r.biases.begin(), r.biases.end());
-      if (router_ == 0)
-        output.output("interlock.torus: age_period=auto: AGE_CLK_PERIOD %" PRIu32
-                      " ([Abts07] Section 3.2: %u hops, %u age ticks and %u cycles of "
-                      "queueing per hop)\n",
-                      r.age_clk_period, r.hops, r.whole_age_ticks_per_hop,
-                      r.queueing_cycles_per_hop);
-    } else {
-      char* end = nullptr;
-      period = std::strtoull(period_text.c_str(), &end, 10);
-      if (period_text.empty() || *end != '\0' || period < 1 || period > 0xFFFFFFFFull)
-        bad("age_period", period_text, "1..4294967295 or auto");
-    }
-    auto age = std::make_shared<router_age>(static_cast<std::uint32_t>(period));
-    const std::string bias = params.find<std::string>("age_bias", "");
-    if (bias.empty() && !dimension_bias.empty()) {
-      // By the dimension each port is in; the endpoint's port 1 (as the reference model's
-      // biases_by_dimension).
-      for (std::size_t p = 0; p < topology_->ports(); ++p) {
-        const unsigned b =
-            p == topology_->local_port() ? 1u : dimension_bias[topology_->port_info(p).dimension];
-        age->bias.push_back(interlock::age_bias{b, b});
-      }
-    } else {
-      for (const std::string& b : split_list(bias.empty() ? "1" : bias, ',')) {
-        char* end = nullptr;
-        const unsigned long v = std::strtoul(b.c_str(), &end, 10);
-        if (b.empty() || *end != '\0' || v > 7) bad("age_bias", bias, "0..7, or one per port");
-        age->bias.push_back(
-            interlock::age_bias{static_cast<unsigned>(v), static_cast<unsigned>(v)});
-      }
-    }
-    if (age->bias.size() != 1 && age->bias.size() != topology_->ports())
-      bad("age_bias", bias,
-          "one value or " + std::to_string(topology_->ports()) + " (one per port)");
-    const std::string select = params.find<std::string>("age_rr_select", "age");
+    interlock::age_tuning::age_clock_recommendation r{};
     try {
-      age->select = interlock::parse_age_rr_select(select);
-    } catch (const interlock::config_error& e) {
-      bad("age_rr_select", select, e.allowed());
+      age_ = router_age_from(params, *topology_, static_cast<unsigned>(vcs_per_vn()), &r);
+    } catch (const bad_parameter& e) {
+      bad(e.name, e.value, e.allowed);
     }
-    age_ = age;
-    context_->age = age;
-  }
-
-  // [Abts07] Section 3.2's AGE_CLK_PERIOD for this network, from the router's
-  // buffers as "INPUT,STAGING,PACKET" flits (per-VC input buffer, output
-  // staging buffer, largest packet) and the scheme's VCs per link.
-  interlock::age_tuning::age_clock_recommendation recommended_age(const std::string& buffers) {
-    const char* allowed = "INPUT,STAGING,PACKET in flits, as 128,128,8 (needed by age_period=auto)";
-    std::vector<unsigned> flits;
-    for (const std::string& f : split_list(buffers, ',')) {
-      char* end = nullptr;
-      const unsigned long v = std::strtoul(f.c_str(), &end, 10);
-      if (f.empty() || *end != '\0' || v > 0xFFFFFFu) bad("age_buffers", buffers, allowed);
-      flits.push_back(static_cast<unsigned>(v));
-    }
-    if (flits.size() != 3) bad("age_buffers", buffers, allowed);
-    interlock::age_tuning::age_clock_inputs in;
-    for (std::size_t d = 0; d < topology_->dimensions(); ++d)
-      in.dimensions.push_back({topology_->radix(d), topology_->wraps(d)
-                                                        ? interlock::age_tuning::wrap::torus
-                                                        : interlock::age_tuning::wrap::mesh});
-    in.input_buffer_flits = flits[0];
-    in.staging_buffer_flits = flits[1];
-    in.max_packet_flits = flits[2];
-    in.vcs_per_link = static_cast<unsigned>(vcs_per_vn());
-    try {
-      return interlock::age_tuning::recommend_age_clock(in);
-    } catch (const interlock::config_error& e) {
-      bad("age_buffers", buffers, std::string("buffers Section 3.2 accepts: ") + e.what());
-    }
+    if (router_ == 0 && params.find<std::string>("age_period", "") == "auto")
+      output.output("interlock.torus: age_period=auto: AGE_CLK_PERIOD %" PRIu32
+                    " ([Abts07] Section 3.2: %u hops, %u age ticks and %u cycles of "
+                    "queueing per hop)\n",
+                    r.age_clk_period, r.hops, r.whole_age_ticks_per_hop, r.queueing_cycles_per_hop);
+    context_->age = age_;
   }
 
   // interlock.xbar_separable's stages (interlock_separable.cc).
