@@ -141,14 +141,10 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
   void start() {
     if (started_) return;
     started_ = true;
-    if (feed_ != nullptr) {
+    if (finite()) {
       m_.set_window(0, ~std::uint64_t{0});
       if (cfg_.count_requests) router_.count_requests(true);
-      return;
-    }
-    if (cfg_.batch > 0) {
-      m_.set_window(0, ~std::uint64_t{0});
-      if (cfg_.count_requests) router_.count_requests(true);
+      if (feed_ != nullptr) return;  // a trace's packets are counted as they are released
       // Every packet of a batch is measured; one whose source sends nothing
       // is taken back when it is dropped.
       for (std::uint64_t k = 0; k < cfg_.batch * f_.host_count(); ++k) m_.count_created();

@@ -181,10 +181,8 @@ class trace_replay : public external_traffic {
     std::uint32_t slot = no_slot;  // its record once read
   };
 
-  void read_next() {
-    has_next_ = reader_.next(next_);
-    if (has_next_) next_deps_.assign(next_.dependencies.begin(), next_.dependencies.end());
-  }
+  // (next_.dependencies stay valid until the next read: admit() reads them first)
+  void read_next() { has_next_ = reader_.next(next_); }
 
   // The packet read ahead enters: its record, its waits, its readiness.
   void admit() {
@@ -206,7 +204,7 @@ class trace_replay : public external_traffic {
     r.order = read_++;
     last_cycle_ = r.cycle;
     if (o_.dependencies) {
-      for (const std::uint32_t d : next_deps_) {
+      for (const std::uint32_t d : next_.dependencies) {
         if (read_any_ && d <= max_id_) {
           ++late_;
           continue;
@@ -241,7 +239,6 @@ class trace_replay : public external_traffic {
   trace_options o_;
   std::uint64_t start_ = 0;
   netrace::packet next_;
-  std::vector<std::uint32_t> next_deps_;
   bool has_next_ = false;
   std::vector<record> live_;
   std::vector<std::uint32_t> free_;
