@@ -37,6 +37,8 @@
 #include "interlock/arbiters/inverse_weight_tables.hpp"
 #include "interlock/arbiters/inverse_weighted.hpp"
 #include "interlock/arbiters/inverse_weighted_exact.hpp"
+#include "interlock/arbiters/inverse_weighted_family.hpp"
+#include "interlock/arbiters/inverse_weighted_form.hpp"
 #include "interlock/arbiters/inverse_weights.hpp"
 #include "interlock/arbiters/priority.hpp"
 #include "interlock/arbiters/round_robin.hpp"

@@ -16,6 +16,13 @@
 //                                   accuracy: every bit of M used.
 //   exact_weight_tables<K, N>       tables for inverse_weighted_exact<K, N>:
 //                                   Eq. 3's 1 / gamma, in double precision.
+//   inverse_weighted_family_tables<K, N, M>
+//                                   tables for inverse_weighted_family<K, N,
+//                                   M> of one form (inverse_weighted_form.hpp):
+//                                   the hardware factory's weights for M-bit
+//                                   quantization, the exact factory's for
+//                                   real, whose quantum is 2^M / beta with the
+//                                   beta the M-bit weights were scaled by.
 // Both make one table per distinct set of loads and share it (in a
 // symmetric network most arbiters share a few), through the same
 // from_loads(inputs, loads) that arbitration_weights.hpp calls. An arbiter
@@ -48,6 +55,8 @@
 
 #include "interlock/arbiters/inverse_weighted.hpp"
 #include "interlock/arbiters/inverse_weighted_exact.hpp"
+#include "interlock/arbiters/inverse_weighted_family.hpp"
+#include "interlock/arbiters/inverse_weighted_form.hpp"
 #include "interlock/arbiters/inverse_weights.hpp"
 #include "interlock/core/config_error.hpp"
 
@@ -156,6 +165,49 @@ class exact_weight_tables {
   std::size_t distinct() const noexcept { return cache_.size(); }
 
  private:
+  detail::table_cache<K, N, table> cache_;
+};
+
+/// The family's tables of one form, one per distinct set of loads: the
+/// weights inverse_weight_tables (M-bit) or exact_weight_tables (real) give
+/// the same loads, and the quantum 2^M (M-bit) or 2^M / beta (real, beta
+/// the scale of the M - headroom bit weights; 2^(M - headroom) - 1 for an
+/// arbiter with no load, whose weights are all 1).
+template <std::size_t K, std::size_t N = 2, unsigned M = 8>
+class inverse_weighted_family_tables {
+ public:
+  using table = inverse_weighted_family_table<K, N, M>;
+  explicit inverse_weighted_family_tables(inverse_weighted_form form, unsigned headroom = 0)
+      : form_(form), mbit_(headroom) {}
+  template <class Loads>
+  std::shared_ptr<const table> from_loads(std::size_t inputs, Loads&& loads) {
+    const unsigned bits = M - mbit_.headroom();
+    const double window = static_cast<double>(std::uint64_t{1} << M);
+    const inverse_weighted_form form = form_;
+    const auto exact = [&](std::size_t i, std::size_t n) { return loads(i, n); };
+    auto m = mbit_.from_loads(inputs, exact);
+    auto e = real_.from_loads(inputs, exact);
+    return cache_.get(inputs, loads, [&](const load_matrix& l, std::uint64_t idle, bool any) {
+      std::vector<std::vector<double>> w(K, std::vector<double>(N, 0.0));
+      for (std::size_t i = 0; i < K; ++i)
+        for (std::size_t n = 0; n < N; ++n)
+          w[i][n] = form.quantization == iw_quantization::m_bit
+                        ? static_cast<double>(m->weight(i, n))
+                        : e->weight(i, n);
+      if (form.quantization == iw_quantization::m_bit)
+        return std::make_shared<const table>(form, w, window);
+      const double beta = any ? weights_from_loads(l, bits, idle).beta
+                              : static_cast<double>((std::uint64_t{1} << bits) - 1);
+      return std::make_shared<const table>(form, w, window / beta);
+    });
+  }
+  std::size_t distinct() const noexcept { return cache_.size(); }
+  const inverse_weighted_form& form() const noexcept { return form_; }
+
+ private:
+  inverse_weighted_form form_;
+  inverse_weight_tables<K, N, M> mbit_;
+  exact_weight_tables<K, N> real_;
   detail::table_cache<K, N, table> cache_;
 };
 
