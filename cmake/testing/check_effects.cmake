@@ -2,10 +2,11 @@
 # cmake -DPROGRAM=<exe> -DARGS=a;b;c -DCSV=<file> -DKEY=col;col -DCHECKS=<check>;... -P check_effects.cmake
 # Runs an experiment PROGRAM with ARGS (which write CSV), then checks the
 # direction and rough size of its effects: each check is
-#   "ROW|COLUMN|LESS or GREATER|ROW or NUMBER[|FACTOR]"
+#   "ROW|COLUMN|LESS, GREATER or SAME|ROW or NUMBER[|FACTOR]"
 # where a ROW is the values of the KEY columns joined by ':' and the check
 # holds when ROW's COLUMN (times FACTOR, default 1) compares so with the other
-# ROW's COLUMN or with NUMBER. Every failing check is reported with the table.
+# ROW's COLUMN or with NUMBER (SAME: the two are the same text, digit for
+# digit). Every failing check is reported with the table.
 execute_process(COMMAND "${PROGRAM}" ${ARGS} OUTPUT_VARIABLE out ERROR_VARIABLE err
                 RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
@@ -66,8 +67,14 @@ foreach(check IN LISTS CHECKS)
   else()
     value("${other}" "${column}" b)
   endif()
+  if(op STREQUAL "SAME")
+    if(NOT a STREQUAL b)
+      list(APPEND failed "${check}: ${row} ${column} ${a} is not ${other}'s ${b}")
+    endif()
+    continue()
+  endif()
   if(NOT op STREQUAL "LESS" AND NOT op STREQUAL "GREATER")
-    message(FATAL_ERROR "check '${check}': LESS or GREATER")
+    message(FATAL_ERROR "check '${check}': LESS, GREATER or SAME")
   endif()
   if(factor STREQUAL "1")
     set(lhs "${a}")

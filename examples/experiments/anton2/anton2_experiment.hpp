@@ -23,6 +23,7 @@
 
 #include <interlock/arbiters/inverse_weight_tables.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weighted_form.hpp>
 #include <interlock/arbiters/inverse_weights.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/arbiters/window_slides.hpp>
@@ -117,16 +118,19 @@ inline double busiest(const std::vector<const node_pattern*>& patterns,
 /// the hardware model (Figure 6/8) with `headroom` spare bits of M, or as
 /// Eq. 3 exactly.
 struct arbiter_model {
-  enum class kind { round_robin, hardware, exact };
+  enum class kind { round_robin, hardware, exact, family };
   kind model = kind::round_robin;
   unsigned headroom = 0;
+  // kind::family: inverse_weighted_family of this form (inverse_weighted_form.hpp).
+  interlock::inverse_weighted_form form;
 
   bool weighted() const { return model != kind::round_robin; }
   /// The name it is given by: round_robin, inverse_weighted,
-  /// inverse_weighted:H, inverse_weighted_exact.
+  /// inverse_weighted:H, inverse_weighted_exact, iw:FORM.
   std::string name() const {
     if (model == kind::round_robin) return "round_robin";
     if (model == kind::exact) return "inverse_weighted_exact";
+    if (model == kind::family) return "iw:" + form.name();
     return headroom == 0 ? "inverse_weighted" : "inverse_weighted:" + std::to_string(headroom);
   }
 };
@@ -139,6 +143,15 @@ inline arbiter_model parse_arbiter(const std::string& flag, const std::string& t
     a.model = arbiter_model::kind::exact;
     return a;
   }
+  if (text.compare(0, 3, "iw:") == 0) {
+    a.model = arbiter_model::kind::family;
+    try {
+      a.form = interlock::parse_inverse_weighted_form(text.substr(3));
+    } catch (const interlock::config_error& e) {
+      throw cli::bad_input{flag + ": '" + text.substr(0, 80) + "': " + e.what()};
+    }
+    return a;
+  }
   const std::string hw = "inverse_weighted";
   if (text.compare(0, hw.size(), hw) == 0 && (text.size() == hw.size() || text[hw.size()] == ':')) {
     a.model = arbiter_model::kind::hardware;
@@ -148,10 +161,12 @@ inline arbiter_model parse_arbiter(const std::string& flag, const std::string& t
                                             text.substr(hw.size() + 1), 1, weight_bits - 1));
     return a;
   }
-  throw cli::bad_input{flag + ": '" + text.substr(0, 80) +
-                       "'; allowed: round_robin, inverse_weighted, inverse_weighted:H (H = 1.." +
-                       std::to_string(weight_bits - 1) +
-                       " bits of weight headroom), inverse_weighted_exact"};
+  throw cli::bad_input{
+      flag + ": '" + text.substr(0, 80) +
+      "'; allowed: round_robin, inverse_weighted, inverse_weighted:H (H = 1.." +
+      std::to_string(weight_bits - 1) +
+      " bits of weight headroom), inverse_weighted_exact, iw:ORDERING.QUANTIZATION.HISTORY "
+      "(levels|full, mbit|real, window|unbounded|lagL)"};
 }
 
 /// What a batch run is given besides its traffic.
@@ -181,6 +196,9 @@ struct outcome {
   // The hardware model's window slides at every arbiter, both stages (zero
   // for round robin and the exact model, which have no window).
   interlock::window_slide_counts slides;
+  // iw:FORM arbiters: what inverse_weighted_family counted at every arbiter,
+  // both stages, over the batch.
+  interlock::inverse_weighted_counts family;
   // With run_settings::timeline_bin: the torus links' use per bin, up to
   // the run's end (cycles).
   std::vector<double> link_utilization;

@@ -9,6 +9,7 @@
 
 #include <interlock/arbiters/inverse_weight_tables.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weighted_family.hpp>
 #include <interlock/arbiters/window_slides.hpp>
 
 #include <algorithm>
@@ -84,6 +85,28 @@ interlock::window_slide_counts slide_counts(Net& net, node_id routers, std::size
   return c;
 }
 
+/// What the iw:FORM arbiters of `net` counted (routers x ports, both
+/// stages); nothing for other arbiters.
+template <class T>
+struct is_family : std::false_type {};
+template <std::size_t K, std::size_t N, unsigned M>
+struct is_family<interlock::inverse_weighted_family<K, N, M>> : std::true_type {};
+
+template <class Arbiter, class Net>
+interlock::inverse_weighted_counts family_counts(Net& net, node_id routers, std::size_t ports) {
+  interlock::inverse_weighted_counts c;
+  if constexpr (is_family<Arbiter>::value) {
+    for (node_id r = 0; r < routers; ++r)
+      for (std::size_t p = 0; p < std::min(ports, net.routers().ports(r)); ++p) {
+        c += net.routers().policy(r, p).counts();
+        c += net.routers().input_policy(r, p).counts();
+      }
+  } else {
+    (void)net, (void)routers, (void)ports;
+  }
+  return c;
+}
+
 /// A batch run's configuration: `batch` packets per source, 1-flit packets.
 inline interlock::model::config batch_config(std::size_t batch, const run_settings& s) {
   interlock::model::config c;
@@ -112,11 +135,18 @@ struct type_tag {
 
 /// Calls run(tables, type_tag<Arbiter>{}) with the weight-table factory and
 /// arbiter type of a's model (the hardware model, its window slides counted,
-/// with a's headroom; or Eq. 3) for arbiters of K inputs and `labels` (1 or
+/// with a's headroom; Eq. 3; or the family of a's form) for arbiters of K inputs and `labels` (1 or
 /// 2) pattern labels.
 template <std::size_t K, class Run>
 outcome with_weighted(const arbiter_model& a, std::size_t labels, Run&& run) {
   namespace il = interlock;
+  if (a.model == arbiter_model::kind::family) {
+    if (labels == 1)
+      return run(il::inverse_weighted_family_tables<K, 1, weight_bits>(a.form, a.headroom),
+                 type_tag<il::inverse_weighted_family<K, 1, weight_bits>>{});
+    return run(il::inverse_weighted_family_tables<K, 2, weight_bits>(a.form, a.headroom),
+               type_tag<il::inverse_weighted_family<K, 2, weight_bits>>{});
+  }
   if (a.model == arbiter_model::kind::exact) {
     if (labels == 1)
       return run(il::exact_weight_tables<K, 1>{}, type_tag<il::inverse_weighted_exact<K, 1>>{});

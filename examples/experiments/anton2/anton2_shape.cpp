@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // Anton 2's node shape's runs (anton2_experiment.hpp), compiled once for
 // saturation and blend: the unified network under round robin, the
-// hardware model (window slides counted) and Eq. 3, one or two labels.
+// hardware model (window slides counted), Eq. 3 and the inverse-weighted
+// family's forms (their counts collected), one or two labels.
 #include <interlock/arbiters/inverse_weight_tables.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/arbiters/round_robin.hpp>
@@ -77,6 +78,8 @@ outcome anton2_shape::run_weighted(const interlock::model::config& c,
   outcome o = finish(net, packets, ideal, true);
   o.slides = slide_counts<Arbiter>(net, static_cast<node_id>(w.outputs.size() / w.ports),
                                    interlock::anton2_topology::network_ports + 1);
+  o.family = family_counts<Arbiter>(net, static_cast<node_id>(w.outputs.size() / w.ports),
+                                    interlock::anton2_topology::network_ports + 1);
   return o;
 }
 

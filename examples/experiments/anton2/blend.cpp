@@ -59,7 +59,9 @@ const std::string help =
     "  --arbiter A          the weighted settings' arbiters: inverse_weighted\n"
     "                       (default: Figure 6/8's hardware model, every weight bit\n"
     "                       used), inverse_weighted:H (H bits of the 12 left as\n"
-    "                       headroom, 1..11), inverse_weighted_exact (Eq. 3)\n"
+    "                       headroom, 1..11), inverse_weighted_exact (Eq. 3),\n"
+    "                       iw:ORDERING.QUANTIZATION.HISTORY (the family: levels|full,\n"
+    "                       mbit|real, window|unbounded|lagL)\n"
     "  --nodes N,...        anton2 (16 routers per node, default), router (one)\n" +
     network_flags::help() + cli::experiment_flags::help() +
     "\n"
@@ -105,7 +107,7 @@ int run(int argc, char** argv) {
         throw cli::bad_input{flag +
                              ": 'round_robin'; the setting 'none' runs round robin; "
                              "allowed: inverse_weighted, inverse_weighted:H, "
-                             "inverse_weighted_exact"};
+                             "inverse_weighted_exact, iw:ORDERING.QUANTIZATION.HISTORY"};
     } else if (s.net.read(flag, value)) {
     } else {
       throw cli::bad_input{flag + ": unknown option (see --help)"};

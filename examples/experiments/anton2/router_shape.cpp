@@ -70,6 +70,7 @@ outcome router_shape::run_weighted(const interlock::model::config& c,
       net(routing_, c, nodes, output, {}, {}, input);
   outcome o = finish(net, packets, ideal);
   o.slides = slide_counts<Arbiter>(net, torus_.node_count(), local + endpoints);
+  o.family = family_counts<Arbiter>(net, torus_.node_count(), local + endpoints);
   return o;
 }
 

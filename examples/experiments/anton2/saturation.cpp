@@ -34,7 +34,7 @@ struct settings {
   std::vector<arbiter_model> arbiters = {parse_arbiter("", "round_robin"),
                                          parse_arbiter("", "inverse_weighted")};
   network_flags net;  // buffers, torus latency, pipeline, seed (batch and arbiter per cell)
-  std::string timeline, positions;  // --timeline, --positions: the files
+  std::string timeline, positions, counts;  // --timeline, --positions, --counts: the files
   std::uint64_t timeline_bin = 100;
 };
 
@@ -57,14 +57,24 @@ const std::string help =
     "  --arbiters A,...     round_robin, inverse_weighted (Figure 6/8's hardware\n"
     "                       model, every weight bit used), inverse_weighted:H (H\n"
     "                       bits of the 12 left as headroom, 1..11),\n"
-    "                       inverse_weighted_exact (Eq. 3); default\n"
+    "                       inverse_weighted_exact (Eq. 3),\n"
+    "                       iw:ORDERING.QUANTIZATION.HISTORY (the family of\n"
+    "                       inverse_weighted_family.hpp: levels|full,\n"
+    "                       mbit|real, window|unbounded|lagL; iw:levels.mbit.window\n"
+    "                       decides as inverse_weighted, iw:full.real.unbounded as\n"
+    "                       inverse_weighted_exact); default\n"
     "                       round_robin,inverse_weighted\n" +
     network_flags::help() +
     "  --positions FILE     anton2: per run, each mesh router position R(u,v)'s\n"
     "                       cores' completion (mean, earliest, latest over the\n"
     "                       nodes), CSV\n"
     "  --timeline FILE      per run, the torus links' use in bins of --timeline-bin\n"
-    "                       cycles (default 100, 1..1000000) from cycle 0, CSV\n" +
+    "                       cycles (default 100, 1..1000000) from cycle 0, CSV\n"
+    "  --counts FILE        per run of an iw: arbiter, what its arbiters counted\n"
+    "                       over the batch, both stages: grants, slides, inputs\n"
+    "                       zeroed and quota lost (quanta) per grant, the\n"
+    "                       requesters' spread (quanta, mean and greatest), CSV;\n"
+    "                       none where nothing was counted\n" +
     cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
@@ -97,6 +107,8 @@ int run(int argc, char** argv) {
       s.positions = value();
     } else if (flag == "--timeline") {
       s.timeline = value();
+    } else if (flag == "--counts") {
+      s.counts = value();
     } else if (flag == "--timeline-bin") {
       s.timeline_bin = cli::number(flag, value(), 1, 1000000);
     } else {
@@ -140,7 +152,11 @@ int run(int argc, char** argv) {
         }
   shared.check_work(work, "lower --radix or --batches");
   cli::table_output csv = shared.output("saturation");
-  cli::output_file positions("--positions", s.positions), timeline("--timeline", s.timeline);
+  cli::output_file positions("--positions", s.positions), timeline("--timeline", s.timeline),
+      counts("--counts", s.counts);
+  counts.line(
+      "node,pattern,arbiter,batch,grants,slides,zeroed_per_grant,quota_lost_per_grant,"
+      "spread_mean,spread_max");
   positions.line(
       "node,pattern,arbiter,batch,position,u,v,completion_mean,completion_first,"
       "completion_last,last_arrival");
@@ -205,6 +221,17 @@ int run(int argc, char** argv) {
                                      static_cast<unsigned long long>(o.positions[p].first),
                                      static_cast<unsigned long long>(o.positions[p].last),
                                      static_cast<unsigned long long>(o.last)));
+        if (c.arbiter.model == arbiter_model::kind::family) {
+          const interlock::inverse_weighted_counts& f = o.family;
+          const auto real = [](double v) {
+            return v == v ? cli::format("%.6f", v) : std::string("none");
+          };
+          counts.line(cli::format(
+              "%s,%llu,%llu,%s,%s,%s,%s", key.c_str(), static_cast<unsigned long long>(f.grants),
+              static_cast<unsigned long long>(f.slides), real(f.zeroed_per_grant()).c_str(),
+              real(f.quota_lost_per_grant()).c_str(), real(f.spread_mean()).c_str(),
+              f.spread_samples == 0 ? "none" : cli::format("%.6f", f.spread_max).c_str()));
+        }
         for (std::size_t b = 0; b < o.link_utilization.size(); ++b)
           timeline.line(cli::format("%s,%llu,%llu,%.5f", key.c_str(),
                                     static_cast<unsigned long long>(b * s.timeline_bin),
@@ -213,6 +240,7 @@ int run(int argc, char** argv) {
                                     o.link_utilization[b]));
       });
   csv.close();
+  counts.close();
   positions.close();
   timeline.close();
   return status;
