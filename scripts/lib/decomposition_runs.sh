@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSL-1.0
 # The runs of the Anton 2 decomposition study (docs/results/studies/
 # anton2_decomposition/registration.md), for scripts/study:
-#   scripts/study anton2_decomposition [--jobs N] [--parts D1,D3,...]
+#   scripts/study anton2_decomposition [--jobs N] [--parts D1,D3,...] [--verdict-only]
 # Runs every design row not yet in grid.csv, seeds 1, 2 and 3, in the
 # design's order of settings (A4 before A1), then parts in the order given
 # (default D1,D3,D2); each run a saturation process of its own, N at a time;
@@ -11,7 +11,8 @@
 # conditional row runs once its condition is decided by the rows in the
 # grid (registration.md); a row whose router reading this build does not
 # have yet waits. A run refused (exit status 2) is recorded in refused.csv
-# with its message and not run again.
+# with its message and not run again. Then decomposition_verdict writes
+# verdict.md from the design and the grid and its verdict lines are printed.
 # Exit status: 0 done, 2 bad input, 3 a failed write, 1 a run that failed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,6 +20,7 @@ dir=docs/results/studies/anton2_decomposition
 design=$dir/design.csv grid=$dir/grid.csv refused=$dir/refused.csv
 jobs=$(nproc 2>/dev/null || echo 2)
 parts=D1,D3,D2
+verdict_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs)
@@ -29,7 +31,8 @@ while [ $# -gt 0 ]; do
       parts="${2:-}"
       [[ $parts =~ ^(D[123])(,D[123])*$ ]] || { echo "scripts/study: --parts: '${parts}' is not a list of D1, D2, D3" >&2; exit 2; }
       shift ;;
-    *) echo "scripts/study: $1: unknown option for anton2_decomposition (--jobs N, --parts D1,D2,D3)" >&2; exit 2 ;;
+    --verdict-only) verdict_only=1 ;;
+    *) echo "scripts/study: $1: unknown option for anton2_decomposition (--jobs N, --parts D1,D2,D3, --verdict-only)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -46,7 +49,7 @@ ensure_packages cmake g++ make
 build=build/experiments-build
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DINTERLOCK_BUILD_TESTS=OFF \
   -DINTERLOCK_BUILD_BENCHMARKS=OFF -DINTERLOCK_BUILD_EXAMPLES=ON >/dev/null
-cmake --build "$build" -j "$jobs" --target saturation >/dev/null
+cmake --build "$build" -j "$jobs" --target saturation decomposition_verdict >/dev/null
 saturation=$build/bin/saturation
 help=$("$saturation" --help)
 
@@ -150,6 +153,15 @@ queue() {
   done
 }
 
+# verdict: verdict.md from the design and the grid; its verdict lines.
+verdict() {
+  "$build/bin/decomposition_verdict" --design "$design" --grid "$grid" >"$dir/verdict.md.tmp" ||
+    { status=$?; rm -f "$dir/verdict.md.tmp"; exit "$status"; }
+  mv "$dir/verdict.md.tmp" "$dir/verdict.md" || exit 3
+  grep '^Figure 9 verdict' "$dir/verdict.md"
+}
+[ "$verdict_only" -eq 0 ] || { verdict; exit 0; }
+
 # Rounds: a conditional row becomes due when the rows it waits for are in.
 status=0
 while :; do
@@ -172,3 +184,4 @@ while :; do
   [ "$status" -eq 0 ] || { echo "scripts/study: a run's saturation failed (its message above)" >&2; exit 1; }
 done
 echo "scripts/study anton2_decomposition: $(($(wc -l <"$grid") - 1)) runs in the grid; nothing more is due"
+verdict
