@@ -70,19 +70,24 @@ struct counts_slides : std::false_type {};
 template <class A>
 struct counts_slides<interlock::window_slide_counter<A>> : std::true_type {};
 
+/// The counts() of every arbiter of `net` (routers x ports, both stages), summed.
+template <class Counts, class Net>
+Counts summed_counts(Net& net, node_id routers, std::size_t ports) {
+  Counts c;
+  for (node_id r = 0; r < routers; ++r)
+    for (std::size_t p = 0; p < std::min(ports, net.routers().ports(r)); ++p) {
+      c += net.routers().policy(r, p).counts();
+      c += net.routers().input_policy(r, p).counts();
+    }
+  return c;
+}
+
 template <class Arbiter, class Net>
 interlock::window_slide_counts slide_counts(Net& net, node_id routers, std::size_t ports) {
-  interlock::window_slide_counts c;
-  if constexpr (counts_slides<Arbiter>::value) {
-    for (node_id r = 0; r < routers; ++r)
-      for (std::size_t p = 0; p < std::min(ports, net.routers().ports(r)); ++p) {
-        c += net.routers().policy(r, p).counts();
-        c += net.routers().input_policy(r, p).counts();
-      }
-  } else {
-    (void)net, (void)routers, (void)ports;
-  }
-  return c;
+  if constexpr (counts_slides<Arbiter>::value)
+    return summed_counts<interlock::window_slide_counts>(net, routers, ports);
+  (void)net, (void)routers, (void)ports;
+  return {};
 }
 
 /// What the iw:FORM arbiters of `net` counted (routers x ports, both
@@ -94,17 +99,10 @@ struct is_family<interlock::inverse_weighted_family<K, N, M>> : std::true_type {
 
 template <class Arbiter, class Net>
 interlock::inverse_weighted_counts family_counts(Net& net, node_id routers, std::size_t ports) {
-  interlock::inverse_weighted_counts c;
-  if constexpr (is_family<Arbiter>::value) {
-    for (node_id r = 0; r < routers; ++r)
-      for (std::size_t p = 0; p < std::min(ports, net.routers().ports(r)); ++p) {
-        c += net.routers().policy(r, p).counts();
-        c += net.routers().input_policy(r, p).counts();
-      }
-  } else {
-    (void)net, (void)routers, (void)ports;
-  }
-  return c;
+  if constexpr (is_family<Arbiter>::value)
+    return summed_counts<interlock::inverse_weighted_counts>(net, routers, ports);
+  (void)net, (void)routers, (void)ports;
+  return {};
 }
 
 /// A batch run's configuration: `batch` packets per source, 1-flit packets.
