@@ -184,16 +184,19 @@ class inverse_weighted_family_tables {
     const unsigned bits = M - mbit_.headroom();
     const double window = static_cast<double>(std::uint64_t{1} << M);
     const inverse_weighted_form form = form_;
-    const auto exact = [&](std::size_t i, std::size_t n) { return loads(i, n); };
-    auto m = mbit_.from_loads(inputs, exact);
-    auto e = real_.from_loads(inputs, exact);
+    // On a miss only: the weights of the one quantization the form reads.
     return cache_.get(inputs, loads, [&](const load_matrix& l, std::uint64_t idle, bool any) {
+      const auto given = [&l](std::size_t i, std::size_t n) { return l[i][n]; };
       std::vector<std::vector<double>> w(K, std::vector<double>(N, 0.0));
-      for (std::size_t i = 0; i < K; ++i)
-        for (std::size_t n = 0; n < N; ++n)
-          w[i][n] = form.quantization == iw_quantization::m_bit
-                        ? static_cast<double>(m->weight(i, n))
-                        : e->weight(i, n);
+      if (form.quantization == iw_quantization::m_bit) {
+        const auto m = mbit_.from_loads(K, given);
+        for (std::size_t i = 0; i < K; ++i)
+          for (std::size_t n = 0; n < N; ++n) w[i][n] = static_cast<double>(m->weight(i, n));
+      } else {
+        const auto e = real_.from_loads(K, given);
+        for (std::size_t i = 0; i < K; ++i)
+          for (std::size_t n = 0; n < N; ++n) w[i][n] = e->weight(i, n);
+      }
       if (form.quantization == iw_quantization::m_bit)
         return std::make_shared<const table>(form, w, window);
       const double beta = any ? weights_from_loads(l, bits, idle).beta
