@@ -62,7 +62,7 @@ reading_flags() {
   for p in "${parts_of[@]}"; do
     case "$p" in
       pipelined) flags+=(--pipelined-heads) ;;
-      persistent) flags+=(--persistent-sa1) ;;
+      persistent) flags+=(--persistent-picks) ;;
       output_first) flags+=(--allocator output_first) ;;
       islip1) flags+=(--allocator islip:1) ;;
       islip4) flags+=(--allocator islip:4) ;;

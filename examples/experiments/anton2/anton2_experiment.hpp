@@ -48,8 +48,10 @@
 #include <vector>
 
 #include <interlock/model/config.hpp>
+#include <interlock/model/router_allocators.hpp>
 #include <interlock/model/sources.hpp>
 #include "cli.hpp"
+#include "experiment.hpp"
 #include "prefetch_flag.hpp"
 
 namespace anton2_experiment {
@@ -178,6 +180,10 @@ struct run_settings {
   // Router pipeline stages a head passes: 1 (routing, allocation and the
   // switch in one cycle) or 4 (Figure 12's RC, VA, SA1, SA2).
   unsigned pipeline = 1;
+  // The router's readings (model::config::pipelined_heads, persistent_picks)
+  // and its switch allocator (input first by default).
+  bool pipelined_heads = false, persistent_picks = false;
+  interlock::model::separable_allocator allocator;
   std::uint64_t timeline_bin = 0;  // > 0: the torus links' use per this many cycles
   // Count the cycles each input requests each output arbiter
   // (outcome::request_share): a write per arbitration, which a program
@@ -256,6 +262,7 @@ class anton2_shape {
   const interlock::unified_arbiter_loads& loads(const std::string& pattern);
   template <class Tables, class Arbiter>
   outcome run_weighted(const interlock::model::config& c,
+                       const interlock::model::separable_allocator& allocator,
                        const interlock::model::traffic_source& traffic,
                        const std::vector<std::string>& weights, Tables tables,
                        const std::string& model, double packets, double ideal);
@@ -289,6 +296,7 @@ class router_shape {
   const stage_loads& loads(const std::string& pattern);
   template <class Tables, class Arbiter>
   outcome run_weighted(const interlock::model::config& c,
+                       const interlock::model::separable_allocator& allocator,
                        const interlock::model::traffic_source& nodes,
                        const std::vector<std::string>& weights, Tables tables, double packets,
                        double ideal);
@@ -363,14 +371,56 @@ struct network_flags {
            "  --pipeline N         router stages a head passes: 1 (default) or 4 (route\n"
            "                       computation, VC allocation, input and output switch\n"
            "                       arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)\n"
+           "  --pipelined-heads    a VC's next packet passes RC and VA while the one before\n"
+           "                       it is in switch allocation, and SA1 overlaps its SA2\n"
+           "                       (lookahead): 1-flit packets leave a VC one a cycle\n"
+           "                       (default: once the one before has left)\n"
+           "  --persistent-picks   an input port whose head lost at its output offers it\n"
+           "                       again next cycle (default: its input arbiter picks again)\n"
+           "  --allocator A        the switch allocator: input_first (default: each input's\n"
+           "                       arbiter picks a head, each output's grants one),\n"
+           "                       output_first, or islip:K (output first in K rounds,\n"
+           "                       1..16, iSLIP's iterations over the same arbiters)\n"
            "  --seed N             the runs' seed (default 1)\n" +
            cli::prefetch_help(23);
+  }
+
+  /// The switch allocator --allocator names: input_first, output_first or
+  /// islip:K (output first in K rounds).
+  static interlock::model::separable_allocator parse_allocator(const std::string& flag,
+                                                               const std::string& text) {
+    if (text == "input_first") return {false, 1};
+    if (text == "output_first") return {true, 1};
+    if (text.compare(0, 6, "islip:") == 0)
+      return {true, cli::number(flag + " (islip:K, rounds)", text.substr(6), 1, 16)};
+    throw cli::bad_input{flag + ": '" + text.substr(0, 80) +
+                         "'; allowed: input_first, output_first, islip:K (K = 1..16 rounds of "
+                         "output-first allocation over the ports' arbiters; the matrix "
+                         "allocators, wavefront among them, grant by their own round-robin "
+                         "state, not by the arbiters under study)"};
+  }
+  std::string allocator_name() const {
+    if (!run.allocator.output_first) return "input_first";
+    if (run.allocator.iterations == 1) return "output_first";
+    return "islip:" + std::to_string(run.allocator.iterations);
+  }
+
+  /// The flags that take no value: these and the shared ones (--full).
+  static bool is_switch(const std::string& flag) {
+    return cli::experiment_flags::is_switch(flag) || flag == "--pipelined-heads" ||
+           flag == "--persistent-picks";
   }
 
   /// Reads `flag` if it is one of these (value() gives its value).
   template <class Value>
   bool read(const std::string& flag, const Value& value) {
-    if (flag == "--buffer-flits") {
+    if (flag == "--pipelined-heads") {
+      run.pipelined_heads = true;
+    } else if (flag == "--persistent-picks") {
+      run.persistent_picks = true;
+    } else if (flag == "--allocator") {
+      run.allocator = parse_allocator(flag, value());
+    } else if (flag == "--buffer-flits") {
       run.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
     } else if (flag == "--adapter-buffer-flits") {
       run.adapter_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
@@ -395,6 +445,13 @@ struct network_flags {
 
   /// Refuses what the node shapes run cannot take.
   void check(const cli::flags& given, const std::vector<std::string>& nodes) const {
+    if (run.allocator.output_first && run.pipeline == 4)
+      throw cli::bad_input{"--allocator: " + allocator_name() +
+                           " with --pipeline 4: Figure 12's SA1 is the input stage and SA2 "
+                           "the output's; allowed with --pipeline 4: input_first"};
+    if (run.allocator.output_first && run.persistent_picks)
+      throw cli::bad_input{"--persistent-picks: with --allocator " + allocator_name() +
+                           ": the picks that persist are an input-first allocator's"};
     if (given.given("--adapter-buffer-flits") &&
         std::find(nodes.begin(), nodes.end(), "anton2") == nodes.end())
       throw cli::bad_input{
@@ -416,6 +473,9 @@ struct network_flags {
             {"injection-buffer-flits", std::to_string(injection_flits())},
             {"torus-latency", std::to_string(torus_latency)},
             {"pipeline", std::to_string(run.pipeline)},
+            {"pipelined-heads", run.pipelined_heads ? "true" : "false"},
+            {"persistent-picks", run.persistent_picks ? "true" : "false"},
+            {"allocator", allocator_name()},
             {"seed", std::to_string(run.seed)}};
   }
 
@@ -424,8 +484,10 @@ struct network_flags {
     return cli::format(
         "buffers per VC: %u flits at the mesh routers, %u at the channel adapters,\n"
         "%u at the cores; torus links %u cycles longer than on-chip channels; a\n"
-        "%u-stage router pipeline.\n",
-        run.buffer_flits, adapter_flits(), injection_flits(), torus_latency, run.pipeline);
+        "%u-stage router pipeline%s%s; %s switch allocation.\n",
+        run.buffer_flits, adapter_flits(), injection_flits(), torus_latency, run.pipeline,
+        run.pipelined_heads ? ", heads pipelined" : "",
+        run.persistent_picks ? ", persistent picks" : "", allocator_name().c_str());
   }
 };
 

@@ -116,6 +116,8 @@ inline interlock::model::config batch_config(std::size_t batch, const run_settin
     c.head_cycles = 2;    // RC, VA
     c.switch_stages = 2;  // SA1, SA2
   }
+  c.pipelined_heads = s.pipelined_heads;
+  c.persistent_picks = s.persistent_picks;
   c.utilization_bin = s.timeline_bin;
   c.count_requests = s.count_requests;
   c.prefetch = s.prefetch;

@@ -48,6 +48,7 @@ const interlock::unified_arbiter_loads& anton2_shape::loads(const std::string& p
 
 template <class Tables, class Arbiter>
 outcome anton2_shape::run_weighted(const interlock::model::config& c,
+                                   const interlock::model::separable_allocator& allocator,
                                    const interlock::model::traffic_source& traffic,
                                    const std::vector<std::string>& weights, Tables tables,
                                    const std::string& model, double packets, double ideal) {
@@ -71,10 +72,10 @@ outcome anton2_shape::run_weighted(const interlock::model::config& c,
   }
   const table_set& w = *shared;
   interlock::model::network<interlock::anton2_routing, Arbiter,
-                            interlock::model::separable_input_first, Arbiter>
+                            interlock::model::separable_allocator, Arbiter>
       net(
           routing_, c, traffic, [&](node_id r, std::size_t o) { return Arbiter(w.output(r, o)); },
-          {}, {}, [&](node_id r, std::size_t q) { return Arbiter(w.input(r, q)); });
+          {}, allocator, [&](node_id r, std::size_t q) { return Arbiter(w.input(r, q)); });
   outcome o = finish(net, packets, ideal, true);
   o.slides = slide_counts<Arbiter>(net, static_cast<node_id>(w.outputs.size() / w.ports),
                                    interlock::anton2_topology::network_ports + 1);
@@ -90,16 +91,16 @@ outcome anton2_shape::run(const run_settings& s, const interlock::model::traffic
   const double packets = static_cast<double>(s.batch * cores);
   if (weights.empty() || !s.arbiter.weighted()) {
     using rr = interlock::round_robin_arbiter<8>;
-    interlock::model::network<interlock::anton2_routing, rr,
-                              interlock::model::separable_input_first, rr>
+    interlock::model::network<interlock::anton2_routing, rr, interlock::model::separable_allocator,
+                              rr>
         net(
-            routing_, c, traffic, [](node_id, std::size_t) { return rr{}; }, {}, {},
+            routing_, c, traffic, [](node_id, std::size_t) { return rr{}; }, {}, s.allocator,
             [](node_id, std::size_t) { return rr{}; });
     return finish(net, packets, ideal_per_node, true);
   }
   return with_weighted<8>(s.arbiter, weights.size(), [&](auto tables, auto arbiter) {
     return run_weighted<decltype(tables), typename decltype(arbiter)::type>(
-        c, traffic, weights, tables, s.arbiter.name(), packets, ideal_per_node);
+        c, s.allocator, traffic, weights, tables, s.arbiter.name(), packets, ideal_per_node);
   });
 }
 

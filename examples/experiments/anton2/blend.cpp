@@ -83,36 +83,39 @@ struct cell {
 int run(int argc, char** argv) {
   settings s;
   cli::experiment_flags shared;
-  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
-    if (flag == "--radix") {
-      s.radix = cli::number(flag, value(), 4, 16);
-    } else if (flag == "--batch") {
-      s.batch = cli::number(flag, value(), 1, 1000000);
-    } else if (flag == "--steps") {
-      s.steps = cli::number(flag, value(), 1, 100);
-    } else if (flag == "--shares") {
-      for (const std::string& f : cli::split(value())) {
-        const double share = cli::real(flag, f, 0, 1);
-        if (std::find(s.shares.begin(), s.shares.end(), share) != s.shares.end())
-          throw cli::bad_input{flag + ": '" + f + "' given twice"};
-        s.shares.push_back(share);
-      }
-    } else if (flag == "--settings") {
-      s.arbiters = names(flag, value(), {"none", "forward", "reverse", "both"});
-    } else if (flag == "--nodes") {
-      s.nodes = names(flag, value(), {"anton2", "router"});
-    } else if (flag == "--arbiter") {
-      s.net.run.arbiter = parse_arbiter(flag, value());
-      if (!s.net.run.arbiter.weighted())
-        throw cli::bad_input{flag +
-                             ": 'round_robin'; the setting 'none' runs round robin; "
-                             "allowed: inverse_weighted, inverse_weighted:H, "
-                             "inverse_weighted_exact, iw:ORDERING.QUANTIZATION.HISTORY"};
-    } else if (s.net.read(flag, value)) {
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
+  cli::flags flags = shared.read(
+      argc, argv,
+      [&](const std::string& flag, const auto& value) {
+        if (flag == "--radix") {
+          s.radix = cli::number(flag, value(), 4, 16);
+        } else if (flag == "--batch") {
+          s.batch = cli::number(flag, value(), 1, 1000000);
+        } else if (flag == "--steps") {
+          s.steps = cli::number(flag, value(), 1, 100);
+        } else if (flag == "--shares") {
+          for (const std::string& f : cli::split(value())) {
+            const double share = cli::real(flag, f, 0, 1);
+            if (std::find(s.shares.begin(), s.shares.end(), share) != s.shares.end())
+              throw cli::bad_input{flag + ": '" + f + "' given twice"};
+            s.shares.push_back(share);
+          }
+        } else if (flag == "--settings") {
+          s.arbiters = names(flag, value(), {"none", "forward", "reverse", "both"});
+        } else if (flag == "--nodes") {
+          s.nodes = names(flag, value(), {"anton2", "router"});
+        } else if (flag == "--arbiter") {
+          s.net.run.arbiter = parse_arbiter(flag, value());
+          if (!s.net.run.arbiter.weighted())
+            throw cli::bad_input{flag +
+                                 ": 'round_robin'; the setting 'none' runs round robin; "
+                                 "allowed: inverse_weighted, inverse_weighted:H, "
+                                 "inverse_weighted_exact, iw:ORDERING.QUANTIZATION.HISTORY"};
+        } else if (s.net.read(flag, value)) {
+        } else {
+          throw cli::bad_input{flag + ": unknown option (see --help)"};
+        }
+      },
+      nullptr, &network_flags::is_switch);
   s.net.check(flags, s.nodes);
   if (flags.given("--steps") && flags.given("--shares"))
     throw cli::bad_input{"--shares: given with --steps; give one of them"};

@@ -43,6 +43,7 @@ const router_shape::stage_loads& router_shape::loads(const std::string& pattern)
 // loads' one local port evenly.
 template <class Tables, class Arbiter>
 outcome router_shape::run_weighted(const interlock::model::config& c,
+                                   const interlock::model::separable_allocator& allocator,
                                    const interlock::model::traffic_source& nodes,
                                    const std::vector<std::string>& weights, Tables tables,
                                    double packets, double ideal) {
@@ -66,8 +67,8 @@ outcome router_shape::run_weighted(const interlock::model::config& c,
   auto output = [&](node_id r, std::size_t o) { return Arbiter(out[r * lp + std::min(o, local)]); };
   auto input = [&](node_id r, std::size_t q) { return Arbiter(in[r * lp + std::min(q, local)]); };
   interlock::model::network<interlock::vc_promotion_routing, Arbiter,
-                            interlock::model::separable_input_first, Arbiter>
-      net(routing_, c, nodes, output, {}, {}, input);
+                            interlock::model::separable_allocator, Arbiter>
+      net(routing_, c, nodes, output, {}, allocator, input);
   outcome o = finish(net, packets, ideal);
   o.slides = slide_counts<Arbiter>(net, torus_.node_count(), local + endpoints);
   o.family = family_counts<Arbiter>(net, torus_.node_count(), local + endpoints);
@@ -82,13 +83,15 @@ outcome router_shape::run(const run_settings& s, const interlock::model::traffic
   const double packets = static_cast<double>(s.batch * cores);
   if (weights.empty() || !s.arbiter.weighted()) {
     using rr = interlock::round_robin_arbiter<64>;
-    interlock::model::network<interlock::vc_promotion_routing, rr> net(
-        routing_, c, nodes, [](node_id, std::size_t) { return rr{}; });
+    interlock::model::network<interlock::vc_promotion_routing, rr,
+                              interlock::model::separable_allocator>
+        net(
+            routing_, c, nodes, [](node_id, std::size_t) { return rr{}; }, {}, s.allocator);
     return finish(net, packets, ideal_per_node);
   }
   return with_weighted<64>(s.arbiter, weights.size(), [&](auto tables, auto arbiter) {
     return run_weighted<decltype(tables), typename decltype(arbiter)::type>(
-        c, nodes, weights, tables, packets, ideal_per_node);
+        c, s.allocator, nodes, weights, tables, packets, ideal_per_node);
   });
 }
 

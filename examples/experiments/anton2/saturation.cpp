@@ -89,32 +89,36 @@ struct cell {
 int run(int argc, char** argv) {
   settings s;
   cli::experiment_flags shared;
-  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
-    if (flag == "--radix") {
-      s.radix = cli::number(flag, value(), 2, 16);
-    } else if (flag == "--batches") {
-      s.batches = numbers(flag, value(), 1, 1000000);
-    } else if (flag == "--patterns") {
-      s.patterns = names(flag, value(), pattern_names());
-    } else if (flag == "--nodes") {
-      s.nodes = names(flag, value(), {"anton2", "router"});
-    } else if (flag == "--arbiters") {
-      s.arbiters.clear();
-      for (const std::string& a : cli::split(value())) s.arbiters.push_back(parse_arbiter(flag, a));
-      if (s.arbiters.empty()) throw cli::bad_input{flag + ": names nothing"};
-    } else if (s.net.read(flag, value)) {
-    } else if (flag == "--positions") {
-      s.positions = value();
-    } else if (flag == "--timeline") {
-      s.timeline = value();
-    } else if (flag == "--counts") {
-      s.counts = value();
-    } else if (flag == "--timeline-bin") {
-      s.timeline_bin = cli::number(flag, value(), 1, 1000000);
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
+  cli::flags flags = shared.read(
+      argc, argv,
+      [&](const std::string& flag, const auto& value) {
+        if (flag == "--radix") {
+          s.radix = cli::number(flag, value(), 2, 16);
+        } else if (flag == "--batches") {
+          s.batches = numbers(flag, value(), 1, 1000000);
+        } else if (flag == "--patterns") {
+          s.patterns = names(flag, value(), pattern_names());
+        } else if (flag == "--nodes") {
+          s.nodes = names(flag, value(), {"anton2", "router"});
+        } else if (flag == "--arbiters") {
+          s.arbiters.clear();
+          for (const std::string& a : cli::split(value()))
+            s.arbiters.push_back(parse_arbiter(flag, a));
+          if (s.arbiters.empty()) throw cli::bad_input{flag + ": names nothing"};
+        } else if (s.net.read(flag, value)) {
+        } else if (flag == "--positions") {
+          s.positions = value();
+        } else if (flag == "--timeline") {
+          s.timeline = value();
+        } else if (flag == "--counts") {
+          s.counts = value();
+        } else if (flag == "--timeline-bin") {
+          s.timeline_bin = cli::number(flag, value(), 1, 1000000);
+        } else {
+          throw cli::bad_input{flag + ": unknown option (see --help)"};
+        }
+      },
+      nullptr, &network_flags::is_switch);
   if (flags.given("--timeline-bin") && !flags.given("--timeline"))
     throw cli::bad_input{"--timeline-bin: sets the bins of --timeline FILE, which is not given"};
   if (flags.given("--positions") &&

@@ -85,6 +85,21 @@ struct config {
   // again. With head_cycles = 2 (RC and VA) a head passes Figure 12's four
   // stages.
   unsigned switch_stages = 1;
+  // How a VC's packets overlap in the router's pipeline ([Towles14] Section
+  // 2.2 names the stages and leaves this open). false: a packet starts
+  // head_cycles (RC and VA) only once the packet before it has left its
+  // buffer, and with two switch stages its SA1 follows that one's SA2. true
+  // (lookahead: the head pipeline's stages each hold one packet of the VC):
+  // it passes head_cycles from its arrival, the packet before it a stage
+  // ahead, and with two switch stages an input port does SA1 for the next
+  // cycle's SA2, over the heads that could go then, as its crossbar input
+  // frees: 1-flit packets through one VC leave one a cycle.
+  bool pipelined_heads = false;
+  // With separable input-first allocation: an input port whose offered head
+  // lost at output arbitration offers the same head the next cycle, while it
+  // can still go, instead of its input policy picking again (persistent SA1
+  // requests); false: it picks again.
+  bool persistent_picks = false;
   // Traffic.
   std::vector<length_share> lengths = std::vector<length_share>(1);  // lengths in flits (1)
   double load = 0.1;          // offered flits per node per cycle (Bernoulli)

@@ -62,6 +62,8 @@ inline router_state make_router_state(const fabric& f, const vc_sets& sets, cons
   if (c.staging_flits != 0) s.add_staging(c.staging_flits, c.staging_flits / c.min_flits());
   if (c.head_cycles != 0) s.add_head_pipeline(c.head_cycles);
   if (c.switch_stages == 2) s.add_switch_stages();
+  if (c.persistent_picks) s.add_persistent_picks();
+  if (c.pipelined_heads) s.add_pipelined_heads();
   return s;
 }
 inline std::size_t route_candidates(const torus_topology& t) {

@@ -174,6 +174,7 @@ class network_moves {
     std::size_t slot = in.head + in.count;
     if (slot >= in.slots) slot -= in.slots;
     s_.ring[in.base + slot] = id;
+    if (!s_.arrived.empty()) s_.arrived[in.base + slot] = now_;
     if (in.count++ == 0) {
       router_.route_head(r, b, id, p, now_);
       s_.port[s_.port_index(r, port)].vcs |= bits::bit(v);

@@ -19,6 +19,9 @@
 //         picked it with Policy, over a candidate_view of the input ports
 //         holding each offered head's 11-bit age field, pattern label, size
 //         in flits and priority (its class);
+//       separable_allocator{output_first, iterations}: either, chosen at
+//         run time, output first in iterations rounds (iSLIP's, over the
+//         ports' policies; router_allocation.hpp);
 //       separable_output_first: each output's Policy grants one of the input
 //         ports with a head for it (the head the port's InputPolicy offers
 //         there), then each input port's InputPolicy accepts one grant;
@@ -94,6 +97,10 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
       step_staged(r, t, m);
       return;
     }
+    if (s_.split_switch() && s_.pipelined_heads()) {
+      allocate_lookahead(r, t, m);
+      return;
+    }
     std::uint64_t wake = ~std::uint64_t{0};
     if constexpr (ages) age_.catch_up(r, t);
     std::array<std::uint64_t, 64> can_go;  // per input port: VCs whose head can go now
@@ -123,7 +130,7 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     if (requesting == 0) {
       // Nothing can go: sleep until a port frees, a credit or a packet
       // arrives (a pick held from last cycle cannot go either: dropped).
-      if (s_.split_switch())
+      if (s_.holds_picks())
         for (std::size_t q = 0; q < s_.ports_of(r); ++q)
           s_.held_pick[s_.port_index(r, q)] = router_state::no_pick;
       s_.sleep_until[r] = wake;
@@ -135,7 +142,14 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
       }
       return;
     }
-    if constexpr (std::is_same<Allocator, separable_input_first>::value) {
+    if constexpr (std::is_same<Allocator, separable_allocator>::value) {
+      if (separable_.output_first) {
+        allocate_output_first(r, t, requesting, can_go, m, separable_.iterations);
+        return;
+      }
+    }
+    if constexpr (std::is_same<Allocator, separable_input_first>::value ||
+                  std::is_same<Allocator, separable_allocator>::value) {
       if (s_.split_switch())
         allocate_in_two_stages(r, t, requesting, can_go, m);
       else
@@ -151,6 +165,7 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
   using base::age_;
   using base::allocate_in_two_stages;
   using base::allocate_input_first;
+  using base::allocate_lookahead;
   using base::allocate_matrix;
   using base::allocate_output_first;
   using base::follow_taken;
@@ -158,6 +173,7 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
   using base::pool_;
   using base::port_busy;
   using base::s_;
+  using base::separable_;
   using base::step_staged;
 
   // What the allocators move (their Moves): the router's departures, with
@@ -200,14 +216,17 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     const std::size_t pi = h.pi, b = h.b;
     if (s_.buf[b].queue.count == 0) {
       // With a head pipeline, the next packet's routing starts no earlier
-      // than this one's tail leaves.
-      if (s_.head_cycles != 0) s_.buf[b].head.ready_at = s_.port[pi].in_free_at;
+      // than this one's tail leaves (pipelined heads: than it arrives).
+      if (s_.head_cycles != 0 && !s_.pipelined_heads())
+        s_.buf[b].head.ready_at = s_.port[pi].in_free_at;
       s_.port[pi].vcs &= ~bits::bit(vc);
       if (s_.port[pi].vcs == 0) s_.port_mask[r] &= ~bits::bit(in);
     } else {
-      // It is the head once the packet before it has left the buffer.
+      // It is the head once the packet before it has left the buffer; with
+      // pipelined heads it has been in the head pipeline since it arrived.
       const std::uint32_t id = s_.packet_at(b, 0);
-      route_head(r, b, id, pool_[id], s_.port[pi].in_free_at);
+      route_head(r, b, id, pool_[id],
+                 s_.arrived.empty() ? s_.port[pi].in_free_at : s_.arrived_at(b, 0));
       // The one behind it is routed when it leaves: ask for it now.
       if (s_.buf[b].queue.count > 1) pool_.prefetch(s_.packet_at(b, 1));
     }

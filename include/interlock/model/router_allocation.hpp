@@ -239,11 +239,37 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
                             const std::array<std::uint64_t, 64>& can_go, Moves& m) {
     std::array<std::uint8_t, 64> chosen;  // per input port: the VC it offers
     head_view f;
+    if (!s_.persistent_picks()) {
+      for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
+        const std::size_t in = bits::lowest_index(x);
+        chosen[in] = static_cast<std::uint8_t>(pick_vc(s_.port_index(r, in), can_go[in], f));
+      }
+      grant_offers(r, t, requesting, chosen, can_go, f, m);
+      return;
+    }
+    // Persistent picks: a port whose offer lost last cycle offers it again
+    // while its head can still go (committed, when granted, over what it
+    // was picked among); a pick that cannot go is dropped.
+    std::array<std::uint64_t, 64> among;
     for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
       const std::size_t in = bits::lowest_index(x);
-      chosen[in] = static_cast<std::uint8_t>(pick_vc(s_.port_index(r, in), can_go[in], f));
+      const std::size_t pi = s_.port_index(r, in);
+      const std::uint8_t held = s_.held_pick[pi];
+      if (held != router_state::no_pick && (can_go[in] & bits::bit(held)) != 0) {
+        chosen[in] = held;
+        among[in] = s_.held_among[pi];
+      } else {
+        chosen[in] = static_cast<std::uint8_t>(pick_vc(pi, can_go[in], f));
+        among[in] = can_go[in];
+      }
     }
-    grant_offers(r, t, requesting, chosen, can_go, f, m);
+    const std::uint64_t sent = grant_offers(r, t, requesting, chosen, among, f, m);
+    for (std::size_t q = 0; q < s_.ports_of(r); ++q) {
+      const std::size_t pi = s_.port_index(r, q);
+      const bool lost = ((requesting & ~sent) & bits::bit(q)) != 0;
+      s_.held_pick[pi] = lost ? chosen[q] : router_state::no_pick;
+      if (lost) s_.held_among[pi] = among[q];
+    }
   }
 
   // Figure 12's SA1 and SA2 in consecutive cycles. SA2: each output grants
@@ -251,7 +277,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
   // still go (the pick's input policy commits then, over what it picked
   // among). SA1: each input port with heads that can go picks one for the
   // next cycle's SA2, not the VC it just sent from; a pick that lost is
-  // replaced.
+  // replaced (with persistent picks, kept while its head can go).
   template <class Moves>
   void allocate_in_two_stages(node_id r, std::uint64_t t, std::uint64_t requesting,
                               const std::array<std::uint64_t, 64>& can_go, Moves& m) {
@@ -268,8 +294,10 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
       offering |= bits::bit(in);
     }
     const std::uint64_t sent = grant_offers(r, t, offering, held, among, f, m);
+    const std::uint64_t lost = s_.persistent_picks() ? offering & ~sent : 0;
     for (std::size_t q = 0; q < s_.ports_of(r); ++q) {
       const std::size_t pi = s_.port_index(r, q);
+      if ((lost & bits::bit(q)) != 0) continue;  // offered again next cycle
       std::uint64_t picks = (requesting & bits::bit(q)) != 0 ? can_go[q] : 0;
       if ((sent & bits::bit(q)) != 0) picks &= ~bits::bit(s_.held_pick[pi]);
       s_.held_pick[pi] = router_state::no_pick;
@@ -279,11 +307,19 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
     }
   }
 
+  // Output first, `rounds` times (iSLIP's iterations over the ports' own
+  // policies): each output not yet matched grants one of the unmatched input
+  // ports with a head for it (the head the port's InputPolicy offers there),
+  // then each granted input port's InputPolicy accepts one grant. Only the
+  // first round's matches commit their policies (as iSLIP moves its pointers
+  // only in the first iteration); later rounds fill what it left unmatched.
   template <class Moves>
   void allocate_output_first(node_id r, std::uint64_t t, std::uint64_t requesting,
-                             const std::array<std::uint64_t, 64>& can_go, Moves& m) {
+                             const std::array<std::uint64_t, 64>& can_go, Moves& m,
+                             std::size_t rounds = 1) {
     std::uint64_t out_requests = 0;
     output_view out;
+    std::array<std::uint64_t, 64> asked;                   // per output: the input ports asking
     std::array<std::array<std::uint8_t, 64>, 64> offered;  // [input][output]: the VC offered
     head_view f;
     for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
@@ -296,59 +332,70 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
         const std::size_t o = bits::lowest_index(outs);
         const std::size_t v = pick_vc(pi, heads_for(pi, can_go[in], o), f);
         offered[in][o] = static_cast<std::uint8_t>(v);
-        if ((out_requests & bits::bit(o)) == 0) out.requesters[o] = 0;
+        if ((out_requests & bits::bit(o)) == 0) asked[o] = 0;
         out_requests |= bits::bit(o);
-        out.requesters[o] |= bits::bit(in);
-        // An input offers different heads to different outputs; the view
-        // holds one per input, so it is filled per output below.
+        asked[o] |= bits::bit(in);
       }
     }
-    // Grants (not committed yet): per input, the outputs that granted it.
-    std::array<std::uint64_t, 64> granted_by;
-    std::uint64_t granted = 0;
-    for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
-      const std::size_t o = bits::lowest_index(outs);
-      for (std::uint64_t x = out.requesters[o]; x != 0; x &= x - 1) {
+    // Per output: its requesters as `among` (an input offers different
+    // heads to different outputs; the view holds one per input).
+    const auto view_of = [&](std::size_t o, std::uint64_t among) {
+      out.requesters[o] = among;
+      for (std::uint64_t x = among; x != 0; x &= x - 1) {
         const std::size_t in = bits::lowest_index(x);
         out.offer(in, s_, s_.port_index(r, in) * s_.vcs + offered[in][o]);
       }
-      const std::size_t po = s_.port_index(r, o);
-      note_requests(po, out.requesters[o]);
-      const grant g = policies_[po].arbitrate(builders_[po](out.view(o, s_.ports)));
-      if (!g) continue;
-      const std::size_t in = g.index();
-      if ((granted & bits::bit(in)) == 0) granted_by[in] = 0;
-      granted |= bits::bit(in);
-      granted_by[in] |= bits::bit(o);
+      return builders_[s_.port_index(r, o)](out.view(o, s_.ports));
+    };
+    std::array<std::uint8_t, 64> accepted_by;  // per output: the input it accepted
+    std::uint64_t matched_in = 0, matched_out = 0;
+    for (std::size_t round = 0; round < rounds; ++round) {
+      // Grants (not committed): per input, the outputs that granted it.
+      std::array<std::uint64_t, 64> granted_by;
+      std::uint64_t granted = 0;
+      for (std::uint64_t outs = out_requests & ~matched_out; outs != 0; outs &= outs - 1) {
+        const std::size_t o = bits::lowest_index(outs);
+        const std::uint64_t among = asked[o] & ~matched_in;
+        if (among == 0) continue;
+        const std::size_t po = s_.port_index(r, o);
+        if (round == 0) note_requests(po, among);
+        const grant g = policies_[po].arbitrate(view_of(o, among));
+        if (!g) continue;
+        const std::size_t in = g.index();
+        if ((granted & bits::bit(in)) == 0) granted_by[in] = 0;
+        granted |= bits::bit(in);
+        granted_by[in] |= bits::bit(o);
+      }
+      if (granted == 0) break;
+      // Accepts: each granted input's InputPolicy picks among the heads it
+      // offered to the outputs that granted it.
+      std::uint64_t accepted = 0;
+      for (std::uint64_t x = granted; x != 0; x &= x - 1) {
+        const std::size_t in = bits::lowest_index(x);
+        const std::size_t pi = s_.port_index(r, in);
+        std::uint64_t heads = 0;
+        for (std::uint64_t y = granted_by[in]; y != 0; y &= y - 1)
+          heads |= bits::bit(offered[in][bits::lowest_index(y)]);
+        const std::size_t v = pick_vc(pi, heads, f);
+        if (round == 0) commit_vc(pi, heads, v, f);
+        const std::size_t o = option_out_[pi * s_.vcs + v];
+        accepted |= bits::bit(o);
+        accepted_by[o] = static_cast<std::uint8_t>(in);
+        matched_in |= bits::bit(in);
+      }
+      if (round == 0) {
+        // The outputs' policies commit the grants used, each with the
+        // request it decided on.
+        for (std::uint64_t outs = accepted; outs != 0; outs &= outs - 1) {
+          const std::size_t o = bits::lowest_index(outs);
+          policies_[s_.port_index(r, o)].commit(grant(accepted_by[o]), view_of(o, asked[o]));
+        }
+      }
+      matched_out |= accepted;
     }
-    // Accepts: each granted input's InputPolicy picks among the heads it
-    // offered to the outputs that granted it.
-    std::array<std::uint8_t, 64> accepted_by;  // per output: the input it accepted, or 0xFF
-    std::uint64_t accepted = 0;
-    for (std::uint64_t x = granted; x != 0; x &= x - 1) {
-      const std::size_t in = bits::lowest_index(x);
-      const std::size_t pi = s_.port_index(r, in);
-      std::uint64_t heads = 0;
-      for (std::uint64_t y = granted_by[in]; y != 0; y &= y - 1)
-        heads |= bits::bit(offered[in][bits::lowest_index(y)]);
-      const std::size_t v = pick_vc(pi, heads, f);
-      commit_vc(pi, heads, v, f);
-      const std::size_t o = option_out_[pi * s_.vcs + v];
-      accepted |= bits::bit(o);
-      accepted_by[o] = static_cast<std::uint8_t>(in);
-    }
-    for (std::uint64_t outs = accepted; outs != 0; outs &= outs - 1) {
+    for (std::uint64_t outs = matched_out; outs != 0; outs &= outs - 1) {
       const std::size_t o = bits::lowest_index(outs);
       const std::size_t in = accepted_by[o];
-      // The output's policy commits the grant that was used, with the
-      // request it decided on.
-      for (std::uint64_t x = out.requesters[o]; x != 0; x &= x - 1) {
-        const std::size_t i = bits::lowest_index(x);
-        out.offer(i, s_, s_.port_index(r, i) * s_.vcs + offered[i][o]);
-      }
-      const std::size_t po = s_.port_index(r, o);
-      const auto request = builders_[po](out.view(o, s_.ports));
-      policies_[po].commit(grant(in), request);
       const std::size_t pi = s_.port_index(r, in);
       m.send(r, in, options_[pi * s_.vcs + offered[in][o]], o, t);
     }

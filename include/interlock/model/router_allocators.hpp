@@ -7,7 +7,8 @@
 //   cycle; an input port requests every output one of its heads can go to
 //   now. The Allocator parameter of interlock::model::router (router.hpp) is
 //   one of the tags below: the two separable allocators, decided by the
-//   router's own policies, or allocators/'s iSLIP and wavefront allocators
+//   router's own policies, or either chosen at run time
+//   (separable_allocator), or allocators/'s iSLIP and wavefront allocators
 //   over the ports (detail::matrix_allocator makes one per router).
 //   detail::make_builder builds a policy's request_builder from the age
 //   clock, from the policy, or by default; detail::takes_mask_v tells which
@@ -16,6 +17,7 @@
 //
 // Example
 //   interlock::model::islip<8> a{2};   // iSLIP, 2 iterations, up to 8 ports
+//   interlock::model::separable_allocator b{true, 4};  // output first, 4 rounds
 #ifndef INTERLOCK_MODEL_ROUTER_ALLOCATORS_HPP
 #define INTERLOCK_MODEL_ROUTER_ALLOCATORS_HPP
 
@@ -46,6 +48,17 @@ struct separable_input_first {};
 /// there); each input port's InputPolicy accepts one of its grants.
 /// Declined grants are not committed.
 struct separable_output_first {};
+/// Separable allocation chosen when the network is built, one router type
+/// for every choice: input first (output_first false), as
+/// separable_input_first, with two switch stages and persistent picks when
+/// the configuration asks; or output first in `iterations` rounds (1..16):
+/// the first as separable_output_first, later ones iSLIP's iterations over
+/// the ports' own policies (unmatched outputs grant among unmatched input
+/// ports, committing nothing: iSLIP moves its pointers only in the first).
+struct separable_allocator {
+  bool output_first = false;
+  std::size_t iterations = 1;
+};
 /// iSLIP (McKeown, ToN'99) over the input and output ports, `iterations`
 /// per cycle, with its own round-robin grant and accept pointers:
 /// interlock::islip_allocator<Ports, Ports>. The output Policy is not

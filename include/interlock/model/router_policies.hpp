@@ -10,8 +10,8 @@
 //   wavefront), and per input buffer the choice its head would make
 //   (`choice`, filled when the router looks at its heads). It checks, once,
 //   what the allocator and the state's shape allow together (staging
-//   buffers and two switch stages only with separable_input_first; policy
-//   sizes), each a config_error naming the config field. What a policy
+//   buffers, two switch stages and persistent picks only with input-first
+//   allocation; policy sizes), each a config_error naming the config field. What a policy
 //   reads of the heads it decides over comes from head_view (an input's
 //   VCs) and output_view (an output's input ports). count_requests(true)
 //   counts, per output, the cycles it arbitrates and each input port
@@ -69,10 +69,12 @@ class router_policies {
   using input_policy_factory = std::function<InputPolicy(node_id router, std::size_t input_port)>;
   static constexpr bool ages = reads_age_v<Policy> || reads_age_v<InputPolicy>;
   static constexpr bool matrix = detail::matrix_allocator<Allocator>::value;
-  static_assert(matrix || std::is_same<Allocator, separable_input_first>::value ||
+  static constexpr bool chosen_at_run_time = std::is_same<Allocator, separable_allocator>::value;
+  static_assert(matrix || chosen_at_run_time ||
+                    std::is_same<Allocator, separable_input_first>::value ||
                     std::is_same<Allocator, separable_output_first>::value,
-                "Allocator: separable_input_first, separable_output_first, islip<P> or "
-                "wavefront<P>");
+                "Allocator: separable_input_first, separable_output_first, "
+                "separable_allocator, islip<P> or wavefront<P>");
   static_assert(!matrix || std::is_same<Policy, round_robin_arbiter<64>>::value,
                 "islip and wavefront grant with their own round-robin pointers and "
                 "diagonals: the output Policy must be round_robin_arbiter<64>");
@@ -83,15 +85,38 @@ class router_policies {
       : s_(s), sets_(sets), age_(age) {
     static_assert(has_request_builder_v<Policy>, "Policy needs a request_builder");
     static_assert(has_request_builder_v<InputPolicy>, "InputPolicy needs a request_builder");
-    if (s.staged() && !std::is_same<Allocator, separable_input_first>::value)
+    if constexpr (chosen_at_run_time) {
+      separable_ = allocator;
+      if (allocator.iterations < 1 || allocator.iterations > 16)
+        throw config_error("interlock::model::separable_allocator", "iterations",
+                           std::to_string(allocator.iterations), "1..16");
+      if (!allocator.output_first && allocator.iterations != 1)
+        throw config_error("interlock::model::separable_allocator", "iterations",
+                           std::to_string(allocator.iterations),
+                           "1 input first (its rounds are output first's)");
+    }
+    const bool input_first = std::is_same<Allocator, separable_input_first>::value ||
+                             (chosen_at_run_time && !separable_.output_first);
+    if (s.staged() && !input_first)
       throw config_error("interlock::model::config", "staging_flits",
                          std::to_string(s.staging_flits()),
                          "0 with a switch allocator other than separable_input_first (with "
                          "staging buffers no two inputs contend for one buffer)");
-    if (s.split_switch() && !std::is_same<Allocator, separable_input_first>::value)
+    if (s.split_switch() && !input_first)
       throw config_error("interlock::model::config", "switch_stages", "2",
                          "1 with a switch allocator other than separable_input_first (SA1 is "
                          "its input stage, SA2 its output stage)");
+    if (s.persistent_picks() && !input_first)
+      throw config_error("interlock::model::config", "persistent_picks", "true",
+                         "false with a switch allocator other than separable_input_first (its "
+                         "input stage's picks are what persist)");
+    if (ages && s.split_switch() && s.pipelined_heads())
+      throw config_error("interlock::model::config", "pipelined_heads", "true",
+                         "false with two switch stages and an age arbiter (its Table 4 "
+                         "counters count the cycles of the other pipelines)");
+    if (s.persistent_picks() && s.staged())
+      throw config_error("interlock::model::config", "persistent_picks", "true",
+                         "false with staging buffers (no input loses at an output)");
     if (s.split_switch() && s.staged())
       throw config_error("interlock::model::config", "switch_stages", "2",
                          "1 with staging buffers (their outputs arbitrate alone)");
@@ -187,7 +212,7 @@ class router_policies {
     interlock::prefetch_lines(s_.port.data() + first, n);
     interlock::prefetch_lines(s_.credits.data() + first * s_.vcs, n * s_.vcs);
     interlock::prefetch_lines(policies_.data() + first, n);
-    if (s_.split_switch()) interlock::prefetch_lines(s_.held_among.data() + first, n);
+    if (s_.holds_picks()) interlock::prefetch_lines(s_.held_among.data() + first, n);
   }
   /// Then what its ports name (asked once their lines are in): the heads
   /// of its input VCs that may compete, their candidates and their input
@@ -346,6 +371,7 @@ class router_policies {
   std::vector<InputPolicy> inputs_;                           // per (router, input port)
   std::vector<request_builder<InputPolicy>> input_builders_;  // per (router, input port)
   std::vector<typename detail::matrix_allocator<Allocator>::type> allocators_;  // per router
+  separable_allocator separable_{};       // Allocator separable_allocator: the choice
   std::vector<choice> options_;           // per (router, input port, VC): the head's choice
   std::vector<std::uint8_t> option_out_;  // and its output port
 };

@@ -86,11 +86,15 @@ class router_routes : public router_allocation<Policy, Allocator, InputPolicy> {
   /// Route computation for the packet at the head of buffer b of router r
   /// from cycle `at`. With a head pipeline it competes head_cycles after
   /// `at` or after the tail before it left (ready_at holds that while the
-  /// buffer is empty), whichever is later.
+  /// buffer is empty), whichever is later; with pipelined heads `at` is its
+  /// arrival, and it competes head_cycles after that (a VC's packets arrive
+  /// a cycle apart at least, so they pass the stages one behind another).
   void route_head(node_id r, std::size_t b, std::uint32_t id, packet<route_state>& p,
                   std::uint64_t at) {
     head_state& head = s_.buf[b].head;
-    if (s_.head_cycles != 0) head.ready_at = std::max(at, head.ready_at) + s_.head_cycles;
+    if (s_.head_cycles != 0)
+      head.ready_at =
+          s_.pipelined_heads() ? at + s_.head_cycles : std::max(at, head.ready_at) + s_.head_cycles;
     head.id = id;
     head.flits = p.flits;
     head.endpoint = static_cast<std::uint8_t>(p.endpoint);
@@ -116,11 +120,15 @@ class router_routes : public router_allocation<Policy, Allocator, InputPolicy> {
   }
 
  protected:
+  using base::grant_offers;
   using base::in_head_pipeline;
   using base::option_out_;
   using base::options_;
+  using base::pick_vc;
+  using base::port_busy;
   using base::s_;
   using base::sets_;
+  using typename base::head_view;
 
   /// The route state of the head of buffer b takes candidate k (unless it
   /// took its only way on at route time): its candidates, computed again
@@ -207,6 +215,53 @@ class router_routes : public router_allocation<Policy, Allocator, InputPolicy> {
       }
     }
     return can_go;
+  }
+
+  // Two switch stages with pipelined heads (config::pipelined_heads): SA2
+  // grants last cycle's picks that can still go; then each input port whose
+  // crossbar input is free next cycle does SA1 over the heads that could go
+  // then (its head pipeline, SA1 included, done; outputs free; credits as
+  // they stand), the heads just behind this cycle's departures among them.
+  // A router that picks nothing sleeps until the cycle before a head could
+  // go. With persistent picks, a pick that lost is offered again while it
+  // could go.
+  template <class Moves>
+  void allocate_lookahead(node_id r, std::uint64_t t, Moves& m) {
+    std::uint64_t offering = 0, wake = ~std::uint64_t{0}, blocked = 0;
+    std::array<std::uint8_t, 64> held;
+    std::array<std::uint64_t, 64> among;
+    head_view f;
+    for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
+      const std::size_t in = bits::lowest_index(ports);
+      const std::size_t pi = s_.port_index(r, in);
+      held[in] = s_.held_pick[pi];
+      s_.held_pick[pi] = router_state::no_pick;
+      if (held[in] == router_state::no_pick || s_.port[pi].in_free_at > t) continue;
+      if ((heads_that_can_go(r, in, t, wake, blocked) & bits::bit(held[in])) == 0) continue;
+      among[in] = s_.held_among[pi];
+      offering |= bits::bit(in);
+    }
+    const std::uint64_t lost = offering & ~grant_offers(r, t, offering, held, among, f, m);
+    const std::uint64_t u = t + 1;  // the cycle SA1's picks may go
+    wake = ~std::uint64_t{0};       // the first cycle a head could go
+    bool picked = false;
+    for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
+      const std::size_t in = bits::lowest_index(ports);
+      const std::size_t pi = s_.port_index(r, in);
+      if (port_busy(s_.port[pi].in_free_at, u, wake)) continue;
+      const std::uint64_t picks = heads_that_can_go(r, in, u, wake, blocked);
+      if (picks == 0) continue;
+      picked = true;
+      if (s_.persistent_picks() && (lost & bits::bit(in)) != 0 &&
+          (picks & bits::bit(held[in])) != 0) {
+        s_.held_pick[pi] = held[in];
+        s_.held_among[pi] = among[in];
+        continue;
+      }
+      s_.held_pick[pi] = static_cast<std::uint8_t>(pick_vc(pi, picks, f));
+      s_.held_among[pi] = picks;
+    }
+    if (!picked) s_.sleep_until[r] = wake == ~std::uint64_t{0} ? wake : wake - 1;
   }
 
   const Scheme& scheme_;

@@ -260,15 +260,43 @@ struct router_state {
   void add_head_pipeline(unsigned cycles) { head_cycles = cycles; }
   unsigned head_cycles = 0;
 
-  // Switch allocation in two stages (config::switch_stages = 2): per (router,
-  // port), the VC its input stage picked last cycle (no_pick: none) and the
-  // VCs it picked among.
+  // Pipelined heads (config::pipelined_heads; after add_head_pipeline and
+  // add_switch_stages): with a head pipeline, the cycle each queued packet
+  // arrived, slot by slot beside the rings. With two switch stages the head
+  // pipeline takes SA1 in too, a head's ready_at being the first cycle it
+  // may leave (SA2).
+  void add_pipelined_heads() {
+    pipelined_ = true;
+    if (split_) ++head_cycles;
+    if (head_cycles != 0) arrived.assign(ring.size(), 0);
+  }
+  bool pipelined_heads() const noexcept { return pipelined_; }
+  std::vector<std::uint64_t> arrived;
+  /// The cycle the packet in slot k of buffer b arrived (pipelined heads
+  /// with a head pipeline).
+  std::uint64_t arrived_at(std::size_t b, std::size_t k) const noexcept {
+    const queue_state& x = buf[b].queue;
+    std::size_t slot = x.head + k;
+    if (slot >= x.slots) slot -= x.slots;
+    return arrived[x.base + slot];
+  }
+
+  // Switch allocation in two stages (config::switch_stages = 2) or with
+  // persistent picks (config::persistent_picks): per (router, port), the VC
+  // its input stage picked last cycle (no_pick: none) and the VCs it picked
+  // among.
   static constexpr std::uint8_t no_pick = 0xFF;
   void add_switch_stages() {
-    held_pick.assign(total_ports, no_pick);
-    held_among.assign(total_ports, 0);
+    split_ = true;
+    add_held_picks();
   }
-  bool split_switch() const noexcept { return !held_pick.empty(); }
+  void add_persistent_picks() {
+    persistent_ = true;
+    add_held_picks();
+  }
+  bool split_switch() const noexcept { return split_; }
+  bool persistent_picks() const noexcept { return persistent_; }
+  bool holds_picks() const noexcept { return !held_pick.empty(); }
   std::vector<std::uint8_t> held_pick;
   std::vector<std::uint64_t> held_among;
 
@@ -319,7 +347,13 @@ struct router_state {
     total_ports = first_port[nodes];
   }
 
+  void add_held_picks() {
+    held_pick.assign(total_ports, no_pick);
+    held_among.assign(total_ports, 0);
+  }
+
   unsigned staging_flits_ = 0;
+  bool split_ = false, persistent_ = false, pipelined_ = false;
 };
 
 }  // namespace model
