@@ -155,7 +155,8 @@ queue() {
 
 # verdict: verdict.md from the design and the grid; its verdict lines.
 verdict() {
-  "$build/bin/decomposition_verdict" --design "$design" --grid "$grid" >"$dir/verdict.md.tmp" ||
+  "$build/bin/decomposition_verdict" --design "$design" --grid "$grid" --refused "$refused" \
+    >"$dir/verdict.md.tmp" ||
     { status=$?; rm -f "$dir/verdict.md.tmp"; exit "$status"; }
   mv "$dir/verdict.md.tmp" "$dir/verdict.md" || exit 3
   grep '^Figure 9 verdict' "$dir/verdict.md"

@@ -2,7 +2,7 @@
 // decomposition_verdict: the verdict of the Anton 2 decomposition study
 // (docs/results/studies/anton2_decomposition/registration.md) from its design and grid.
 //
-//   decomposition_verdict --design FILE --grid FILE
+//   decomposition_verdict --design FILE --grid FILE [--refused FILE]
 //
 // Reads the registered design and the grid its runner appends to (scripts/
 // study anton2_decomposition), refusing a wrong header, a field that is not
@@ -12,7 +12,9 @@
 // and history (alone, and the 2^3 factorial effects), the lag, 2-hop
 // traffic, each router reading against the default router, and one line
 // per reading `Figure 9 verdict (READING): ...`. A figure over no runs is
-// "pending", never a number.
+// "pending", never a number; an arm whose runs saturation refused (the
+// runner's refused.csv: a configuration the model does not have) is
+// "refused" with saturation's message, and decides nothing.
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -27,13 +29,14 @@
 namespace {
 
 const char* const help_text =
-    "usage: decomposition_verdict --design FILE --grid FILE\n"
+    "usage: decomposition_verdict --design FILE --grid FILE [--refused FILE]\n"
     "\n"
     "The Anton 2 decomposition study's verdict (docs/results/studies/\n"
     "anton2_decomposition/registration.md) from its design and its grid.\n"
     "\n"
     "  --design FILE   the registered design (design.csv)\n"
     "  --grid FILE     the runs (grid.csv, one row per run)\n"
+    "  --refused FILE  the runs saturation refused, with its message (refused.csv)\n"
     "\n"
     "Exit status: 0 done (the verdict may be pending); 2 bad input.\n";
 
@@ -44,6 +47,9 @@ const std::string grid_header =
     "part,setting,size,router_buffer,adapter_buffer,torus_latency,pipeline,pattern,router,"
     "arbiter,batch,seed,normalized,spread,finished,last_arrival,request_share,request_share_p10,"
     "grants,slides,zeroed_per_grant,quota_lost_per_grant,spread_mean,spread_max,seconds";
+const std::string refused_header =
+    "part,setting,size,router_buffer,adapter_buffer,torus_latency,pipeline,pattern,router,"
+    "arbiter,batch,seed,message";
 const std::string hardware = "iw:levels.mbit.window", exact = "iw:full.real.unbounded";
 const std::vector<std::string> readings = {
     "default", "pipelined", "persistent",           "output_first",     "islip1",
@@ -54,6 +60,7 @@ using arm =
     std::tuple<std::string, std::string, std::string, std::string, std::string, std::size_t>;
 
 struct stats {
+  std::string refused;  // saturation's message when it refused the arm's runs
   std::size_t runs = 0;
   bool finished = true;
   double sum = 0, least = 0, most = 0, lost = 0, zeroed = 0, spread = 0;
@@ -84,6 +91,8 @@ double optional(const cli::csv_field& f, std::size_t k) {
 
 std::string shown(const std::map<arm, stats>& s, const arm& a) {
   const auto it = s.find(a);
+  if (it != s.end() && it->second.runs == 0 && !it->second.refused.empty())
+    return "refused: " + it->second.refused;
   if (it == s.end() || it->second.runs == 0) return "pending";
   const stats& x = it->second;
   std::string t = cli::format("%.3f (%.3f-%.3f)", x.mean(), x.least, x.most);
@@ -95,6 +104,8 @@ std::string shown(const std::map<arm, stats>& s, const arm& a) {
 // Rule 1: b against the baseline a: "+0.123, moves", "... does not move", or pending.
 std::string moves(const std::map<arm, stats>& s, const arm& a, const arm& b) {
   const auto x = s.find(a), y = s.find(b);
+  for (const auto& z : {x, y})
+    if (z != s.end() && !z->second.refused.empty()) return "refused: " + z->second.refused;
   if (x == s.end() || y == s.end() || !x->second.complete() || !y->second.complete())
     return "pending";
   const double d = y->second.mean() - x->second.mean();
@@ -170,6 +181,11 @@ std::string figure9(const std::map<arm, stats>& s, const std::string& reading) {
     };
     const stats *h1 = get(hardware, 1024), *h4 = get(hardware, 4096),
                 *r1 = get("round_robin", 1024), *r4 = get("round_robin", 4096);
+    const auto r = s.find(arm{part, setting, "uniform", reading, hardware, 1024});
+    if (r != s.end() && !r->second.refused.empty()) {
+      why += cli::format("%s%s: refused", why.empty() ? "" : "; ", setting);
+      continue;
+    }
     if (h1 == nullptr) {
       pending = true;
       continue;
@@ -196,13 +212,15 @@ std::string figure9(const std::map<arm, stats>& s, const std::string& reading) {
 }
 
 int run(int argc, char** argv) {
-  std::string grid_path, design_path;
+  std::string grid_path, design_path, refused_path;
   cli::flags flags(argc, argv, cli::no_switches);
   flags.for_each([&](const std::string& flag, const auto& value) {
     if (flag == "--grid")
       grid_path = value();
     else if (flag == "--design")
       design_path = value();
+    else if (flag == "--refused")
+      refused_path = value();
     else
       throw cli::bad_input{flag + ": unknown option (see --help)"};
   });
@@ -243,12 +261,32 @@ int run(int argc, char** argv) {
     }
     ++rows;
   }
+  std::size_t refusals = 0;
+  std::map<std::tuple<arm, std::uint64_t>, std::size_t> refused_seen;
+  if (!refused_path.empty())
+    for (const cli::csv_line& x :
+         cli::csv_lines(cli::file_text("--refused", refused_path), refused_path, refused_header)) {
+      const cli::csv_field f{refused_path, x, cli::split(refused_header)};
+      const arm a = read_arm(f, 10);
+      const std::uint64_t seed = f.whole(11, 1, 3);
+      const auto in_grid = seen.find(std::make_tuple(a, seed));
+      if (in_grid != seen.end())
+        throw cli::bad_input{cli::format("%s:%zu:1: a run %s holds (line %zu)",
+                                         refused_path.c_str(), x.number, grid_path.c_str(),
+                                         in_grid->second)};
+      cli::unique_run(refused_seen, std::make_tuple(a, seed), refused_path, x.number);
+      if (s.count(a) != 0 && s[a].runs != 0)
+        throw cli::bad_input{f.where(0) + ": an arm refused here has runs in " + grid_path};
+      s[a].refused = f.text(12).substr(0, 300);
+      ++refusals;
+    }
   std::printf(
-      "The Anton 2 decomposition study (registration.md): %zu runs in the grid, %zu design "
-      "rows.\nNormalized throughput over seeds 1-3: mean (least-greatest); the family's counts, "
+      "The Anton 2 decomposition study (registration.md): %zu runs in the grid, %zu refused, "
+      "%zu design rows.\nNormalized throughput over seeds 1-3: mean (least-greatest); the family's "
+      "counts, "
       "means over the seeds: quota lost and inputs zeroed per grant, the requesters' spread "
       "(quanta).\n\n",
-      rows, design.size());
+      rows, refusals, design.size());
   std::printf(
       "| part | setting | pattern | reading | arbiter | batch | throughput | quota lost | zeroed | "
       "spread |\n");
@@ -259,6 +297,13 @@ int run(int argc, char** argv) {
     const auto it = s.find(a);
     if (it == s.end()) continue;  // a design row not run yet: only in the rule's lines
     const stats& x = it->second;
+    if (x.runs == 0) {  // refused
+      std::printf("| %s | %s | %s | %s | %s | %zu | %s | none | none | none |\n",
+                  std::get<0>(a).c_str(), std::get<1>(a).c_str(), std::get<2>(a).c_str(),
+                  std::get<3>(a).c_str(), std::get<4>(a).c_str(), std::get<5>(a),
+                  shown(s, a).c_str());
+      continue;
+    }
     const double n = static_cast<double>(x.counted);
     std::printf("| %s | %s | %s | %s | %s | %zu | %s | %s | %s | %s |\n", std::get<0>(a).c_str(),
                 std::get<1>(a).c_str(), std::get<2>(a).c_str(), std::get<3>(a).c_str(),
