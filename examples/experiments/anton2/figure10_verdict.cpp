@@ -12,7 +12,7 @@
 // outside, pending otherwise), the single-set statement and the band with
 // exact Eq. 3's weights. Markdown tables, for docs/results.md. With --csv,
 // the summaries one row per setting, arbiter and blend (what
-// docs/results/figure10_grid.gp plots).
+// docs/results/studies/figure10/grid.gp plots).
 #include <cstdio>
 #include <map>
 #include <set>

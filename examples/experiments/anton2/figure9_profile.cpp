@@ -47,7 +47,7 @@ const char* const help_text =
     "position R(u,v) whose cores finish first and the one whose cores finish last\n"
     "(mean completion over the last arrival).\n"
     "\n"
-    "  --grid FILE        the runs (scripts/study's S_grid.csv)\n"
+    "  --grid FILE        the runs (docs/results/studies/S/grid.csv)\n"
     "  --positions FILE   their cores' completion by position (S_positions.csv)\n"
     "  --timeline FILE    their torus links' use over time (S_timeline.csv)\n"
     "  --maps             also each setting's and arbiter's 16 positions at its\n"

@@ -18,7 +18,7 @@
 // the runs the rule reads (a design cut to other runs). Markdown tables, for docs/results.md. With
 // --pattern neighbor1, the grid is of 1-hop traffic and the verdict is Figure 9's 1-hop statement's
 // (figure9_study.hpp's stable()). With --csv, the same summaries one row per setting, arbiter and
-// batch (what docs/results/figure9_grid.gp plots).
+// batch (what docs/results/studies/figure9/grid.gp plots).
 #include <algorithm>
 #include <cstdio>
 #include <map>

@@ -8,14 +8,14 @@
 # (rules=1, the default): inverse weights at least 0.85, round robin at
 # most 0.65. traffic names the pattern (default "uniform traffic"; scripts/study
 # figure9_onehop draws its grid with "1-hop neighbor traffic" and rules=0).
-#   figure9_verdict --grid docs/results/figure9_grid.csv \
-#     --design docs/results/figure9_design.csv --csv F
-#   gnuplot -e "csv='F'; out='docs/results/figure9_grid.png'" docs/results/figure9_grid.gp
+#   figure9_verdict --grid docs/results/studies/figure9/grid.csv \
+#     --design docs/results/studies/figure9/design.csv --csv F
+#   gnuplot -e "csv='F'; out='docs/results/studies/figure9/grid.png'" docs/results/studies/figure9/grid.gp
 # (scripts/study figure9 does both.) Columns of F: 1 size, 2 router_buffer,
 # 3 adapter_buffer, 4 torus_latency, 5 pipeline, 6 consistent, 7 arbiter,
 # 8 batch, 9 seeds, 10 finished, 11-13 normalized mean, least, greatest.
 if (!exists("csv")) csv = 'build/experiments/figure9_summary.csv'
-if (!exists("out")) out = 'docs/results/figure9_grid.png'
+if (!exists("out")) out = 'docs/results/studies/figure9/grid.png'
 if (!exists("traffic")) traffic = "uniform traffic"
 if (!exists("rules")) rules = 1
 sizes = system(sprintf("awk -F, 'NR > 1 { print $1 }' '%s' | sort -nr -u", csv))

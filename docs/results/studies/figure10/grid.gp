@@ -6,15 +6,15 @@
 # and greatest as a bar; a hollow point is a blend with fewer than 3 seeds
 # in. The band the verdict reads (0.80-0.90, Section 4.2's "approximately
 # 85%") is shaded.
-#   figure10_verdict --grid docs/results/figure10_grid.csv \
-#     --design docs/results/figure10_design.csv --csv F
-#   gnuplot -e "csv='F'; out='docs/results/figure10_grid.png'" docs/results/figure10_grid.gp
+#   figure10_verdict --grid docs/results/studies/figure10/grid.csv \
+#     --design docs/results/studies/figure10/design.csv --csv F
+#   gnuplot -e "csv='F'; out='docs/results/studies/figure10/grid.png'" docs/results/studies/figure10/grid.gp
 # (scripts/study figure10 does both.) Columns of F: 1 size, 2 router_buffer,
 # 3 adapter_buffer, 4 torus_latency, 5 pipeline, 6 setting, 7 arbiter,
 # 8 share, 9 batch, 10 seeds, 11 finished, 12-14 normalized mean, least,
 # greatest, 15 spread.
 if (!exists("csv")) csv = 'build/experiments/figure10_summary.csv'
-if (!exists("out")) out = 'docs/results/figure10_grid.png'
+if (!exists("out")) out = 'docs/results/studies/figure10/grid.png'
 set terminal pngcairo size 1400,600 font ",10"
 set output out
 set datafile separator ","
