@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // Crossbar links whose cycles packets smaller than the speed-up share
 // (switch_shape::share_cycles): an x3 link moves three one-flit packets a
-// cycle, and nothing changes for packets of a cycle or more.
+// cycle, and nothing changes for packets of a cycle or more; speed-ups of
+// whole flits per several cycles (x1.5) move their flits evenly.
 #include <catch2/catch.hpp>
 #include <interlock/model/switch/network.hpp>
 
@@ -124,4 +125,57 @@ TEST_CASE("switch shared cycles: no crossbar input moves more than its speed-up 
   net.run(switch_pattern::uniform, 1.5, 2000, 8000, 4);
   REQUIRE(net.audit().empty());
   CHECK(net.peak_crossbar_rate() == 3.0);
+}
+
+namespace {
+// The across() switch with its MPort link at `speedup` flits per `cycles`
+// cycles (the central crossbar as fast), one flit packets sharing cycles.
+double across_at(std::uint32_t speedup, std::uint32_t cycles, std::uint32_t flits) {
+  switch_shape shape = opa_48_port();
+  shape.ports = 8;
+  shape.central_links = 1;
+  shape.mport_speedup = speedup;
+  shape.central_speedup = speedup;
+  shape.speedup_cycles = cycles;
+  switch_network<round_robin_scheduler> net(single_switch(8), shape, one_sl(),
+                                            sl_traffic{{1.0}, {flits}}, round_robin_scheduler{});
+  std::vector<std::uint32_t> to(8);
+  for (std::uint32_t n = 0; n < 8; ++n) to[n] = (n + 4) % 8;
+  net.set_destinations(to);
+  net.run(switch_pattern::fixed, 1.0, 2000, 8000, 1);
+  INFO(net.audit());
+  REQUIRE(net.audit().empty());
+  return net.results()[0].throughput;
+}
+}  // namespace
+
+TEST_CASE("switch: a speed-up of whole flits per several cycles moves its flits evenly",
+          "[model][switch][share_cycles]") {
+  // x1.5 (3 flits per 2 cycles) has moved floor(1.5 t) flits by cycle t. A
+  // 16-flit packet taking the link at an even cycle e ends at e + 11
+  // (1.5 e + 16 <= 1.5 (e + 11)); at an odd one, where half a flit of the
+  // cycle before is spent, at e + 11 too: four NICs share 16 flits per 11
+  // cycles. x2.5: 7 cycles either way. Whole speed-ups are as before
+  // (6 cycles at x3 as 6 at 6 per 2 cycles).
+  CHECK(across_at(3, 2, 16) == Approx(16.0 / 11 / 4).margin(0.005));
+  CHECK(across_at(5, 2, 16) == Approx(16.0 / 7 / 4).margin(0.005));
+  CHECK(across_at(6, 2, 16) == Approx(across_at(3, 1, 16)).margin(1e-12));
+  // One-flit packets share cycles: x1.5 moves 1 and 2 flits in turn, 1.5 a
+  // cycle over the four NICs.
+  CHECK(across_at(3, 2, 1) == Approx(1.5 / 4).margin(0.005));
+  CHECK(across_at(1, 2, 1) == Approx(0.5 / 4).margin(0.005));
+}
+
+TEST_CASE("switch_shape: a speed-up period outside 1..16 is refused naming the field",
+          "[model][switch]") {
+  switch_shape s = opa_48_port();
+  s.speedup_cycles = 0;
+  try {
+    s.check();
+    FAIL("accepted");
+  } catch (const interlock::config_error& e) {
+    CHECK(e.field() == "speedup_cycles");
+  }
+  s.speedup_cycles = 17;
+  CHECK_THROWS_AS(s.check(), interlock::config_error);
 }

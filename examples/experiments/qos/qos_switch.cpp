@@ -58,6 +58,10 @@ const std::string help =
     "  --sweep                 0.1, 0.2, ... --max-load (the default)\n"
     "  --max-load L            the sweep's last rate (default 1.0)\n"
     "  --seeds N               runs averaged per point (default 3)\n"
+    "  --first-seed S          the first run's seed (default 1): seeds S .. S + N - 1\n"
+    "  --speedup M/C           flits per cycle through the MPort crossbars' links and\n"
+    "                          the central crossbar's, 0.5..16 in steps of 0.5\n"
+    "                          (default 3/4: the text's x3 links, the model's x4)\n"
     "  --full                  30 seeds per point, as the thesis averages\n"
     "  --cycles N              measured cycles per run (default 20000; warm-up 5000)\n"
     "  --ports P               switch ports (default 48; 8 is Chapter 5's fat-tree switch)\n"
@@ -109,7 +113,7 @@ std::vector<interlock::model::sl_result> run_point(const S& scheduler, const opt
   return interlock::model::mean_over_seeds(o.seeds, [&](std::uint64_t seed) {
     interlock::model::switch_network<S> net(interlock::model::single_switch(o.ports), shape, levels,
                                             traffic, scheduler);
-    net.run(p, load, 5000, o.cycles, seed);
+    net.run(p, load, 5000, o.cycles, seed + o.first_seed - 1);
     return net.results();
   });
 }
@@ -124,6 +128,11 @@ int run(int argc, char** argv) {
   interlock::model::switch_shape shape = interlock::model::opa_48_port();
   shape.ports = o.ports;
   shape.mport_ports = o.mport_ports;
+  // Speed-ups in half flits: whole flits per cycle, or per two cycles.
+  const bool halves = o.mport_halves % 2 != 0 || o.central_halves % 2 != 0;
+  shape.speedup_cycles = halves ? 2 : 1;
+  shape.mport_speedup = halves ? o.mport_halves : o.mport_halves / 2;
+  shape.central_speedup = halves ? o.central_halves : o.central_halves / 2;
   shape.input_flits = shape.output_flits = shape.central_flits = o.buffer_flits;
   shape.vl_max_flits = o.buffer_flits;
   shape.vl_min_flits = std::min(o.packet_flits, o.buffer_flits / std::uint32_t(levels.vls()));
@@ -229,11 +238,15 @@ int run(int argc, char** argv) {
   };
   for (const std::string& name : o.schedulers)
     with_scheduler(name, [](const auto&, const std::string&) {});
+  const auto times = [](std::uint32_t in_halves) {
+    return in_halves % 2 == 0 ? std::to_string(in_halves / 2) : cli::real_text(in_halves / 2.0);
+  };
   std::printf(
-      "%zu-port switch (MPorts of %zu), %u-flit packets, %u-flit buffers; configuration %s: %zu "
-      "SLs, %zu VLs, %zu seed(s) x %zu cycles per point\n",
-      o.ports, o.mport_ports, o.packet_flits, o.buffer_flits, o.label.c_str(), sls, levels.vls(),
-      o.seeds, o.cycles);
+      "%zu-port switch (MPorts of %zu), %u-flit packets, %u-flit buffers, crossbars x%s/x%s; "
+      "configuration %s: %zu SLs, %zu VLs, %zu seed(s) from seed %zu x %zu cycles per point\n",
+      o.ports, o.mport_ports, o.packet_flits, o.buffer_flits, times(o.mport_halves).c_str(),
+      times(o.central_halves).c_str(), o.label.c_str(), sls, levels.vls(), o.seeds, o.first_seed,
+      o.cycles);
   std::fflush(stdout);
   struct cell {
     std::string scheduler, traffic;

@@ -7,6 +7,7 @@
 #ifndef INTERLOCK_EXAMPLES_QOS_SWITCH_ARGS_HPP
 #define INTERLOCK_EXAMPLES_QOS_SWITCH_ARGS_HPP
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -97,7 +98,10 @@ struct options {
   std::vector<std::string> schedulers{"sbt", "round_robin"}, traffic{"uniform", "shift"};
   std::vector<double> loads;
   double max_load = 1.0;
-  std::size_t seeds = 3, cycles = 20000, ports = 48, mport_ports = 4;
+  std::size_t seeds = 3, first_seed = 1, cycles = 20000, ports = 48, mport_ports = 4;
+  // --speedup M/C: the MPort links' and the central crossbar's speed-ups in
+  // half flits per cycle (x3/x4 by default).
+  std::uint32_t mport_halves = 6, central_halves = 8;
   std::uint32_t packet_flits = 16, buffer_flits = 256;
   std::size_t dtable_entries = 64;
   std::uint32_t dtable_gmtu = 0;  // 0: the packet's credits
@@ -154,6 +158,23 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
           o.max_load = cli::real(flag, value(), 0.1, 4);
         } else if (flag == "--seeds") {
           o.seeds = cli::number(flag, value(), 1, 1000);
+        } else if (flag == "--first-seed") {
+          o.first_seed = cli::number(flag, value(), 1, 1000000);
+        } else if (flag == "--speedup") {
+          const std::string text = value();
+          const auto parts = cli::split(text, '/');
+          if (parts.size() != 2)
+            throw cli::bad_input{flag + ": '" + text.substr(0, 40) +
+                                 "'; allowed: M/C, the MPort links' and the central crossbar's "
+                                 "flits per cycle, each 0.5..16 in steps of 0.5 (e.g. 3/4)"};
+          std::uint32_t* halves[] = {&o.mport_halves, &o.central_halves};
+          for (std::size_t k = 0; k < 2; ++k) {
+            const double x = cli::real(flag, parts[k], 0.5, 16);
+            if (x * 2 != std::floor(x * 2))
+              throw cli::bad_input{flag + ": '" + parts[k].substr(0, 40) +
+                                   "' is not a multiple of 0.5 flits per cycle"};
+            *halves[k] = static_cast<std::uint32_t>(x * 2);
+          }
         } else if (flag == "--cycles") {
           o.cycles = cli::number(flag, value(), 1000, 100000000);
         } else if (flag == "--ports") {
@@ -263,8 +284,14 @@ inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
   } else {
     resolved.emplace_back("max-load", cli::real_text(o.max_load));
   }
+  const auto flits_per_cycle = [](std::uint32_t halves) {
+    return halves % 2 == 0 ? std::to_string(halves / 2) : cli::real_text(halves / 2.0);
+  };
+  resolved.emplace_back("speedup",
+                        flits_per_cycle(o.mport_halves) + "/" + flits_per_cycle(o.central_halves));
   for (const auto& kv :
        std::vector<std::pair<const char*, std::size_t>>{{"seeds", o.seeds},
+                                                        {"first-seed", o.first_seed},
                                                         {"cycles", o.cycles},
                                                         {"ports", o.ports},
                                                         {"mport-ports", o.mport_ports},

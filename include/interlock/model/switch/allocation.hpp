@@ -12,7 +12,8 @@
 // through the MPort's central links, taken in order (each link's arbiter
 // grants among the offers that fit it, the rest go on to the next link),
 // then the central crossbar. A packet crosses a crossbar at the speed-up
-// of its link (mport_speedup or central_speedup flits per cycle), never
+// of its link (mport_speedup or central_speedup flits per speedup_cycles,
+// moved evenly: floor(t x speed-up / speedup_cycles) by cycle t), never
 // ending before its tail has arrived: the source buffer and the
 // destination's write port are busy until it ends, and the source's space
 // comes back then. Out of an input buffer a packet takes the SC and VL of
@@ -156,8 +157,9 @@ class switch_allocation {
     if (B.read_busy_until > f.now) return;  // woken when its transfer ends
     const bool can_go_only = f.shape.va == va_rule::can_go;
     // Flits of this cycle its crossbar input has left (share_cycles).
-    const std::uint32_t room =
-        B.read_cycle == f.now ? f.speed_of(b) - B.read_used : ~std::uint32_t{0};
+    const std::uint32_t room = B.read_cycle == f.now
+                                   ? f.flits_in_cycle(f.speed_of(b), f.now) - B.read_used
+                                   : ~std::uint32_t{0};
     std::uint64_t offered = 0, routed = 0;
     for (std::uint32_t m = B.occupied; m != 0; m &= m - 1) {
       const std::size_t v = bits::lowest_index(m);
@@ -210,7 +212,8 @@ class switch_allocation {
     switch_packet& pk = f.packets[id];
     const bool from_input = src < f.outputs;
     const std::uint32_t speed = from_input ? f.shape.mport_speedup : f.shape.central_speedup;
-    const std::uint64_t end = std::max(f.now + (pk.flits + speed - 1) / speed, pk.tail_at);
+    const std::uint32_t this_cycle = f.flits_in_cycle(speed, f.now);
+    const std::uint64_t end = std::max(f.crossing_end(speed, f.now, pk.flits), pk.tail_at);
     f.peak_crossbar =
         std::max(f.peak_crossbar, static_cast<double>(pk.flits) / static_cast<double>(end - f.now));
     // A packet done within the cycle leaves the rest of it to the next
@@ -221,7 +224,7 @@ class switch_allocation {
       B.read_used = (B.read_cycle == f.now ? B.read_used : 0) + pk.flits;
       B.read_cycle = f.now;
       f.peak_crossbar = std::max(f.peak_crossbar, static_cast<double>(B.read_used));
-      if (B.read_used < speed) {
+      if (B.read_used < this_cycle) {
         B.read_busy_until = f.now;
         again_.push_back(src);
       }
@@ -239,7 +242,7 @@ class switch_allocation {
       if (D.write_cycle != f.now) {
         D.write_cycle = f.now;
         D.write_used = 0;
-        D.write_cap = speed;
+        D.write_cap = this_cycle;
       }
       D.write_used += pk.flits;
       if (D.write_used < D.write_cap) D.write_busy_until = f.now;

@@ -24,19 +24,17 @@
 //
 // Contract
 //   - switch_shape: ports 2..256, mport_ports dividing ports, central_links
-//     1..8, speed-ups 1..16, buffers in flits (input and output per port,
-//     central per central link: the thesis's per-MPort central capacity is
-//     split between its links), per-VL minimum and maximum of the dynamic
-//     VL space (vl_buffer.hpp), bytes per flit and per flow-control credit.
-//     mport_ports + MPorts x central_links must be at most 64 (an output
-//     arbiter's requesters); whole_packet_crossing makes a packet wait at
-//     its input buffer for its tail (cut-through otherwise); share_cycles
-//     lets packets under a crossbar link's speed-up share its cycles; va chooses what
-//     the virtual allocation offers (va_rule); routing whether an input
-//     buffer routes its headers one at a time (routing_unit), storing
-//     whether an input or output buffer stores its packets one at a time
-//     (storing_unit); sc_queues gives output buffers and NICs a FIFO per SC
-//     inside each VL. check() names the field, value and range.
+//     1..8, speed-ups 1..16 flits per speedup_cycles 1..16, buffers in flits (input and output per
+//     port, central per central link: the thesis's per-MPort central capacity is split between its
+//     links), per-VL minimum and maximum of the dynamic VL space (vl_buffer.hpp), bytes per flit
+//     and per flow-control credit. mport_ports + MPorts x central_links must be at most 64 (an
+//     output arbiter's requesters); whole_packet_crossing makes a packet wait at its input buffer
+//     for its tail (cut-through otherwise); share_cycles lets packets under a crossbar link's
+//     speed-up share its cycles; va chooses what the virtual allocation offers (va_rule); routing
+//     whether an input buffer routes its headers one at a time (routing_unit), storing whether an
+//     input or output buffer stores its packets one at a time (storing_unit); sc_queues gives
+//     output buffers and NICs a FIFO per SC inside each VL. check() names the field, value and
+//     range.
 //   - service_levels: per SL its SC (SL2SC), per SC its VL (SC2VL), as
 //     qos::opa_service_maps checks them; vls() VLs in use.
 //   - sl_traffic: per SL its share of the injected flits (summing to 1) and
@@ -115,8 +113,12 @@ struct switch_shape {
   std::size_t ports = 48;
   std::size_t mport_ports = 4;
   std::size_t central_links = 2;
-  std::uint32_t mport_speedup = 3;    // flits per cycle through an MPort crossbar
-  std::uint32_t central_speedup = 4;  // flits per cycle through the central crossbar
+  std::uint32_t mport_speedup = 3;    // flits per speedup_cycles through an MPort crossbar
+  std::uint32_t central_speedup = 4;  // flits per speedup_cycles through the central crossbar
+  /// The speed-ups are flits per this many cycles (2: x1.5 is 3 per 2),
+  /// moved evenly: a link of s flits per c cycles has moved floor(t s / c)
+  /// flits by cycle t.
+  std::uint32_t speedup_cycles = 1;
   std::uint32_t input_flits = 256;
   std::uint32_t output_flits = 256;
   std::uint32_t central_flits = 256;  // per central link's buffer
@@ -172,6 +174,7 @@ struct switch_shape {
     }
     interlock::detail::require_in_range(c, "mport_speedup", mport_speedup, 1, 16);
     interlock::detail::require_in_range(c, "central_speedup", central_speedup, 1, 16);
+    interlock::detail::require_in_range(c, "speedup_cycles", speedup_cycles, 1, 16);
     interlock::detail::require_in_range(c, "input_flits", input_flits, 1, 1u << 20);
     interlock::detail::require_in_range(c, "output_flits", output_flits, 1, 1u << 20);
     interlock::detail::require_in_range(c, "central_flits", central_flits, 1, 1u << 20);

@@ -292,9 +292,22 @@ struct switch_fabric {
     return D.write_busy_until <= now && D.space.fits(pk.next_vl, pk.flits) &&
            (D.write_cycle != now || D.write_used + pk.flits <= D.write_cap);
   }
-  // Flits per cycle out of buffer b through its crossbar.
+  // Flits per shape.speedup_cycles out of buffer b through its crossbar.
   std::uint32_t speed_of(std::uint32_t b) const noexcept {
     return b < outputs ? shape.mport_speedup : shape.central_speedup;
+  }
+  // The flits a link of `speed` moves in cycle t (speed every
+  // shape.speedup_cycles cycles, evenly).
+  std::uint32_t flits_in_cycle(std::uint32_t speed, std::uint64_t t) const noexcept {
+    const std::uint64_t c = shape.speedup_cycles;
+    return static_cast<std::uint32_t>((t + 1) * speed / c - t * speed / c);
+  }
+  // The cycle a link of `speed` taken at cycle t has moved `flits` more.
+  std::uint64_t crossing_end(std::uint32_t speed, std::uint64_t t,
+                             std::uint32_t flits) const noexcept {
+    const std::uint64_t c = shape.speedup_cycles;
+    const std::uint64_t moved = t * speed / c + flits;  // by the end
+    return (moved * c + speed - 1) / speed;
   }
   // The requester index a source has at a destination's arbiter.
   std::size_t local_index(std::uint32_t src) const noexcept {
