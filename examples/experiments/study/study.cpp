@@ -38,6 +38,7 @@ const char* const help_text =
     "  anton2_decomposition saturation runs under the arbiter family's forms and\n"
     "                       the router's readings, conditional rows in later rounds\n"
     "  table5               table5_study's runs on SeaStar-shaped tori\n"
+    "  switch_speedup       qos_switch runs of the QoS switch's crossbar speed-ups\n"
     "\n"
     "  --jobs N             runs at a time, 1..99 (default: the machine's cores)\n"
     "  --max-batch B        figure9*, figure10: leave runs of batches above B\n"
@@ -97,13 +98,14 @@ int run(int argc, char** argv) {
       throw cli::bad_input{flag + ": unknown option (see --help)"};
     }
   });
-  const std::vector<std::string> names = {"figure9",  "figure9_onehop",       "figure9_exact",
-                                          "figure10", "anton2_decomposition", "table5"};
+  const std::vector<std::string> names = {"figure9",       "figure9_onehop",       "figure9_exact",
+                                          "figure10",      "anton2_decomposition", "table5",
+                                          "switch_speedup"};
   if (name.empty()) throw cli::bad_input{"name a study: " + study::joined(names)};
   if (std::find(names.begin(), names.end(), name) == names.end())
     throw cli::bad_input{"'" + name.substr(0, 40) +
                          "' is not a study; studies: " + study::joined(names)};
-  const bool anton2_figure = name != "anton2_decomposition" && name != "table5";
+  const bool anton2_figure = name.compare(0, 6, "figure") == 0;
   if (flags.given("--max-batch") && !anton2_figure)
     throw cli::bad_input{
         "--max-batch: applies to figure9, figure9_onehop, figure9_exact, figure10"};
@@ -128,6 +130,8 @@ int run(int argc, char** argv) {
     kind = std::make_unique<study::figure10_kind>(where, max_batch);
   else if (name == "anton2_decomposition")
     kind = std::make_unique<study::decomposition_kind>(where, cli::split(parts));
+  else if (name == "switch_speedup")
+    kind = std::make_unique<study::switch_speedup_kind>(where);
   else
     kind = std::make_unique<study::table5_kind>(where, workloads);
   if (!verdict_only) {

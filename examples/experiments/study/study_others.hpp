@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
 // The runner's other studies: the Anton 2 decomposition study (runs of
 // saturation under the arbiter family's forms and the router's readings,
-// with rows a condition waits for) and the Table 5 study (whose program,
-// table5_study, runs its whole design itself).
+// with rows a condition waits for), the Table 5 study (whose program,
+// table5_study, runs its whole design itself) and the QoS switch's crossbar
+// speed-up study (runs of qos_switch).
 //
 // Contract
 //   decomposition_kind(where, parts): per design row (part, setting, its
@@ -15,6 +16,9 @@
 //   verdict: decomposition_verdict to verdict.md. table5_kind(where,
 //   workloads): table5_study over the design (its own runs, resumed, on the
 //   runner's jobs), then table5_verdict to verdict.md.
+//   switch_speedup_kind(where): a qos_switch run (configuration A) per design
+//   row (speed-up, traffic, scheduler, load) and seed 1-3, its SLs' rows
+//   summed and listed; switch_speedup_verdict to verdict.md.
 #ifndef INTERLOCK_EXAMPLES_STUDY_OTHERS_HPP
 #define INTERLOCK_EXAMPLES_STUDY_OTHERS_HPP
 
@@ -182,6 +186,84 @@ class decomposition_kind : public study_kind {
 
   places w_;
   std::vector<std::string> parts_;
+};
+
+class switch_speedup_kind : public study_kind {
+ public:
+  explicit switch_speedup_kind(places where) : w_(std::move(where)) {}
+  std::string design_header() const override { return "speedup,traffic,scheduler,load"; }
+  std::string grid_header() const override {
+    return "speedup,traffic,scheduler,load,seed,offered,delivered,sl0,sl1,sl2,share0,share1,"
+           "share2,latency0,latency1,latency2";
+  }
+  std::size_t key_fields() const override { return 5; }
+  std::vector<planned_run> due(const table& d, const table&,
+                               const std::set<std::vector<std::string>>&) const override {
+    std::vector<planned_run> runs;
+    for (const auto& row : d.rows)
+      for (std::size_t seed = 1; seed <= 3; ++seed) {
+        planned_run p;
+        p.key = row;
+        p.key.push_back(std::to_string(seed));
+        p.argv = {w_.bin + "/qos_switch",
+                  "--preset",
+                  "A",
+                  "--speedup",
+                  row[0],
+                  "--traffic",
+                  row[1],
+                  "--scheduler",
+                  row[2],
+                  "--load",
+                  row[3],
+                  "--seeds",
+                  "1",
+                  "--first-seed",
+                  std::to_string(seed),
+                  "--jobs",
+                  "1",
+                  "--csv",
+                  "{out}/run.csv"};
+        p.label = joined(p.key);
+        runs.push_back(p);
+      }
+    return runs;
+  }
+  finished_run collect(const planned_run&, const scratch_folder& out) const override {
+    double offered = 0, delivered = 0;
+    std::string thr, share, latency;
+    for (const char* sl : {"0", "1", "2"}) {
+      const auto [t, k] = row_where(out.file("run.csv"), "sl", sl);
+      offered += std::stod(t.at(k, "offered"));
+      delivered += std::stod(t.at(k, "throughput"));
+      thr += "," + t.at(k, "throughput");
+      share += "," + t.at(k, "normalized_throughput");
+      latency += "," + t.at(k, "latency_mean");
+    }
+    finished_run f;
+    f.fields = cli::format("%.5f,%.5f", offered, delivered) + thr + share + latency;
+    return f;
+  }
+  int check() const override {
+    return run_to({w_.bin + "/switch_speedup_verdict", "--design", w_.folder + "/design.csv",
+                   "--grid", w_.folder + "/grid.csv"},
+                  "/dev/null");
+  }
+  int verdict() const override {
+    const int status = run_to({w_.bin + "/switch_speedup_verdict", "--design",
+                               w_.folder + "/design.csv", "--grid", w_.folder + "/grid.csv"},
+                              w_.folder + "/verdict.md.tmp");
+    if (status != 0) return status;
+    if (std::rename((w_.folder + "/verdict.md.tmp").c_str(), (w_.folder + "/verdict.md").c_str()))
+      return 3;
+    std::ifstream in(w_.folder + "/verdict.md");
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("Switch saturation verdict", 0) == 0) std::printf("%s\n", line.c_str());
+    return 0;
+  }
+
+ private:
+  places w_;
 };
 
 class table5_kind : public study_kind {
