@@ -20,12 +20,16 @@ service_levels one_sl() { return service_levels({0}, {0}); }
 
 // An 8-port switch (two MPorts of 4) with one central link per MPort:
 // every NIC sends to the other MPort's NIC n + 4 mod 8, so an MPort's four
-// inputs share one x3 link into the central crossbar.
-double across(bool share, std::uint32_t flits) {
+// inputs share one link into the central crossbar, of `speedup` flits per
+// `cycles` cycles (the central crossbar as fast; x3 and x4 by default).
+double across(bool share, std::uint32_t flits, std::uint32_t speedup = 0,
+              std::uint32_t cycles = 1) {
   switch_shape shape = opa_48_port();
   shape.ports = 8;
   shape.central_links = 1;
   shape.share_cycles = share;
+  if (speedup != 0) shape.mport_speedup = shape.central_speedup = speedup;
+  shape.speedup_cycles = cycles;
   switch_network<round_robin_scheduler> net(single_switch(8), shape, one_sl(),
                                             sl_traffic{{1.0}, {flits}}, round_robin_scheduler{});
   std::vector<std::uint32_t> to(8);
@@ -128,24 +132,8 @@ TEST_CASE("switch shared cycles: no crossbar input moves more than its speed-up 
 }
 
 namespace {
-// The across() switch with its MPort link at `speedup` flits per `cycles`
-// cycles (the central crossbar as fast), one flit packets sharing cycles.
-double across_at(std::uint32_t speedup, std::uint32_t cycles, std::uint32_t flits) {
-  switch_shape shape = opa_48_port();
-  shape.ports = 8;
-  shape.central_links = 1;
-  shape.mport_speedup = speedup;
-  shape.central_speedup = speedup;
-  shape.speedup_cycles = cycles;
-  switch_network<round_robin_scheduler> net(single_switch(8), shape, one_sl(),
-                                            sl_traffic{{1.0}, {flits}}, round_robin_scheduler{});
-  std::vector<std::uint32_t> to(8);
-  for (std::uint32_t n = 0; n < 8; ++n) to[n] = (n + 4) % 8;
-  net.set_destinations(to);
-  net.run(switch_pattern::fixed, 1.0, 2000, 8000, 1);
-  INFO(net.audit());
-  REQUIRE(net.audit().empty());
-  return net.results()[0].throughput;
+double at_speedup(std::uint32_t speedup, std::uint32_t cycles, std::uint32_t flits) {
+  return across(true, flits, speedup, cycles);
 }
 }  // namespace
 
@@ -157,13 +145,13 @@ TEST_CASE("switch: a speed-up of whole flits per several cycles moves its flits 
   // cycle before is spent, at e + 11 too: four NICs share 16 flits per 11
   // cycles. x2.5: 7 cycles either way. Whole speed-ups are as before
   // (6 cycles at x3 as 6 at 6 per 2 cycles).
-  CHECK(across_at(3, 2, 16) == Approx(16.0 / 11 / 4).margin(0.005));
-  CHECK(across_at(5, 2, 16) == Approx(16.0 / 7 / 4).margin(0.005));
-  CHECK(across_at(6, 2, 16) == Approx(across_at(3, 1, 16)).margin(1e-12));
+  CHECK(at_speedup(3, 2, 16) == Approx(16.0 / 11 / 4).margin(0.005));
+  CHECK(at_speedup(5, 2, 16) == Approx(16.0 / 7 / 4).margin(0.005));
+  CHECK(at_speedup(6, 2, 16) == Approx(at_speedup(3, 1, 16)).margin(1e-12));
   // One-flit packets share cycles: x1.5 moves 1 and 2 flits in turn, 1.5 a
   // cycle over the four NICs.
-  CHECK(across_at(3, 2, 1) == Approx(1.5 / 4).margin(0.005));
-  CHECK(across_at(1, 2, 1) == Approx(0.5 / 4).margin(0.005));
+  CHECK(at_speedup(3, 2, 1) == Approx(1.5 / 4).margin(0.005));
+  CHECK(at_speedup(1, 2, 1) == Approx(0.5 / 4).margin(0.005));
 }
 
 TEST_CASE("switch_shape: a speed-up period outside 1..16 is refused naming the field",

@@ -117,6 +117,22 @@ inline int write_verdict(const std::vector<std::string>& argv, const std::string
   return 0;
 }
 
+/// The verdict program's output, to `file` by way of FILE.tmp; prints its
+/// lines that start with `prefix` (the verdict lines). Its status.
+inline int verdict_lines(const std::vector<std::string>& argv, const std::string& file,
+                         const std::string& prefix) {
+  const int status = run_to(argv, file + ".tmp");
+  if (status != 0) {
+    std::remove((file + ".tmp").c_str());
+    return status;
+  }
+  if (std::rename((file + ".tmp").c_str(), file.c_str()) != 0) return 3;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0) std::printf("%s\n", line.c_str());
+  return 0;
+}
+
 /// gnuplot's drawing of a study's grid, when gnuplot is installed.
 inline int draw(const std::string& script, const std::string& settings) {
   scratch_folder s;

@@ -116,17 +116,10 @@ class decomposition_kind : public study_kind {
   }
 
   int verdict() const override {
-    const int status =
-        run_to({w_.bin + "/decomposition_verdict", "--design", w_.folder + "/design.csv", "--grid",
-                w_.folder + "/grid.csv", "--refused", w_.folder + "/refused.csv"},
-               w_.folder + "/verdict.md.tmp");
-    if (status != 0) return status;
-    if (std::rename((w_.folder + "/verdict.md.tmp").c_str(), (w_.folder + "/verdict.md").c_str()))
-      return 3;
-    std::ifstream in(w_.folder + "/verdict.md");
-    for (std::string line; std::getline(in, line);)
-      if (line.rfind("Figure 9 verdict", 0) == 0) std::printf("%s\n", line.c_str());
-    return 0;
+    return verdict_lines(
+        {w_.bin + "/decomposition_verdict", "--design", w_.folder + "/design.csv", "--grid",
+         w_.folder + "/grid.csv", "--refused", w_.folder + "/refused.csv"},
+        w_.folder + "/verdict.md", "Figure 9 verdict");
   }
 
  private:
@@ -250,16 +243,9 @@ class switch_speedup_kind : public study_kind {
                   "/dev/null");
   }
   int verdict() const override {
-    const int status = run_to({w_.bin + "/switch_speedup_verdict", "--design",
-                               w_.folder + "/design.csv", "--grid", w_.folder + "/grid.csv"},
-                              w_.folder + "/verdict.md.tmp");
-    if (status != 0) return status;
-    if (std::rename((w_.folder + "/verdict.md.tmp").c_str(), (w_.folder + "/verdict.md").c_str()))
-      return 3;
-    std::ifstream in(w_.folder + "/verdict.md");
-    for (std::string line; std::getline(in, line);)
-      if (line.rfind("Switch saturation verdict", 0) == 0) std::printf("%s\n", line.c_str());
-    return 0;
+    return verdict_lines({w_.bin + "/switch_speedup_verdict", "--design", w_.folder + "/design.csv",
+                          "--grid", w_.folder + "/grid.csv"},
+                         w_.folder + "/verdict.md", "Switch saturation verdict");
   }
 
  private:
@@ -289,17 +275,10 @@ class table5_kind : public study_kind {
     return status == 1 ? 0 : status;  // 1: a run that did not finish, a result
   }
   int verdict() const override {
-    const int status =
-        run_to({w_.bin + "/table5_verdict", "--design", w_.folder + "/design.csv", "--grid",
-                w_.folder + "/grid.csv", "--csv", w_.summary + "/table5_summary.csv"},
-               w_.folder + "/verdict.md.tmp");
-    if (status != 0) return status;
-    if (std::rename((w_.folder + "/verdict.md.tmp").c_str(), (w_.folder + "/verdict.md").c_str()))
-      return 3;
-    std::ifstream in(w_.folder + "/verdict.md");
-    for (std::string line; std::getline(in, line);)
-      if (line.rfind("Table 5", 0) == 0) std::printf("%s\n", line.c_str());
-    return 0;
+    return verdict_lines(
+        {w_.bin + "/table5_verdict", "--design", w_.folder + "/design.csv", "--grid",
+         w_.folder + "/grid.csv", "--csv", w_.summary + "/table5_summary.csv"},
+        w_.folder + "/verdict.md", "Table 5");
   }
 
  private:
