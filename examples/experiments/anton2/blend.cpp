@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "anton2_experiment.hpp"
+#include "anton2_flags.hpp"
 #include "cli.hpp"
 #include "experiment.hpp"
 
