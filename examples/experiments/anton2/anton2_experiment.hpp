@@ -188,11 +188,18 @@ struct run_settings {
   // (outcome::request_share): a write per arbitration, which a program
   // that does not report the shares is spared.
   bool count_requests = false;
+  // iw:FORM arbiters: sample their summed counts every family_bin cycles
+  // (outcome::family_over_time).
+  bool family_over_time = false;
   // --prefetch: the model's cache hints (the same results either way).
   interlock::model::prefetch_mode prefetch = interlock::model::prefetch_mode::automatic;
   std::uint64_t seed = 1;
   arbiter_model arbiter;
 };
+
+// The bins of outcome::family_over_time: the interval at which
+// model::network::run calls its progress function.
+constexpr std::uint64_t family_bin = 4096;
 
 struct outcome {
   double normalized = 0;         // throughput over the torus channels' capacity
@@ -204,6 +211,13 @@ struct outcome {
   // iw:FORM arbiters: what inverse_weighted_family counted at every arbiter,
   // both stages, over the batch.
   interlock::inverse_weighted_counts family;
+  // With run_settings::family_over_time: `family` as it stood at every
+  // family_bin-th cycle and at the end (cumulative; differences give a bin's).
+  struct family_sample {
+    std::uint64_t cycle = 0;
+    interlock::inverse_weighted_counts counts;
+  };
+  std::vector<family_sample> family_over_time;
   // With run_settings::timeline_bin: the torus links' use per bin, up to
   // the run's end (cycles).
   std::vector<double> link_utilization;
@@ -260,8 +274,7 @@ class anton2_shape {
  private:
   const interlock::unified_arbiter_loads& loads(const std::string& pattern);
   template <class Tables, class Arbiter>
-  outcome run_weighted(const interlock::model::config& c,
-                       const interlock::model::separable_allocator& allocator,
+  outcome run_weighted(const interlock::model::config& c, const run_settings& s,
                        const interlock::model::traffic_source& traffic,
                        const std::vector<std::string>& weights, Tables tables,
                        const std::string& model, double packets, double ideal);
@@ -294,8 +307,7 @@ class router_shape {
   };
   const stage_loads& loads(const std::string& pattern);
   template <class Tables, class Arbiter>
-  outcome run_weighted(const interlock::model::config& c,
-                       const interlock::model::separable_allocator& allocator,
+  outcome run_weighted(const interlock::model::config& c, const run_settings& s,
                        const interlock::model::traffic_source& nodes,
                        const std::vector<std::string>& weights, Tables tables, double packets,
                        double ideal);

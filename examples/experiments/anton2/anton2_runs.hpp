@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
 #include <vector>
 
@@ -26,12 +27,21 @@ namespace anton2_experiment {
 
 /// Runs `net` and measures it; `node_positions`: its sources are Anton 2's
 /// cores, whose completion is summed by their router's place in the node.
+/// `family`, when given, sums the arbiters' counts: sampled every
+/// family_bin cycles and at the end into outcome::family_over_time.
 template <class Net>
 outcome finish(Net& net, double packets_per_node, double ideal_per_node,
-               bool node_positions = false) {
-  const auto start = std::chrono::steady_clock::now();
-  const interlock::model::results r = net.run();
+               bool node_positions = false,
+               const std::function<interlock::inverse_weighted_counts()>& family = {}) {
   outcome o;
+  std::function<void(double)> progress;
+  if (family)
+    progress = [&](double) {
+      if (net.now() % family_bin == 0) o.family_over_time.push_back({net.now(), family()});
+    };
+  const auto start = std::chrono::steady_clock::now();
+  const interlock::model::results r = net.run(progress);
+  if (family) o.family_over_time.push_back({net.now(), family()});
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   o.ok = r.complete && !r.deadlock.deadlocked;
   o.last = r.batch_cycles;
@@ -103,6 +113,16 @@ interlock::inverse_weighted_counts family_counts(Net& net, node_id routers, std:
     return summed_counts<interlock::inverse_weighted_counts>(net, routers, ports);
   (void)net, (void)routers, (void)ports;
   return {};
+}
+
+/// finish()'s `family` for `net` under `s`: empty unless the arbiters are
+/// iw:FORM and run_settings::family_over_time asks.
+template <class Arbiter, class Net>
+std::function<interlock::inverse_weighted_counts()> family_sampler(Net& net, node_id routers,
+                                                                   std::size_t ports,
+                                                                   const run_settings& s) {
+  if (!is_family<Arbiter>::value || !s.family_over_time) return {};
+  return [&net, routers, ports] { return family_counts<Arbiter>(net, routers, ports); };
 }
 
 /// A batch run's configuration: `batch` packets per source, 1-flit packets.

@@ -47,8 +47,7 @@ const interlock::unified_arbiter_loads& anton2_shape::loads(const std::string& p
 }
 
 template <class Tables, class Arbiter>
-outcome anton2_shape::run_weighted(const interlock::model::config& c,
-                                   const interlock::model::separable_allocator& allocator,
+outcome anton2_shape::run_weighted(const interlock::model::config& c, const run_settings& s,
                                    const interlock::model::traffic_source& traffic,
                                    const std::vector<std::string>& weights, Tables tables,
                                    const std::string& model, double packets, double ideal) {
@@ -75,12 +74,12 @@ outcome anton2_shape::run_weighted(const interlock::model::config& c,
                             interlock::model::separable_allocator, Arbiter>
       net(
           routing_, c, traffic, [&](node_id r, std::size_t o) { return Arbiter(w.output(r, o)); },
-          {}, allocator, [&](node_id r, std::size_t q) { return Arbiter(w.input(r, q)); });
-  outcome o = finish(net, packets, ideal, true);
-  o.slides = slide_counts<Arbiter>(net, static_cast<node_id>(w.outputs.size() / w.ports),
-                                   interlock::anton2_topology::network_ports + 1);
-  o.family = family_counts<Arbiter>(net, static_cast<node_id>(w.outputs.size() / w.ports),
-                                    interlock::anton2_topology::network_ports + 1);
+          {}, s.allocator, [&](node_id r, std::size_t q) { return Arbiter(w.input(r, q)); });
+  const auto routers = static_cast<node_id>(w.outputs.size() / w.ports);
+  constexpr std::size_t ports = interlock::anton2_topology::network_ports + 1;
+  outcome o = finish(net, packets, ideal, true, family_sampler<Arbiter>(net, routers, ports, s));
+  o.slides = slide_counts<Arbiter>(net, routers, ports);
+  o.family = family_counts<Arbiter>(net, routers, ports);
   return o;
 }
 
@@ -100,7 +99,7 @@ outcome anton2_shape::run(const run_settings& s, const interlock::model::traffic
   }
   return with_weighted<8>(s.arbiter, weights.size(), [&](auto tables, auto arbiter) {
     return run_weighted<decltype(tables), typename decltype(arbiter)::type>(
-        c, s.allocator, traffic, weights, tables, s.arbiter.name(), packets, ideal_per_node);
+        c, s, traffic, weights, tables, s.arbiter.name(), packets, ideal_per_node);
   });
 }
 

@@ -42,8 +42,7 @@ const router_shape::stage_loads& router_shape::loads(const std::string& pattern)
 // The model's ports: 12 torus ports, then the endpoints, which share the
 // loads' one local port evenly.
 template <class Tables, class Arbiter>
-outcome router_shape::run_weighted(const interlock::model::config& c,
-                                   const interlock::model::separable_allocator& allocator,
+outcome router_shape::run_weighted(const interlock::model::config& c, const run_settings& s,
                                    const interlock::model::traffic_source& nodes,
                                    const std::vector<std::string>& weights, Tables tables,
                                    double packets, double ideal) {
@@ -68,8 +67,9 @@ outcome router_shape::run_weighted(const interlock::model::config& c,
   auto input = [&](node_id r, std::size_t q) { return Arbiter(in[r * lp + std::min(q, local)]); };
   interlock::model::network<interlock::vc_promotion_routing, Arbiter,
                             interlock::model::separable_allocator, Arbiter>
-      net(routing_, c, nodes, output, {}, allocator, input);
-  outcome o = finish(net, packets, ideal);
+      net(routing_, c, nodes, output, {}, s.allocator, input);
+  outcome o = finish(net, packets, ideal, false,
+                     family_sampler<Arbiter>(net, torus_.node_count(), local + endpoints, s));
   o.slides = slide_counts<Arbiter>(net, torus_.node_count(), local + endpoints);
   o.family = family_counts<Arbiter>(net, torus_.node_count(), local + endpoints);
   return o;
@@ -91,7 +91,7 @@ outcome router_shape::run(const run_settings& s, const interlock::model::traffic
   }
   return with_weighted<64>(s.arbiter, weights.size(), [&](auto tables, auto arbiter) {
     return run_weighted<decltype(tables), typename decltype(arbiter)::type>(
-        c, s.allocator, nodes, weights, tables, packets, ideal_per_node);
+        c, s, nodes, weights, tables, packets, ideal_per_node);
   });
 }
 

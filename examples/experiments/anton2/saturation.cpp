@@ -35,7 +35,8 @@ struct settings {
   std::vector<arbiter_model> arbiters = {parse_arbiter("", "round_robin"),
                                          parse_arbiter("", "inverse_weighted")};
   network_flags net;  // buffers, torus latency, pipeline, seed (batch and arbiter per cell)
-  std::string timeline, positions, counts;  // --timeline, --positions, --counts: the files
+  // --timeline, --positions, --counts, --counts-timeline: the files
+  std::string timeline, positions, counts, counts_timeline;
   std::uint64_t timeline_bin = 100;
 };
 
@@ -75,7 +76,11 @@ const std::string help =
     "                       over the batch, both stages: grants, slides, inputs\n"
     "                       zeroed and quota lost (quanta) per grant, the\n"
     "                       requesters' spread (quanta, mean and greatest), CSV;\n"
-    "                       none where nothing was counted\n" +
+    "                       none where nothing was counted\n"
+    "  --counts-timeline FILE  per run of an iw: arbiter, the same per 4,096\n"
+    "                       cycles from cycle 0: grants, inputs zeroed and quota\n"
+    "                       lost per grant, the requesters' mean spread in the\n"
+    "                       bin, and the greatest spread up to the bin's end, CSV\n" +
     cli::experiment_flags::help() +
     "\n"
     "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
@@ -113,6 +118,8 @@ int run(int argc, char** argv) {
           s.timeline = value();
         } else if (flag == "--counts") {
           s.counts = value();
+        } else if (flag == "--counts-timeline") {
+          s.counts_timeline = value();
         } else if (flag == "--timeline-bin") {
           s.timeline_bin = cli::number(flag, value(), 1, 1000000);
         } else {
@@ -126,6 +133,7 @@ int run(int argc, char** argv) {
       std::find(s.nodes.begin(), s.nodes.end(), "anton2") == s.nodes.end())
     throw cli::bad_input{"--positions: applies only to --nodes anton2 (positions in its node)"};
   if (!s.timeline.empty()) s.net.run.timeline_bin = s.timeline_bin;
+  s.net.run.family_over_time = !s.counts_timeline.empty();
   s.net.check(flags, s.nodes);
   if (shared.full) {
     if (!flags.given("--radix")) s.radix = 8;
@@ -158,10 +166,13 @@ int run(int argc, char** argv) {
   shared.check_work(work, "lower --radix or --batches");
   cli::table_output csv = shared.output("saturation");
   cli::output_file positions("--positions", s.positions), timeline("--timeline", s.timeline),
-      counts("--counts", s.counts);
+      counts("--counts", s.counts), counts_timeline("--counts-timeline", s.counts_timeline);
   counts.line(
       "node,pattern,arbiter,batch,grants,slides,zeroed_per_grant,quota_lost_per_grant,"
       "spread_mean,spread_max");
+  counts_timeline.line(
+      "node,pattern,arbiter,batch,bin_start,bin_cycles,grants,zeroed_per_grant,"
+      "quota_lost_per_grant,spread_mean,spread_max_to_date");
   positions.line(
       "node,pattern,arbiter,batch,position,u,v,completion_mean,completion_first,"
       "completion_last,last_arrival");
@@ -226,16 +237,38 @@ int run(int argc, char** argv) {
                                      static_cast<unsigned long long>(o.positions[p].first),
                                      static_cast<unsigned long long>(o.positions[p].last),
                                      static_cast<unsigned long long>(o.last)));
+        const auto real = [](double v) {
+          return v == v ? cli::format("%.6f", v) : std::string("none");
+        };
         if (c.arbiter.model == arbiter_model::kind::family) {
           const interlock::inverse_weighted_counts& f = o.family;
-          const auto real = [](double v) {
-            return v == v ? cli::format("%.6f", v) : std::string("none");
-          };
           counts.line(cli::format(
               "%s,%llu,%llu,%s,%s,%s,%s", key.c_str(), static_cast<unsigned long long>(f.grants),
               static_cast<unsigned long long>(f.slides), real(f.zeroed_per_grant()).c_str(),
               real(f.quota_lost_per_grant()).c_str(), real(f.spread_mean()).c_str(),
               f.spread_samples == 0 ? "none" : cli::format("%.6f", f.spread_max).c_str()));
+        }
+        interlock::inverse_weighted_counts before;
+        std::uint64_t bin_start = 0;
+        for (const outcome::family_sample& x : o.family_over_time) {
+          if (x.cycle == bin_start) continue;  // the end on a bin's boundary
+          // This bin's counts: the cumulative sums' differences.
+          interlock::inverse_weighted_counts bin;
+          bin.grants = x.counts.grants - before.grants;
+          bin.zeroed = x.counts.zeroed - before.zeroed;
+          bin.quota_lost = x.counts.quota_lost - before.quota_lost;
+          bin.spread_samples = x.counts.spread_samples - before.spread_samples;
+          bin.spread_sum = x.counts.spread_sum - before.spread_sum;
+          counts_timeline.line(cli::format(
+              "%s,%llu,%llu,%llu,%s,%s,%s,%s", key.c_str(),
+              static_cast<unsigned long long>(bin_start),
+              static_cast<unsigned long long>(x.cycle - bin_start),
+              static_cast<unsigned long long>(bin.grants), real(bin.zeroed_per_grant()).c_str(),
+              real(bin.quota_lost_per_grant()).c_str(), real(bin.spread_mean()).c_str(),
+              x.counts.spread_samples == 0 ? "none"
+                                           : cli::format("%.6f", x.counts.spread_max).c_str()));
+          before = x.counts;
+          bin_start = x.cycle;
         }
         for (std::size_t b = 0; b < o.link_utilization.size(); ++b)
           timeline.line(cli::format("%s,%llu,%llu,%.5f", key.c_str(),
@@ -246,6 +279,7 @@ int run(int argc, char** argv) {
       });
   csv.close();
   counts.close();
+  counts_timeline.close();
   positions.close();
   timeline.close();
   return status;
