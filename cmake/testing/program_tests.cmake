@@ -84,6 +84,19 @@ function(jobs_equal name program)
             -P "${INTERLOCK_TESTING_DIR}/jobs_equal.cmake")
 endfunction()
 
+# runs_equal(NAME PROGRAM FIRST args... SECOND args... IGNORE columns... ARGS
+# args...): the program's CSV under ARGS FIRST equals that under ARGS SECOND
+# but for the IGNORE columns (runs_equal.cmake).
+function(runs_equal name program)
+  cmake_parse_arguments(PARSE_ARGV 2 r "" "" "FIRST;SECOND;IGNORE;ARGS")
+  string(MAKE_C_IDENTIFIER "${name}" dir)
+  add_test(NAME "example: ${program}: ${name}"
+    COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${r_ARGS}"
+            "-DFIRST=${r_FIRST}" "-DSECOND=${r_SECOND}" "-DIGNORE=${r_IGNORE}"
+            "-DDIR=${CMAKE_CURRENT_BINARY_DIR}/equal_${dir}"
+            -P "${INTERLOCK_TESTING_DIR}/runs_equal.cmake")
+endfunction()
+
 function(json_check name program json checks)
   cmake_parse_arguments(PARSE_ARGV 4 j "" "" "ARGS")
   add_test(NAME "example: ${name}"

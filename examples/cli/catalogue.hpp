@@ -75,6 +75,18 @@ inline const std::vector<entry>& entries() {
        {{"--weights-from", "a pattern or a mix of 2 labelled patterns", "the run's --traffic",
          "the loads the weights are programmed from (M = 8 bits; 12 on Anton 2's node)"}},
        torus_programs},
+      {"arbiter",
+       "iw:ORDERING.QUANTIZATION.HISTORY",
+       "--arbiter",
+       "the inverse-weighted family: exact Eq. 3 and the hardware model taken apart; ordering "
+       "levels (two priority levels, round-robin ties) or full (by accumulator), quantization "
+       "mbit or real, history window (Fig. 6's window and clamp), unbounded or lagL (an "
+       "accumulator at most L quanta below the least requester's, L = 1..64); "
+       "iw:levels.mbit.window decides as inverse_weighted, iw:full.real.unbounded as Eq. 3",
+       "[Towles14] 3, 3.3",
+       {{"--weights-from", "as inverse_weighted", "the run's --traffic",
+         "the loads the weights are programmed from"}},
+       "netsim, fairness_check, saturation, blend"},
       {"allocator",
        "separable_input_first",
        "--allocator",

@@ -124,7 +124,7 @@ int run(int argc, char** argv) {
   // [Towles14] programs one set of weights, from uniform traffic's loads,
   // for every pattern it runs: a test's own pattern would be fair by
   // construction.
-  const bool weighted = a.arbiter == "inverse_weighted";
+  const bool weighted = inverse_weighted_name(a.arbiter);
   const bool default_weights = weighted && a.weights_mix.empty();
   if (default_weights) {
     a.weights_from = "uniform_random";

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <interlock/arbiters/inverse_weighted_form.hpp>
 #include <interlock/model/config.hpp>
 #include <interlock/model/measurement.hpp>
 #include <interlock/model/presets.hpp>
@@ -126,6 +127,24 @@ inline void check_work(const arguments& a) {
                     mib, packets, static_cast<unsigned long long>(a.max_memory_mib))};
 }
 
+/// An arbiter whose weights are programmed from loads: Figure 6/8's
+/// hardware model (inverse_weighted) or a corner of the inverse-weighted
+/// family (iw:ORDERING.QUANTIZATION.HISTORY, inverse_weighted_form.hpp).
+inline bool inverse_weighted_name(const std::string& arbiter) {
+  return arbiter == "inverse_weighted" || arbiter.compare(0, 3, "iw:") == 0;
+}
+
+/// --arbiter's or --input-arbiter's value: a name of the catalogue, or
+/// iw:FORM with a form that parses (written back in its canonical spelling).
+inline std::string arbiter_name(const std::string& flag, const std::string& value) {
+  if (value.compare(0, 3, "iw:") != 0) return cli::catalogue::check(flag, "arbiter", value);
+  try {
+    return "iw:" + interlock::parse_inverse_weighted_form(value.substr(3)).name();
+  } catch (const interlock::config_error& e) {
+    throw bad_input{flag + ": '" + value.substr(0, 80) + "': " + e.what()};
+  }
+}
+
 /// Flags that take no value; in a configuration file `key = true` or `false`.
 inline bool is_switch(const std::string& flag) {
   return flag == "--no-datelines" || flag == "--no-progress" || is_trace_switch(flag);
@@ -178,9 +197,9 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
       if (a.tables != "toc" && a.tables != "optimized")
         throw bad_input{"--tables: '" + a.tables + "'; allowed: toc, optimized"};
     } else if (flag == "--arbiter") {
-      a.arbiter = cli::catalogue::check(flag, "arbiter", value());
+      a.arbiter = arbiter_name(flag, value());
     } else if (flag == "--input-arbiter") {
-      a.input_arbiter = cli::catalogue::check(flag, "arbiter", value());
+      a.input_arbiter = arbiter_name(flag, value());
     } else if (flag == "--allocator") {
       const std::string text = value();
       const std::size_t colon = text.find(':');
@@ -370,10 +389,10 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
   if (a.arbiter != "age" && !age_flags.empty())
     throw bad_input{age_flags.front() + ": applies only to --arbiter age"};
   const std::size_t n = a.radix.size();
-  if (!a.weights_from.empty() && a.arbiter != "inverse_weighted")
-    throw bad_input{"--weights-from: applies only to --arbiter inverse_weighted"};
-  if (headroom_given && a.arbiter != "inverse_weighted")
-    throw bad_input{"--weight-headroom: applies only to --arbiter inverse_weighted"};
+  if (!a.weights_from.empty() && !inverse_weighted_name(a.arbiter))
+    throw bad_input{"--weights-from: applies only to --arbiter inverse_weighted or iw:FORM"};
+  if (headroom_given && !inverse_weighted_name(a.arbiter))
+    throw bad_input{"--weight-headroom: applies only to --arbiter inverse_weighted or iw:FORM"};
   // Weights of M bits: 8 on a torus of routers, 12 in Anton 2's node.
   const unsigned weight_bits = a.node == "anton2" ? 12 : 8;
   if (a.weight_headroom >= weight_bits)
@@ -383,15 +402,15 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
                     (a.node == "anton2" ? " in Anton 2's node)" : " on a torus of routers)")};
   // The inverse-weighted arbiter's N patterns: its weights' patterns, each a
   // label; traffic of more than one pattern is labelled only then.
-  if (a.arbiter == "inverse_weighted" && a.model.endpoints > 1)
-    throw bad_input{"--endpoints: " + std::to_string(a.model.endpoints) +
-                    " with --arbiter inverse_weighted; its weights come from the loads of one "
-                    "local port per router (1 only)"};
-  if (a.arbiter == "inverse_weighted") {
+  if (inverse_weighted_name(a.arbiter) && a.model.endpoints > 1)
+    throw bad_input{"--endpoints: " + std::to_string(a.model.endpoints) + " with --arbiter " +
+                    a.arbiter +
+                    "; its weights come from the loads of one local port per router (1 only)"};
+  if (inverse_weighted_name(a.arbiter)) {
     const auto& weights = a.weights_mix.empty() ? a.mix : a.weights_mix;
     if (weights.size() > 2)
-      throw bad_input{std::string(a.weights_mix.empty() ? "--traffic" : "--weights-from") +
-                      ": inverse_weighted takes weights for 1 or 2 labelled patterns"};
+      throw bad_input{std::string(a.weights_mix.empty() ? "--traffic" : "--weights-from") + ": " +
+                      a.arbiter + " takes weights for 1 or 2 labelled patterns"};
     if (weights.size() == 2 && a.mix.size() != 2)
       throw bad_input{"--traffic: weights for 2 labelled patterns need a mix of 2 patterns, " +
                       std::to_string(a.mix.size()) + " given"};

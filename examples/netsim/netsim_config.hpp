@@ -86,9 +86,9 @@ inline std::vector<setting> resolved_settings(const arguments& a, unsigned physi
     add("rsp-age-bias", biases(true));
     add("age-rr-select", cli::format("0x%llx", static_cast<unsigned long long>(a.age_rr_select)));
   }
-  if (a.arbiter == "inverse_weighted" && !a.weights_from.empty())
+  if (inverse_weighted_name(a.arbiter) && !a.weights_from.empty())
     add("weights-from", a.weights_from);
-  if (a.arbiter == "inverse_weighted") add("weight-headroom", std::to_string(a.weight_headroom));
+  if (inverse_weighted_name(a.arbiter)) add("weight-headroom", std::to_string(a.weight_headroom));
   add("vcs", std::to_string(physical_vcs));
   add("buffer-flits", std::to_string(a.model.buffer_flits));
   add("injection-buffer-flits", std::to_string(a.model.injection_flits()));

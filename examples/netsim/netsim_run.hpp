@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <interlock/arbiters/age_epoch.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
+#include <interlock/arbiters/inverse_weighted_family.hpp>
 #include <interlock/arbiters/inverse_weights.hpp>
 #include <interlock/arbiters/round_robin.hpp>
 #include <interlock/model/network.hpp>
@@ -274,7 +275,7 @@ int with_inverse_inputs(const arguments& a, const Scheme& scheme, const traffic_
                         const MakeOutput& outputs, const MakeInput& inputs) {
   namespace m = interlock::model;
   const std::function<Policy(node_id, std::size_t)> out = outputs;
-  if (a.input_arbiter != "inverse_weighted")
+  if (!inverse_weighted_name(a.input_arbiter))
     return with_allocator<Scheme, Policy>(a, scheme, traffic, outputs, {});
   const std::function<Policy(node_id, std::size_t)> in = inputs;
   if (a.allocator == "separable_output_first")
@@ -284,36 +285,54 @@ int with_inverse_inputs(const arguments& a, const Scheme& scheme, const traffic_
                                                                     in);
 }
 
-template <std::size_t N, class Scheme>
-int with_inverse_weights(const arguments& a, const Scheme& scheme, const traffic_setup& traffic) {
+// The output arbiters (and the input arbiters with --input-arbiter the
+// same) of one inverse-weighted model, each programmed from its inputs'
+// loads by `tables` (inverse_weight_tables.hpp).
+template <class Policy, class Scheme, class Tables>
+int with_inverse_weights(const arguments& a, const Scheme& scheme, const traffic_setup& traffic,
+                         Tables tables) {
   const interlock::torus_topology& t = scheme.topology();
-  using policy = interlock::inverse_weighted_arbiter<64, N, 8>;
-  interlock::inverse_weight_tables<64, N, 8> tables(a.weight_headroom);
   const auto out = interlock::arbitration_tables(tables, traffic.loads);
   const auto in = interlock::arbitration_tables(tables, traffic.input_loads);
-  return with_inverse_inputs<Scheme, policy>(
+  return with_inverse_inputs<Scheme, Policy>(
       a, scheme, traffic,
       [out, &t](node_id r, std::size_t o) {
-        return policy(out[interlock::router_arbiter(t, r, o)]);
+        return Policy(out[interlock::router_arbiter(t, r, o)]);
       },
       [in, &t](node_id r, std::size_t q) {
-        return policy(in[interlock::router_arbiter(t, r, q)]);
+        return Policy(in[interlock::router_arbiter(t, r, q)]);
       });
 }
 
 // Anton 2's unified network: arbiters of 8 inputs (ports at the outputs,
 // VCs at the inputs), with 12-bit weights: an on-chip router's inputs carry
 // loads up to 572 times apart (a core's injection against a torus link's).
-template <std::size_t N>
+template <class Policy, class Tables>
 int with_inverse_weights(const arguments& a, const interlock::anton2_routing& scheme,
-                         const traffic_setup& traffic) {
-  using policy = interlock::inverse_weighted_arbiter<8, N, 12>;
-  interlock::inverse_weight_tables<8, N, 12> tables(a.weight_headroom);
-  const auto w = std::make_shared<const interlock::unified_tables<8, N, 12>>(
-      interlock::unified_arbitration_tables(tables, *traffic.unified));
-  return with_inverse_inputs<interlock::anton2_routing, policy>(
-      a, scheme, traffic, [w](node_id r, std::size_t o) { return policy(w->output(r, o)); },
-      [w](node_id r, std::size_t q) { return policy(w->input(r, q)); });
+                         const traffic_setup& traffic, Tables tables) {
+  using set = decltype(interlock::unified_arbitration_tables(tables, *traffic.unified));
+  const auto w =
+      std::make_shared<const set>(interlock::unified_arbitration_tables(tables, *traffic.unified));
+  return with_inverse_inputs<interlock::anton2_routing, Policy>(
+      a, scheme, traffic, [w](node_id r, std::size_t o) { return Policy(w->output(r, o)); },
+      [w](node_id r, std::size_t q) { return Policy(w->input(r, q)); });
+}
+
+// --arbiter inverse_weighted (Figure 6/8's hardware model) or iw:FORM (the
+// family), with weights of N labelled patterns: K inputs and M-bit weights,
+// 64 and 8 on a torus of routers, 8 and 12 in Anton 2's node.
+template <std::size_t N, class Scheme>
+int with_inverse_weights(const arguments& a, const Scheme& scheme, const traffic_setup& traffic) {
+  constexpr bool anton2 = std::is_same<Scheme, interlock::anton2_routing>::value;
+  constexpr std::size_t K = anton2 ? 8 : 64;
+  constexpr unsigned M = anton2 ? 12 : 8;
+  if (a.arbiter != "inverse_weighted")
+    return with_inverse_weights<interlock::inverse_weighted_family<K, N, M>>(
+        a, scheme, traffic,
+        interlock::inverse_weighted_family_tables<K, N, M>(
+            interlock::parse_inverse_weighted_form(a.arbiter.substr(3)), a.weight_headroom));
+  return with_inverse_weights<interlock::inverse_weighted_arbiter<K, N, M>>(
+      a, scheme, traffic, interlock::inverse_weight_tables<K, N, M>(a.weight_headroom));
 }
 
 template <class Scheme>
@@ -322,8 +341,9 @@ int with_arbiter(const arguments& a, const Scheme& scheme) {
   // [Towles14] programs one set of weights, from uniform traffic, for every
   // pattern it runs: --weights-from names the patterns whose loads set them.
   // Packets carry their pattern's label when the weights are per label.
-  const std::size_t labels =
-      a.arbiter != "inverse_weighted" ? 1 : (a.weights_mix.empty() ? a.mix : a.weights_mix).size();
+  const std::size_t labels = !inverse_weighted_name(a.arbiter)
+                                 ? 1
+                                 : (a.weights_mix.empty() ? a.mix : a.weights_mix).size();
   traffic_setup traffic = with_traffic(a, scheme, a.mix, "--traffic", labels > 1);
   if (!a.weights_mix.empty()) {
     const traffic_setup weights = with_traffic(a, scheme, a.weights_mix, "--weights-from", false);

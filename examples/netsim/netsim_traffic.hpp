@@ -104,10 +104,10 @@ traffic_setup make_traffic(const arguments& a, const Scheme& scheme, const Patte
     s.channel = interlock::channel_loads(scheme, pattern);
     add_flows(a, t, pattern, s);
   }
-  if (a.arbiter == "inverse_weighted") {
+  if (inverse_weighted_name(a.arbiter)) {
     check_flow_pairs(pairs);
     s.loads = interlock::router_arbiter_loads(scheme, interlock::traffic_class::request, pattern);
-    if (a.input_arbiter == "inverse_weighted")
+    if (inverse_weighted_name(a.input_arbiter))
       s.input_loads =
           interlock::router_input_loads(scheme, interlock::traffic_class::request, pattern);
   }
@@ -136,7 +136,7 @@ traffic_setup make_traffic(const arguments& a, const interlock::anton2_routing& 
     for (double& l : s.channel) l *= 16.0 / node.links().torus_bandwidth;
     add_flows(a, t, pattern, s);  // per core: its node's share
   }
-  if (a.arbiter == "inverse_weighted") {
+  if (inverse_weighted_name(a.arbiter)) {
     check_flow_pairs(pairs);
     s.unified = std::make_shared<const interlock::unified_arbiter_loads>(
         interlock::anton2_arbiter_loads(scheme, interlock::traffic_class::request, pattern));
