@@ -38,7 +38,7 @@ struct reference {
       if (best == n || *p[i] > *p[best] || (*p[i] == *p[best] && distance(i) < distance(best)))
         best = i;
     }
-    return best == n ? grant::none() : grant(best);
+    return best == n ? interlock::no_grant() : grant(best);
   }
   void commit(grant g) {
     if (!g) return;

@@ -38,7 +38,7 @@ struct ascending_reference {
                          (levels[i] == levels[best] && distance(i) < distance(best));
       if (beats) best = i;
     }
-    return best == n ? grant::none() : grant(best);
+    return best == n ? interlock::no_grant() : grant(best);
   }
   void commit(grant g) {
     if (g) pointer = (g.index() + 1) % n;
@@ -88,7 +88,7 @@ TEST_CASE("ascending round robin: the lowest requester at or after the pointer w
   CHECK(rr.grant(0b1010) == grant(3));  // pointer 0 (wraps)
   CHECK(rr.grant(0b1010) == grant(1));
   CHECK(rr.arbitrate(0b0001) == grant(0));  // nothing at or after 2: the lowest
-  CHECK(rr.arbitrate(0) == grant::none());
+  CHECK(rr.arbitrate(0) == interlock::no_grant());
   const auto from_3 = round_robin_arbiter<4, rr_order::ascending>::with_highest_priority(3);
   CHECK(from_3.arbitrate(0b1111) == grant(3));
   CHECK_THROWS_AS((round_robin_arbiter<4, rr_order::ascending>::with_highest_priority(4)),

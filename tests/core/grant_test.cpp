@@ -13,7 +13,7 @@ TEST_CASE("grant: an index or none", "[grant]") {
   STATIC_REQUIRE(std::is_trivially_copyable_v<grant>);
   constexpr grant none;
   STATIC_REQUIRE(!none.valid());
-  STATIC_REQUIRE(none == grant::none());
+  STATIC_REQUIRE(none == interlock::no_grant());
   STATIC_REQUIRE(none.index() == grant::none_index);
   STATIC_REQUIRE(none.vector() == 0);
   constexpr grant g(5);

@@ -30,12 +30,12 @@ struct reference_priority_arbiter {
     int top = -1;
     for (std::size_t i = 0; i < n; ++i)
       if (levels[i] > top) top = levels[i];
-    if (top < 0) return interlock::grant::none();
+    if (top < 0) return interlock::no_grant();
     for (std::size_t k = 1; k <= n; ++k) {
       const std::size_t i = (ones + n - k) % n;
       if (levels[i] == top) return interlock::grant(i);
     }
-    return interlock::grant::none();
+    return interlock::no_grant();
   }
   void commit(interlock::grant g) {
     if (g) ones = g.index();
@@ -190,7 +190,7 @@ inline interlock::grant two_passes_per_level(const levels_t& levels, std::size_t
       }
     }
   }
-  return interlock::grant::none();
+  return interlock::no_grant();
 }
 
 /// Runs `arbiter` through the scenario's steps with grant() and requires every

@@ -135,7 +135,7 @@ class AdapterArbiter : public Arbiter {
   /// The last winner as interlock's grant.
   interlock::grant Winner() const {
     return _selected >= 0 ? interlock::grant(static_cast<std::size_t>(_selected))
-                          : interlock::grant::none();
+                          : interlock::no_grant();
   }
 };
 

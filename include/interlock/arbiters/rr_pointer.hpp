@@ -86,7 +86,7 @@ class rr_pointer {
   constexpr grant pick(std::uint64_t candidates) const noexcept {
     const std::uint64_t preferred = candidates & at_or_after();
     const std::uint64_t row = preferred != 0 ? preferred : candidates;
-    return row != 0 ? grant(bits::lowest_index(row)) : grant::none();
+    return row != 0 ? grant(bits::lowest_index(row)) : no_grant();
   }
 
   /// pointer = g + 1 (mod N) when g is a requester; otherwise unchanged.

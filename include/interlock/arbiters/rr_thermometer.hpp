@@ -233,7 +233,7 @@ constexpr figure8_row first_row(LevelWord&& level_word, std::uint64_t rr_therm) 
 
 /// The fixed-priority pick within the chosen row: its most significant bit.
 constexpr grant highest_of(std::uint64_t row, std::size_t word_index = 0) noexcept {
-  if (row == 0) return grant::none();
+  if (row == 0) return no_grant();
   return grant(word_index * bits::word_bits + bits::highest_index_nonzero(row));
 }
 

@@ -10,9 +10,14 @@
 //   index() of no grant returns grant::none_index (a value no requester has);
 //   the policies treat any index they do not have as no grant.
 //
+//   no_grant() names no grant; test a grant with `if (g)`, `if (!g)` or
+//   g.valid() (there is no member none(): a predicate misspelt as a call
+//   does not compile).
+//
 // Example
 //   interlock::grant g = arb.arbitrate(requests);
 //   if (g) forward(g.index());
+//   if (!g) ++idle_cycles;               // no requester was granted
 //   arb.commit(g, requests);             // also fine when g is no grant
 #ifndef INTERLOCK_CORE_GRANT_HPP
 #define INTERLOCK_CORE_GRANT_HPP
@@ -35,8 +40,6 @@ class grant {
       : index_(index < none_index ? static_cast<std::uint32_t>(index)
                                   : static_cast<std::uint32_t>(none_index)) {}
 
-  static constexpr grant none() noexcept { return grant(); }
-
   constexpr bool valid() const noexcept { return index_ != none_index; }
   constexpr explicit operator bool() const noexcept { return valid(); }
 
@@ -54,6 +57,11 @@ class grant {
  private:
   std::uint32_t index_ = static_cast<std::uint32_t>(none_index);
 };
+
+/// No grant, by name: `return no_grant();`. A free function, not a member,
+/// so that a test for no grant cannot be misspelt as a call that compiles
+/// (`if (g.none())`): test a grant with `if (!g)` or `g.valid()`.
+constexpr grant no_grant() noexcept { return grant(); }
 
 }  // namespace interlock
 

@@ -65,7 +65,7 @@ bool no_state_change_without_commit(const Arbiter& arbiter, const Requests& requ
   Arbiter probe = arbiter;
   static_cast<void>(probe.arbitrate(requests));
   if (!(probe == arbiter)) return false;
-  probe.commit(grant::none(), requests);
+  probe.commit(no_grant(), requests);
   return probe == arbiter;
 }
 
