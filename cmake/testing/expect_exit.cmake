@@ -3,8 +3,21 @@
 #       -P expect_exit.cmake
 # Runs PROGRAM with ARGS and fails unless it exits with STATUS and its output
 # (stdout and stderr together) matches REGEX. With STDOUT, standard output
-# goes to that file (such as /dev/full) and only stderr is matched.
-if(DEFINED STDOUT)
+# goes to that file (such as /dev/full) and only stderr is matched. A last
+# argument EMPTY is passed as an empty argument ('').
+set(empty "")
+list(LENGTH ARGS n)
+if(n GREATER 0)
+  list(GET ARGS -1 last)
+  if(last STREQUAL "EMPTY")
+    list(REMOVE_AT ARGS -1)
+    set(empty "1")
+  endif()
+endif()
+if(empty)
+  execute_process(COMMAND "${PROGRAM}" ${ARGS} "" OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  RESULT_VARIABLE status)
+elseif(DEFINED STDOUT)
   execute_process(COMMAND "${PROGRAM}" ${ARGS} OUTPUT_FILE "${STDOUT}" ERROR_VARIABLE err
                   RESULT_VARIABLE status)
   set(out "")

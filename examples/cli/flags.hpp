@@ -5,9 +5,10 @@
 // and then of the command line, which overrides the file. flags::for_each()
 // hands each flag to the tool with a reader of its value; a flag given twice,
 // a missing value and anything the tool refuses throw bad_input naming the
-// flag, prefixed for a file by FILE:LINE:COLUMN. read_config() is the only
-// reader of a file: it refuses one that is not a regular file, that it
-// cannot read to the end, or over 1 MiB.
+// flag, prefixed for a file by FILE:LINE:COLUMN; so do an empty value and
+// two outputs (--csv, --json, --write-config, ...) naming one file.
+// read_config() is the only reader of a file: it refuses one that is not a
+// regular file, that it cannot read to the end, or over 1 MiB.
 #ifndef INTERLOCK_EXAMPLES_CLI_FLAGS_HPP
 #define INTERLOCK_EXAMPLES_CLI_FLAGS_HPP
 
@@ -216,6 +217,8 @@ class flags {
           if (i + 1 >= words_.size()) throw bad_input{flag + ": needs a value"};
           ++i;
           if (!words_[i].where.empty()) where = words_[i].where;
+          // An empty value is refused, never read as the default.
+          if (words_[i].text.empty()) throw bad_input{flag + ": needs a value, not ''"};
           took = true;
           taken = words_[i].text;
           return words_[i].text;
@@ -226,11 +229,14 @@ class flags {
         }
         on(flag, value);
         read_.emplace_back(flag, took ? taken : std::string("true"));
+        if (took && is_output(flag)) outputs_.emplace_back(flag, taken);
       } catch (const bad_input& e) {
         if (where.empty()) throw;
         throw bad_input{where + ": " + e.message};  // a configuration file's line and column
       }
     }
+    if (!write_path.empty()) outputs_.emplace_back("--write-config", write_path);
+    check_outputs();
     if (resolves_) {
       write_path_ = write_path;
     } else if (!write_path.empty()) {
@@ -273,6 +279,30 @@ class flags {
   const std::string& preset() const noexcept { return preset_; }
 
  private:
+  /// The flags that name a file a program writes.
+  static bool is_output(const std::string& flag) {
+    for (const char* f : {"--csv", "--json", "--per-source", "--write-config", "--timeline",
+                          "--positions", "--counts", "--counts-timeline"})
+      if (flag == f) return true;
+    return false;
+  }
+  /// Two outputs on one file would lose one: refused, naming both flags.
+  void check_outputs() const {
+    for (std::size_t i = 0; i < outputs_.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (same_file(outputs_[i].second, outputs_[j].second))
+          throw bad_input{outputs_[i].first + ": '" + outputs_[i].second.substr(0, 200) +
+                          "' is also " + outputs_[j].first + "'s file; give each output its own"};
+  }
+  /// Whether two paths name one file: the same text, or an existing file
+  /// reached both ways.
+  static bool same_file(const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    struct stat x {
+    }, y{};
+    return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev &&
+           x.st_ino == y.st_ino;
+  }
   static void write_config(const std::string& path,
                            const std::vector<std::pair<std::string, std::string>>& read) {
     for (const auto& r : read)
@@ -292,6 +322,7 @@ class flags {
   std::vector<token> words_;
   std::vector<std::string> seen_;
   std::vector<std::pair<std::string, std::string>> read_;
+  std::vector<std::pair<std::string, std::string>> outputs_;  // flag, path
   bool generic_write_ = true, resolves_ = false;
 };
 

@@ -3,7 +3,8 @@
 // and --version the program's name, interlock's version and the git
 // revision it was built from, each exiting 0; bad input (bad_input, interlock::config_error) exits
 // 2 after the tool's name; running out of memory, a failed write (to a file or to standard output)
-// or any other failure exits 3.
+// or any other failure exits 3. run_demo(): the demos' main, which take
+// only --help, --version and their own output files.
 #ifndef INTERLOCK_EXAMPLES_CLI_RUN_TOOL_HPP
 #define INTERLOCK_EXAMPLES_CLI_RUN_TOOL_HPP
 
@@ -14,6 +15,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "output.hpp"
 #include "values.hpp"
@@ -73,6 +75,50 @@ int run_tool(const char* name, const char* help, const char* out_of_memory_hint,
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory (%s)\n", name, out_of_memory_hint);
     status = 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    status = 3;
+  }
+  return stdout_written(name) ? status : 3;
+}
+
+/// A demo's main: --help and --version as run_tool's; `outputs` names the
+/// flags the demo takes, each with a file to write (inverse_weighted_demo's
+/// --csv), handed to run(paths) in that order ("" when not given); any
+/// other argument is refused (exit 2). A failed write, to a file or to
+/// standard output, exits 3.
+template <class Run>
+int run_demo(const char* name, const char* help, int argc, char** argv, Run&& run,
+             const std::vector<std::string>& outputs = {}) {
+  std::vector<std::string> paths(outputs.size());
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--help" || word == "-h" || word == "--version") {
+      if (word == "--version")
+        std::printf("%s\n", version_line(name).c_str());
+      else
+        std::fputs(help, stdout);
+      return stdout_written(name) ? 0 : 3;
+    }
+    std::size_t k = 0;
+    while (k < outputs.size() && outputs[k] != word) ++k;
+    if (k == outputs.size() || i + 1 >= argc || argv[i + 1][0] == '\0' || !paths[k].empty()) {
+      std::fprintf(
+          stderr, "%s: %s\n", name,
+          k == outputs.size()
+              ? ("'" + word.substr(0, 80) + "': not an argument of this demo (see --help)").c_str()
+          : !paths[k].empty() ? (word + ": given twice").c_str()
+                              : (word + ": needs a file").c_str());
+      return 2;
+    }
+    paths[k] = argv[++i];
+  }
+  int status = 0;
+  try {
+    status = run(paths);
+  } catch (const bad_input& e) {  // an output that cannot be opened
+    std::fprintf(stderr, "%s: %s\n", name, e.message.c_str());
+    status = 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", name, e.what());
     status = 3;

@@ -12,6 +12,9 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
+
+#include "run_tool.hpp"
 
 namespace {
 
@@ -63,18 +66,25 @@ struct port {
 
 }  // namespace
 
-int main() {
-  std::printf("AGE_CLK_PERIOD = 2 clock ticks per age tick; ages shown as A,B\n\n");
-  std::printf("%6s  %9s  %5s  %7s  %13s %-8s  %s\n", "cycle", "timestamp", "epoch", "inhibit",
-              "count[0]/[1]", "ages A,B", "event");
-  port p;
-  p.arrive(1, 9, "A arrives with age 9, +1 bias");
-  p.tick_until(700);
-  p.arrive(0, 0, "B arrives in the new epoch, age 0 +1");
-  p.tick_until(1030);
-  p.show("the timestamp stays at 255 while inhibited");
-  p.arbitrate();
-  p.tick_until(1034);
-  p.arbitrate();
-  return 0;
+int main(int argc, char** argv) {
+  return cli::run_demo(
+      "age_epoch_timeline",
+      "usage: age_epoch_timeline\n"
+      "The Cray XT age clock (AGE_CLK_PERIOD = 2) through an epoch switch and an\n"
+      "inhibited rollover, cycle by cycle.\n",
+      argc, argv, [](const std::vector<std::string>&) {
+        std::printf("AGE_CLK_PERIOD = 2 clock ticks per age tick; ages shown as A,B\n\n");
+        std::printf("%6s  %9s  %5s  %7s  %13s %-8s  %s\n", "cycle", "timestamp", "epoch", "inhibit",
+                    "count[0]/[1]", "ages A,B", "event");
+        port p;
+        p.arrive(1, 9, "A arrives with age 9, +1 bias");
+        p.tick_until(700);
+        p.arrive(0, 0, "B arrives in the new epoch, age 0 +1");
+        p.tick_until(1030);
+        p.show("the timestamp stays at 255 while inhibited");
+        p.arbitrate();
+        p.tick_until(1034);
+        p.arbitrate();
+        return 0;
+      });
 }

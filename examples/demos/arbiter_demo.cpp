@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
+
+#include "run_tool.hpp"
 
 namespace {
 
@@ -76,9 +79,15 @@ void decide_commit_demo() {
 
 }  // namespace
 
-int main() {
-  round_robin_demo();
-  priority_demo();
-  decide_commit_demo();
-  return 0;
+int main(int argc, char** argv) {
+  return cli::run_demo("arbiter_demo",
+                       "usage: arbiter_demo\n"
+                       "The round-robin and priority arbiters deciding step by step, then\n"
+                       "the decide/commit split of an allocator.\n",
+                       argc, argv, [](const std::vector<std::string>&) {
+                         round_robin_demo();
+                         priority_demo();
+                         decide_commit_demo();
+                         return 0;
+                       });
 }

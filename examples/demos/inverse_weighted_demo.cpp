@@ -18,6 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "output.hpp"
+#include "run_tool.hpp"
+
 namespace {
 
 // Runs the two-arbiter network for `cycles` deliveries and returns how many
@@ -63,7 +66,7 @@ struct labeller {
   }
 };
 
-void write_blend_csv(const char* path) {
+void write_blend_csv(const std::string& path) {
   // Four inputs, two patterns with opposite loads, blended 30% / 70%.
   const interlock::load_matrix loads{{1.0, 0.25}, {0.5, 0.25}, {0.25, 0.5}, {0.25, 1.0}};
   const double alpha[2] = {0.3, 0.7};
@@ -82,14 +85,8 @@ void write_blend_csv(const char* path) {
   std::uint8_t cur_hw[4], cur_exact[4];
   for (std::size_t i = 0; i < 4; ++i)
     cur_hw[i] = label_hw[i].next(), cur_exact[i] = label_exact[i].next();
-  std::FILE* out = std::fopen(path, "w");
-  if (out == nullptr) {
-    std::fprintf(stderr, "cannot write %s\n", path);
-    return;
-  }
-  std::fprintf(
-      out,
-      "decisions,hw0,hw1,hw2,hw3,exact0,exact1,exact2,exact3,target0,target1,target2,target3\n");
+  cli::output_file out("--csv", path);
+  out.line("decisions,hw0,hw1,hw2,hw3,exact0,exact1,exact2,exact3,target0,target1,target2,target3");
   double s_hw[4] = {}, s_exact[4] = {};
   int next_row = 1;  // rows at about 20 per decade
   for (int t = 1; t <= 10000; ++t) {
@@ -101,32 +98,41 @@ void write_blend_csv(const char* path) {
     cur_exact[e] = label_exact[e].next();
     if (t == next_row) {
       next_row = t + 1 + t / 10;
-      std::fprintf(out, "%d", t);
-      for (double s : s_hw) std::fprintf(out, ",%.5f", s / t);
-      for (double s : s_exact) std::fprintf(out, ",%.5f", s / t);
-      for (double g_i : target) std::fprintf(out, ",%.5f", g_i / sum);
-      std::fprintf(out, "\n");
+      std::string row = std::to_string(t);
+      for (double s : s_hw) row += cli::format(",%.5f", s / t);
+      for (double s : s_exact) row += cli::format(",%.5f", s / t);
+      for (double g_i : target) row += cli::format(",%.5f", g_i / sum);
+      out.line(row);
     }
   }
-  std::fclose(out);
-  std::printf("wrote %s\n", path);
+  out.close();
+  std::printf("wrote %s\n", path.c_str());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::printf("Figure 5: E0 (load 0.5), E1 (1) and E2 (1) share one destination link\n");
-  std::printf("  equality of service  E0 0.200   E1 0.400   E2 0.400\n");
-  const long cycles = 300000;
-  print_shares("round robin", figure5_network(round_robin_as_pattern_arbiter{},
-                                              round_robin_as_pattern_arbiter{}, cycles));
-  using iw = interlock::inverse_weighted_arbiter<2, 1, 8>;
-  const auto a = interlock::weights_from_loads({{1.0}, {0.5}}, 8);  // E1, E0
-  const auto b = interlock::weights_from_loads({{1.5}, {1.0}}, 8);  // A's output, E2
-  std::printf("  weights: A %u / %u, B %u / %u (M = 8)\n", a.weights[0][0], a.weights[1][0],
-              b.weights[0][0], b.weights[1][0]);
-  print_shares("inverse weighted", figure5_network(iw(a), iw(b), cycles));
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--csv") == 0) write_blend_csv(argv[i + 1]);
-  return 0;
+  return cli::run_demo(
+      "inverse_weighted_demo",
+      "usage: inverse_weighted_demo [--csv FILE]\n"
+      "Equality of service on the network of Figure 5 ([Towles14]): round robin\n"
+      "against inverse-weighted arbiters. --csv FILE also writes a blended\n"
+      "pattern's convergence at one arbiter.\n",
+      argc, argv,
+      [](const std::vector<std::string>& csv) {
+        std::printf("Figure 5: E0 (load 0.5), E1 (1) and E2 (1) share one destination link\n");
+        std::printf("  equality of service  E0 0.200   E1 0.400   E2 0.400\n");
+        const long cycles = 300000;
+        print_shares("round robin", figure5_network(round_robin_as_pattern_arbiter{},
+                                                    round_robin_as_pattern_arbiter{}, cycles));
+        using iw = interlock::inverse_weighted_arbiter<2, 1, 8>;
+        const auto a = interlock::weights_from_loads({{1.0}, {0.5}}, 8);  // E1, E0
+        const auto b = interlock::weights_from_loads({{1.5}, {1.0}}, 8);  // A's output, E2
+        std::printf("  weights: A %u / %u, B %u / %u (M = 8)\n", a.weights[0][0], a.weights[1][0],
+                    b.weights[0][0], b.weights[1][0]);
+        print_shares("inverse weighted", figure5_network(iw(a), iw(b), cycles));
+        if (!csv[0].empty()) write_blend_csv(csv[0]);
+        return 0;
+      },
+      {"--csv"});
 }
