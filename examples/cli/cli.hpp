@@ -15,8 +15,9 @@
 //     failure, a failed write among them), --help and --version.
 // Beside them, included by the programs that need them: routing_flags.hpp
 // (dimension orders, the T3E's VC tables), prefetch_flag.hpp (the network
-// model's --prefetch) and catalogue.hpp (every name the programs accept,
-// with its parameters: interlock_info's list).
+// model's --prefetch), catalogue.hpp (every name the programs accept,
+// with its parameters: interlock_info's list) and settings.hpp (a
+// program's settings declared once: parser, help, configuration, columns).
 #ifndef INTERLOCK_EXAMPLES_CLI_HPP
 #define INTERLOCK_EXAMPLES_CLI_HPP
 

@@ -129,13 +129,13 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
       interlock::model::vc_sets(scheme.vcs_per_channel(), scheme.vcs_per_class(), requests,
                                 responses, a.model.vcs)
           .physical());
-  const std::vector<setting> settings =
-      resolved_settings(a, vcs, age, torus_of(scheme.topology()).dimensions());
+  const arguments as_run = resolved(a, vcs, age, torus_of(scheme.topology()).dimensions());
+  const std::vector<setting> settings = resolved_settings(as_run);
   cli::output_file csv("--csv", a.csv);
   cli::output_file per_source("--per-source", a.per_source);
   cli::output_file json("--json", a.json);
   if (!a.write_config.empty()) write_config(a.write_config, settings, "netsim");
-  csv.line(config_columns(a, 0, vcs).first + interlock::model::csv_header() +
+  csv.line(netsim_tool::settings().columns() + "," + interlock::model::csv_header() +
            (a.trace.on() ? trace_csv_header() : ""));
   trace_figures figures;  // --trace: the replay's
   if (!a.quiet) std::printf("%s\n", echo_line(settings).c_str());
@@ -177,7 +177,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
       std::fputs(results_text(a, r, a.trace.on() ? 0.0 : traffic.capacity).c_str(), stdout);
     if (a.on_results) a.on_results(r);
     const std::string row = interlock::model::csv_row(r);
-    csv.line(config_columns(a, load, vcs).second + row +
+    csv.line(config_values(as_run, load) + "," + row +
              (a.trace.on() ? trace_csv_row(figures) : std::string()));
     const char* const source_header =
         "source,hops,accepted,share,latency_mean,latency_sd,network_latency_mean,completion";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
-// netsim's trace flags (--trace FILE and the --trace-* options), their
-// checks, the node-map file's reader, and the figures a trace run reports.
+// netsim's trace settings (--trace FILE and the --trace-* options, declared
+// in netsim_settings.hpp), their checks together, the node-map file's
+// reader, and the figures a trace run reports.
 // The run itself is netsim_trace_run.hpp.
 #ifndef INTERLOCK_EXAMPLES_NETSIM_TRACE_ARGS_HPP
 #define INTERLOCK_EXAMPLES_NETSIM_TRACE_ARGS_HPP
@@ -25,7 +26,6 @@ struct trace_arguments {
   std::string node_map;                  // --trace-node-map FILE
   bool classes = false;                  // --trace-classes
   std::size_t region = ~std::size_t{0};  // --trace-region R
-  std::vector<std::string> given;        // the --trace-* flags given (checked against --trace)
 
   bool on() const noexcept { return !path.empty(); }
 };
@@ -37,55 +37,13 @@ struct trace_figures {
   std::uint64_t held = 0, held_cycles = 0, late_dependencies = 0;
 };
 
-inline bool is_trace_switch(const std::string& flag) {
-  return flag == "--trace-open-loop" || flag == "--trace-classes";
-}
-
-/// Reads a trace flag into `t` and returns true, or returns false.
-template <class Value>
-bool parse_trace_flag(const std::string& flag, const Value& value, trace_arguments& t) {
-  using cli::number;
-  if (flag == "--trace") {
-    t.path = value();
-    if (t.path.empty()) throw cli::bad_input{"--trace: an empty path"};
-    return true;
-  }
-  if (flag.rfind("--trace-", 0) != 0) return false;
-  if (flag == "--trace-flit-bytes") {
-    t.flit_bytes = static_cast<unsigned>(number(flag, value(), 1, 72));
-  } else if (flag == "--trace-dependency-delay") {
-    t.dependency_delay = number(flag, value(), 0, 1u << 20);
-  } else if (flag == "--trace-open-loop") {
-    t.dependencies = false;
-  } else if (flag == "--trace-node-map") {
-    t.node_map = value();
-  } else if (flag == "--trace-classes") {
-    t.classes = true;
-  } else if (flag == "--trace-region") {
-    t.region = number(flag, value(), 0, 65535);
-  } else {
-    return false;
-  }
-  t.given.push_back(flag);
-  return true;
-}
-
-/// --trace: what it excludes, what its options need; the cycle limit
-/// (--cycles + --drain) unbounded unless given.
+/// --trace: what its options need (the flags it excludes are refused by
+/// their settings, netsim_settings.hpp); the cycle limit (--cycles +
+/// --drain) unbounded unless given.
 template <class Given>
 void check_trace_flags(trace_arguments& trace, const std::string& node,
                        interlock::model::config& model, const Given& given) {
-  if (!trace.on()) {
-    if (!trace.given.empty())
-      throw cli::bad_input{trace.given.front() + ": applies only with --trace"};
-    return;
-  }
-  for (const char* f : {"--load", "--sweep", "--batch", "--traffic", "--packet-flits", "--warmup",
-                        "--destination", "--hotspot-fraction", "--neighbor-hops"})
-    if (given(f))
-      throw cli::bad_input{
-          std::string(f) +
-          ": not with --trace (the trace gives the packets, their sizes and times)"};
+  if (!trace.on()) return;
   if (node != "router")
     throw cli::bad_input{"--node: " + node + " with --trace; a trace runs on a network of routers"};
   if (trace.classes && !(model.response_share > 0 && model.response_share < 1))

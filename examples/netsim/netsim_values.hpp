@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: BSL-1.0
 // The values of netsim's flags that are more than a number: a traffic mix
 // (--traffic, --weights-from), packet lengths with shares (--packet-flits),
-// and the flag behind each field of the model's configuration, so that a
-// configuration error names what the user typed. Each parser throws
+// arbiter names (iw:FORM too), age biases and masks, and the flag behind each field of the model's
+// configuration, so that a configuration error names what the user typed. Each parser throws
 // bad_input naming the flag.
 #ifndef INTERLOCK_EXAMPLES_NETSIM_VALUES_HPP
 #define INTERLOCK_EXAMPLES_NETSIM_VALUES_HPP
 
+#include <interlock/arbiters/inverse_weighted_form.hpp>
+#include <interlock/core/config_error.hpp>
 #include <interlock/model/config.hpp>
 
+#include <cerrno>
 #include <cstddef>
+#include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "catalogue.hpp"
 #include "cli.hpp"
 
 namespace netsim_tool {
@@ -99,6 +105,64 @@ inline std::vector<interlock::model::length_share> parse_lengths(const std::stri
   }
   if (lengths.size() > 16) throw bad_input{flag + ": more than 16 lengths"};
   return lengths;
+}
+
+/// --arbiter inverse_weighted (Figure 6/8's hardware model) or a corner of
+/// the inverse-weighted family (iw:ORDERING.QUANTIZATION.HISTORY).
+inline bool inverse_weighted_name(const std::string& arbiter) {
+  return arbiter == "inverse_weighted" || arbiter.compare(0, 3, "iw:") == 0;
+}
+
+/// --arbiter's or --input-arbiter's value: a name of the catalogue, or
+/// iw:FORM with a form that parses (written back in its canonical spelling).
+inline std::string arbiter_name(const std::string& flag, const std::string& value) {
+  if (value.compare(0, 3, "iw:") != 0) return cli::catalogue::check(flag, "arbiter", value);
+  try {
+    return "iw:" + interlock::parse_inverse_weighted_form(value.substr(3)).name();
+  } catch (const interlock::config_error& e) {
+    throw bad_input{flag + ": '" + value.substr(0, 80) + "': " + e.what()};
+  }
+}
+
+/// `values` joined by `separator`.
+template <class Values>
+std::string joined(const Values& values, const char* separator = ",") {
+  std::string text;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    text += (i ? separator : "") + std::to_string(static_cast<unsigned long long>(values[i]));
+  return text;
+}
+
+/// --age-bias's and --rsp-age-bias's values, 0..7 each.
+inline std::vector<unsigned> biases(const std::string& flag, const std::string& text) {
+  std::vector<unsigned> b;
+  for (const std::string& part : cli::split(text))
+    b.push_back(static_cast<unsigned>(cli::number(flag, part, 0, 7)));
+  return b;
+}
+
+/// --age-rr-select's mask, 0x and up to 16 hexadecimal digits.
+inline std::uint64_t hex_mask(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  errno = 0;
+  const unsigned long long mask =
+      hex && text.size() <= 18 &&
+              text.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos
+          ? std::strtoull(text.c_str() + 2, &end, 16)
+          : 0;
+  if (!hex || end == nullptr || *end != '\0' || errno != 0)
+    throw bad_input{flag + ": '" + text + "' is not a 64-bit hexadecimal mask (0x...)"};
+  return mask;
+}
+
+/// --packet-flits as parse_lengths reads it.
+inline std::string lengths_text(const std::vector<interlock::model::length_share>& lengths) {
+  std::string text;
+  for (std::size_t i = 0; i < lengths.size(); ++i)
+    text += (i ? "," : "") + std::to_string(lengths[i].flits) +
+            (lengths.size() > 1 ? ":" + cli::real_text(lengths[i].share) : "");
+  return text;
 }
 
 }  // namespace netsim_tool

@@ -61,15 +61,11 @@ void print(std::size_t ring, const char* name, const interlock::ring_vc_assignme
   }
 }
 
-const char* const help_text =
-    "usage: vc_balance [RING_SIZE ...] [--rings N,N,...] [--seed N] [--iterations N]\n"
+const std::string help_text =
+    "usage: vc_balance [RING_SIZE ...] [options]\n"
     "  Prints the VC balance of the T3E's VC assignments (HOTI'96, Table 1) as CSV:\n"
-    "  ring,subring,assignment,avg,max. RING_SIZE: 2..64 (default 4 8 16 32).\n"
-    "  --seed N        the annealing's seed (default 1)\n"
-    "  --iterations N  annealing steps (default: 4000 per free table entry)\n"
-    "  --max-steps N   refuse a search estimated to take more steps\n"
-    "                  (default 100000000, about 30 s)\n"
-    "  --config FILE   flags from a file of 'key = value' lines\n"
+    "  ring,subring,assignment,avg,max.\n" +
+    vc_balance_tool::settings().help() +
     "  exit status: 0 done, 2 bad input or over the limit, 3 another failure\n";
 
 int run(int argc, char** argv) {
@@ -108,6 +104,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("vc_balance", help_text, "fewer or smaller rings", argc, argv,
+  return cli::run_tool("vc_balance", help_text.c_str(), "fewer or smaller rings", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // vc_balance's command line: ring sizes, --seed, --iterations and
-// --max-steps, read by the tools' shared layer (cli.hpp; --config FILE too).
+// --max-steps, declared once in settings() (settings.hpp) and read by the
+// tools' shared layer (cli.hpp; --config FILE too).
 // Shared by the tool and by the fuzz harness of its flag parsing
 // (tests/fuzz/tool_flags_fuzz.cpp): parse() throws bad_input naming the flag
 // for anything it refuses and nothing else.
@@ -14,17 +15,53 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "settings.hpp"
 
 namespace vc_balance_tool {
 
 using cli::bad_input;
 
 struct arguments {
-  std::vector<std::size_t> rings;  // Table 1's 4, 8, 16, 32 unless given
+  std::vector<std::size_t> rings{4, 8, 16, 32};  // Table 1's unless given
   std::uint64_t seed = 1;
   std::size_t iterations = 0;           // 0: the optimizer's default
   std::uint64_t max_steps = 100000000;  // refuse a longer search (about 30 s)
 };
+
+/// vc_balance's settings, each declared once: the parser, --help and
+/// --write-config come from this table.
+inline const cli::setting_table<arguments>& settings() {
+  using a = arguments;
+  static const cli::setting_table<arguments> table({
+      cli::custom<a>(
+          "--rings", "N,N,...", "ring sizes, 2..64 each (also given as words: vc_balance 4 8)",
+          [](a& s, const std::string& v) {
+            s.rings.clear();
+            for (const std::string& part : cli::split(v))
+              s.rings.push_back(cli::number("--rings", part, 2, 64));
+          },
+          [](const a& s) {
+            std::string sizes;
+            for (const std::size_t k : s.rings)
+              sizes += (sizes.empty() ? "" : ",") + std::to_string(k);
+            return sizes;
+          }),
+      cli::whole<a>(
+          "--seed", "N", [](auto& s) -> auto& { return s.seed; }, 0, 1000000000000000000,
+          "the annealing's seed"),
+      // Left out of the configuration unless given: its default is per table.
+      cli::whole<a>(
+          "--iterations", "N", [](auto& s) -> auto& { return s.iterations; }, 1, 1000000000,
+          "annealing steps")
+          .when([](const a& s) { return s.iterations != 0; }, "")
+          .defaults("4000 per free table entry"),
+      cli::whole<a>(
+          "--max-steps", "N", [](auto& s) -> auto& { return s.max_steps; }, 1, 1000000000000,
+          "refuse a search estimated to take more steps (about 30 s)")
+          .control(),
+  });
+  return table;
+}
 
 inline arguments parse(int argc, char** argv) {
   arguments a;
@@ -51,30 +88,10 @@ inline arguments parse(int argc, char** argv) {
   cli::flags flags(static_cast<int>(args.size()), args.data(), cli::no_switches);
   flags.resolves_config();
   flags.for_each([&](const std::string& word, const auto& value) {
-    if (word == "--max-steps") {
-      a.max_steps = cli::number(word, value(), 1, 1000000000000);
-    } else if (word == "--seed") {
-      a.seed = cli::number(word, value(), 0, 1000000000000000000);
-    } else if (word == "--iterations") {
-      a.iterations = cli::number(word, value(), 1, 1000000000);
-    } else if (word == "--rings") {
-      // Ring sizes given as words arrive here as --rings too.
-      for (const std::string& part : cli::split(value()))
-        a.rings.push_back(cli::number("--rings", part, 2, 64));
-    } else {
-      throw bad_input{word + ": unknown option (see --help)"};
-    }
+    if (!settings().read(a, word, value)) throw bad_input{word + ": unknown option (see --help)"};
   });
-  if (a.rings.empty()) a.rings = {4, 8, 16, 32};  // Table 1's
-  // --iterations stays out unless given: its default is per table (4000 steps
-  // per free entry).
-  std::string sizes;
-  for (const std::size_t k : a.rings) sizes += (sizes.empty() ? "" : ",") + std::to_string(k);
-  std::vector<std::pair<std::string, std::string>> resolved = {{"rings", sizes},
-                                                               {"seed", std::to_string(a.seed)}};
-  if (a.iterations != 0) resolved.emplace_back("iterations", std::to_string(a.iterations));
-  resolved.emplace_back("max-steps", std::to_string(a.max_steps));
-  flags.write_resolved(resolved);
+  settings().refuse_inapplicable(a, flags);
+  flags.write_resolved(settings().resolved(a));
   return a;
 }
 
