@@ -6,7 +6,8 @@
 //
 // Takes netsim's network, scheme, router and node flags; sets the traffic
 // itself. Exit status: 0 fair (Jain's index of the sources' throughput at
-// least --min-jain under both), 1 unfair or deadlocked, 2 bad input.
+// least --min-jain under both), 1 unfair or deadlocked, 2 bad input, 3 a
+// failure, 4 inconclusive (a test delivered nothing in its window).
 #include <interlock/model/fairness.hpp>
 
 #include <algorithm>
@@ -52,18 +53,22 @@ const char* const help_text =
     "  --csv FILE             one row per test: test,destination,load,sources,\n"
     "                         accepted,jain,max_min,latency_max_min,\n"
     "                         network_latency_max_min,deadlocked,fair,\n"
-    "                         latency_fair (fairness cells empty when nothing was\n"
-    "                         delivered)\n"
+    "                         latency_fair (the verdicts: fair, unfair or\n"
+    "                         inconclusive; figures empty when nothing was\n"
+    "                         measured)\n"
     "  --json FILE            the flags, both tests' figures and the verdict\n"
     "\n"
     "Exit status: 0 fair by both verdicts; 1 unfair by either (or a run\n"
-    "deadlocked); 2 bad input; 3 failure.\n";
+    "deadlocked); 2 bad input; 3 failure; 4 inconclusive: a test delivered\n"
+    "nothing in its window, so no verdict rests on a figure.\n";
 
 void print(const char* what, const interlock::model::fairness_figures& f) {
   std::printf("%s: %zu sources, %.4f flits per source per cycle%s\n", what, f.sources, f.accepted,
               f.deadlocked ? "; DEADLOCKED" : "");
   if (f.accepted > 0) {
-    std::printf("  throughput: Jain %.3f, max/min %.2f\n", f.jain, f.max_min);
+    std::printf("  throughput: Jain %.3f, max/min %s\n", f.jain,
+                f.max_min == f.max_min ? cli::format("%.2f", f.max_min).c_str()
+                                       : "none (a source accepted nothing)");
     std::printf("  latency: max/min of the sources' mean %.2f (network latency %.2f)\n",
                 f.latency_max_min, f.network_latency_max_min);
   } else {
@@ -77,16 +82,18 @@ const char* const csv_header =
 
 // One CSV row of a test; the fairness cells are empty when nothing arrived.
 std::string csv_row(const char* test, const interlock::model::fairness_options& o,
-                    const interlock::model::fairness_figures& f, bool fair, bool latency_fair) {
+                    const interlock::model::fairness_figures& f, const char* fair,
+                    const char* latency_fair) {
   const bool measured = f.accepted > 0;
   const auto cell = [&](const char* pattern, double x) {
     return measured ? cli::format(pattern, x) : std::string();
   };
   return cli::format("%s,%u,%s,%zu,%.4f,", test, static_cast<unsigned>(o.destination),
                      cli::real_text(o.load).c_str(), f.sources, f.accepted) +
-         cell("%.4f", f.jain) + "," + cell("%.3f", f.max_min) + "," +
+         cell("%.4f", f.jain) + "," +
+         (f.max_min == f.max_min ? cell("%.3f", f.max_min) : std::string()) + "," +
          cell("%.3f", f.latency_max_min) + "," + cell("%.3f", f.network_latency_max_min) + "," +
-         (f.deadlocked ? "1" : "0") + "," + (fair ? "1" : "0") + "," + (latency_fair ? "1" : "0");
+         (f.deadlocked ? "1" : "0") + "," + fair + "," + latency_fair;
 }
 
 int run(int argc, char** argv) {
@@ -162,9 +169,13 @@ int run(int argc, char** argv) {
   print(("all-to-one to node " + std::to_string(options.destination)).c_str(), report.all_to_one);
   print(("uniform at " + cli::format("%g", options.load) + " per source").c_str(), report.uniform);
   const bool fair = report.fair(), latency_fair = report.latency_fair();
+  // A verdict over a test that delivered nothing is inconclusive.
+  const bool measured = report.measured();
+  const char* const verdict = !measured ? "inconclusive" : fair ? "fair" : "unfair";
+  const char* const latency_verdict = !measured ? "inconclusive" : latency_fair ? "fair" : "unfair";
   const std::string rows[2] = {
-      csv_row("all_to_one", options, report.all_to_one, fair, latency_fair),
-      csv_row("uniform", options, report.uniform, fair, latency_fair)};
+      csv_row("all_to_one", options, report.all_to_one, verdict, latency_verdict),
+      csv_row("uniform", options, report.uniform, verdict, latency_verdict)};
   csv.line(csv_header);
   for (const std::string& row : rows) csv.line(row);
   csv.close();
@@ -181,9 +192,15 @@ int run(int argc, char** argv) {
                            {"destination", std::to_string(options.destination)}}) +
         ",\n  \"tests\": [\n    " + cli::json::row(csv_header, rows[0]) + ",\n    " +
         cli::json::row(csv_header, rows[1]) +
-        "\n  ],\n  \"verdict\": " + cli::json::string(fair ? "fair" : "unfair") +
-        ",\n  \"latency_verdict\": " + cli::json::string(latency_fair ? "fair" : "unfair") + "\n}");
+        "\n  ],\n  \"verdict\": " + cli::json::string(verdict) +
+        ",\n  \"latency_verdict\": " + cli::json::string(latency_verdict) + "\n}");
     json.close();
+  }
+  if (!measured) {
+    std::printf(
+        "verdict: inconclusive (a test delivered nothing in its window: raise --cycles)\n"
+        "latency verdict: inconclusive\n");
+    return 4;
   }
   if (fair)
     std::printf("verdict: fair (Jain >= %g under both)\n", options.min_jain);

@@ -65,8 +65,10 @@ inline std::string results_text(const arguments& a, const interlock::model::resu
         r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
         r.measured_in_network);
   if (!a.finite() && r.accepted_any())
-    out += cli::format("fairness over %zu sources: Jain %.4f, max/min throughput %.3f",
-                       r.sources.size(), r.jain, r.max_min_ratio);
+    out += cli::format(
+        "fairness over %zu sources: Jain %.4f, max/min throughput %s", r.sources.size(), r.jain,
+        r.max_min_ratio == r.max_min_ratio ? cli::format("%.3f", r.max_min_ratio).c_str()
+                                           : "none (a source accepted nothing)");
   else if (!a.finite())
     out += cli::format("fairness over %zu sources: none (no flit delivered in the window)",
                        r.sources.size());

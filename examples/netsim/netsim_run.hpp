@@ -194,12 +194,24 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
                                                      ? t.node_count() - 1
                                                      : static_cast<node_id>(a.destination)))
                 : r.hops_per_source[i];
-        sources.push_back(cli::format(
-            "%u,%.3f,%.6f,%.6f,%.3f,%.3f,%.3f,%llu", r.sources[i], hops, r.accepted_per_source[i],
-            total > 0 ? r.accepted_per_source[i] / total : 0.0, r.latency_per_source[i],
-            r.latency_sd_per_source[i], r.network_latency_per_source[i],
-            static_cast<unsigned long long>(
-                r.completion_per_source.empty() ? 0 : r.completion_per_source[i])));
+        // A source that delivered nothing has no latency, hops (but
+        // all-to-one's, the topology's distance), share or completion:
+        // empty cells, never 0.
+        const bool delivered = r.accepted_per_source[i] > 0;
+        const auto cell = [](bool measured, const char* pattern, double x) {
+          return measured ? cli::format(pattern, x) : std::string();
+        };
+        sources.push_back(
+            std::to_string(r.sources[i]) + "," +
+            cell(delivered || a.traffic == "all_to_one", "%.3f", hops) + "," +
+            cli::format("%.6f", r.accepted_per_source[i]) + "," +
+            cell(total > 0, "%.6f", total > 0 ? r.accepted_per_source[i] / total : 0.0) + "," +
+            cell(delivered, "%.3f", r.latency_per_source[i]) + "," +
+            cell(delivered, "%.3f", r.latency_sd_per_source[i]) + "," +
+            cell(delivered, "%.3f", r.network_latency_per_source[i]) + "," +
+            (delivered && !r.completion_per_source.empty()
+                 ? std::to_string(r.completion_per_source[i])
+                 : std::string()));
       }
     }
     if (per_source.open()) {

@@ -88,9 +88,13 @@ inline fairness_figures fairness_of(const results& r) {
 struct fairness_report {
   fairness_figures all_to_one, uniform;
   fairness_options options;
+  /// Whether both tests delivered something in their windows: without it
+  /// neither verdict has a figure to rest on (inconclusive), whatever
+  /// fair() and latency_fair() say.
+  bool measured() const noexcept { return all_to_one.accepted > 0 && uniform.accepted > 0; }
   bool fair() const noexcept {
-    return !all_to_one.deadlocked && !uniform.deadlocked && all_to_one.jain >= options.min_jain &&
-           uniform.jain >= options.min_jain;
+    return measured() && !all_to_one.deadlocked && !uniform.deadlocked &&
+           all_to_one.jain >= options.min_jain && uniform.jain >= options.min_jain;
   }
   bool latency_fair() const noexcept {
     const double most = options.max_network_latency_ratio;

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -167,7 +168,9 @@ class measurement {
       lo = i == 0 ? a : std::min(lo, a);
       hi = i == 0 ? a : std::max(hi, a);
     }
-    r.max_min_ratio = lo > 0 ? hi / lo : (hi > 0 ? INFINITY : 1);
+    // A source that accepted nothing leaves the ratio without a figure (NaN:
+    // none); Jain's index and the per-source figures still show it.
+    r.max_min_ratio = lo > 0 ? hi / lo : std::numeric_limits<double>::quiet_NaN();
     r.measured_packets = measured_created_;
     r.measured_delivered = measured_delivered_;
     r.measured_in_source_queues = measured_created_ - measured_injected_;

@@ -77,7 +77,7 @@ struct results {
   // Fairness over the sources' accepted throughput (Bernoulli runs; in a
   // batch every source sends the same, so see completion instead).
   double jain = 1;
-  double max_min_ratio = 1;
+  double max_min_ratio = 1;  // NaN (none) when a source accepted nothing
   // Batch runs: the cycle of each source's last delivery, and their spread.
   std::vector<std::uint64_t> completion_per_source;
   double completion_mean = 0;
@@ -163,7 +163,8 @@ inline std::string csv_row(const results& r) {
           cell(lat, "%.0f", r.latency_p99) + "," + cell(lat, "%.0f", r.latency_max) + "," +
           cell(lat, "%.2f", r.network_latency_mean) + "," +
           cell(lat, "%.2f", r.queueing_latency_mean) + "," + cell(lat, "%.3f", r.hops_mean) + ",";
-  line += cell(fair, "%.4f", r.jain) + "," + cell(fair, "%.3f", r.max_min_ratio) + ",";
+  line += cell(fair, "%.4f", r.jain) + "," +
+          cell(fair && r.max_min_ratio == r.max_min_ratio, "%.3f", r.max_min_ratio) + ",";
   char rest[256];
   std::snprintf(rest, sizeof rest, "%zu,%zu,%d,%llu,%.3f,%.0f,", r.measured_packets,
                 r.measured_delivered, r.deadlock.deadlocked ? 1 : 0,
