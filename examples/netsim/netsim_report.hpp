@@ -57,6 +57,13 @@ inline std::string results_text(const arguments& a, const interlock::model::resu
         "(%zu in source queues, %zu in the network); the latency is of the delivered ones\n",
         r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
         r.measured_in_network);
+  else if (!a.finite() && !r.complete && a.model.drain == 0)
+    out += cli::format(
+        "  %zu of %zu packets created in the window were still in flight when it ended (%zu in "
+        "source queues, %zu in the network; --drain 0 waits for none): the latency is of the "
+        "delivered ones\n",
+        r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
+        r.measured_in_network);
   else if (!a.finite() && !r.complete)
     out += cli::format(
         "  %zu of %zu packets created in the window were not delivered after --drain (%zu in "
