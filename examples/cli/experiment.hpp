@@ -35,21 +35,6 @@ namespace cli {
 /// An experiment's resolved configuration: (key, value) in flag syntax.
 using settings_list = std::vector<std::pair<std::string, std::string>>;
 
-/// `values` joined by commas (numbers or names).
-template <class Values>
-std::string joined(const Values& values) {
-  std::string text;
-  for (const auto& v : values) {
-    if (!text.empty()) text += ",";
-    if constexpr (std::is_arithmetic<std::decay_t<decltype(v)>>::value) {
-      text += std::to_string(v);
-    } else {
-      text += v;
-    }
-  }
-  return text;
-}
-
 class experiment_flags {
  public:
   /// `has_full`: whether the experiment has a paper's size (--full).

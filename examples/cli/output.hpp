@@ -3,17 +3,20 @@
 // the run (a path that cannot be written is bad input), every line checked,
 // a failed write an exception; format(), printf into a std::string;
 // real_text(), a real number as the shortest text that reads back exactly;
+// joined(), a list as a value is written back (numbers, reals or names);
 // stdout_written(), whether every write to standard output succeeded.
 #ifndef INTERLOCK_EXAMPLES_CLI_OUTPUT_HPP
 #define INTERLOCK_EXAMPLES_CLI_OUTPUT_HPP
 
 #include <cerrno>
 #include <cstdarg>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "values.hpp"
 
@@ -61,6 +64,25 @@ inline std::string real_text(double x) {
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(text, sizeof text, "%.*g", precision, x);
     if (std::strtod(text, nullptr) == x) break;
+  }
+  return text;
+}
+
+/// `values` joined by `separator`, each as it reads back: whole numbers
+/// and truth values in decimal, reals by real_text(), names as they are.
+template <class Values>
+std::string joined(const Values& values, const char* separator = ",") {
+  std::string text;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) text += separator;
+    using value = std::decay_t<decltype(values[i])>;
+    if constexpr (std::is_floating_point<value>::value) {
+      text += real_text(values[i]);
+    } else if constexpr (std::is_arithmetic<value>::value) {
+      text += std::to_string(values[i]);
+    } else {
+      text += values[i];
+    }
   }
   return text;
 }

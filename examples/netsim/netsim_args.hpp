@@ -9,12 +9,10 @@
 #define INTERLOCK_EXAMPLES_NETSIM_ARGS_HPP
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>

@@ -61,9 +61,6 @@ inline arguments resolved(const arguments& a, unsigned physical_vcs,
   return r;
 }
 
-/// The configuration as run (resolved()), as settings().resolved lists it.
-inline std::vector<setting> resolved_settings(const arguments& r) { return settings().resolved(r); }
-
 /// The summary's echo: "configuration: KEY=VALUE ...".
 inline std::string echo_line(const std::vector<setting>& settings) {
   std::string line = "configuration:";

@@ -51,26 +51,17 @@ inline std::string results_text(const arguments& a, const interlock::model::resu
         r.network_latency_mean, r.network_latency_p99, r.queueing_latency_mean, r.hops_mean);
   else
     out += cli::format("latency: none (no packet created in the window was delivered)\n");
-  if (!a.finite() && !r.complete && r.deadlock.deadlocked)
+  if (!a.finite() && !r.complete) {
+    const char* why = r.deadlock.deadlocked ? "the network deadlocked"
+                      : a.model.drain == 0  ? "still in flight when the window ended; --drain 0 "
+                                              "waits for none"
+                                            : "--drain ended first (past saturation)";
     out += cli::format(
-        "  %zu of %zu packets created in the window were not delivered: the network deadlocked "
-        "(%zu in source queues, %zu in the network); the latency is of the delivered ones\n",
-        r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
-        r.measured_in_network);
-  else if (!a.finite() && !r.complete && a.model.drain == 0)
-    out += cli::format(
-        "  %zu of %zu packets created in the window were still in flight when it ended (%zu in "
-        "source queues, %zu in the network; --drain 0 waits for none): the latency is of the "
-        "delivered ones\n",
-        r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
-        r.measured_in_network);
-  else if (!a.finite() && !r.complete)
-    out += cli::format(
-        "  %zu of %zu packets created in the window were not delivered after --drain (%zu in "
-        "source queues, %zu in the network): the latency is of the delivered ones (past "
-        "saturation)\n",
-        r.measured_packets - r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
-        r.measured_in_network);
+        "  %zu of %zu packets created in the window were not delivered: %s (%zu in source "
+        "queues, %zu in the network); the latency is of the delivered ones\n",
+        r.measured_packets - r.measured_delivered, r.measured_packets, why,
+        r.measured_in_source_queues, r.measured_in_network);
+  }
   if (!a.finite() && r.accepted_any())
     out += cli::format(
         "fairness over %zu sources: Jain %.4f, max/min throughput %s", r.sources.size(), r.jain,

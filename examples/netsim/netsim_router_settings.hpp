@@ -42,7 +42,7 @@ inline std::vector<cli::setting<arguments>> router_settings() {
       custom<a>(
           "--radix", "K0,K1,...", "radix of each dimension (2..256), 1 to 8 dimensions",
           [list](a& s, const std::string& v) { list(s.radix, "--radix", v, 2, 256); },
-          [](const a& s) { return joined(s.radix); }),
+          [](const a& s) { return cli::joined(s.radix); }),
       custom<a>(
           "--wrap", "W0,W1,...", "1: ring (torus), 0: line (mesh)",
           [](a& s, const std::string& v) {
@@ -50,7 +50,7 @@ inline std::vector<cli::setting<arguments>> router_settings() {
             for (const std::string& part : cli::split(v))
               s.wrap.push_back(cli::number("--wrap", part, 0, 1) != 0);
           },
-          [](const a& s) { return joined(s.wrap); })
+          [](const a& s) { return cli::joined(s.wrap); })
           .defaults("all 1"),
       whole<a>(
           "--slices", "N", [](auto& s) -> auto& { return s.slices; }, 1, 8,
@@ -137,14 +137,14 @@ inline std::vector<cli::setting<arguments>> router_settings() {
           "age: REQ_AGE_BIAS (0..7) of every input port, or of the ports of each dimension "
           "[and the local port]",
           [](a& s, const std::string& v) { s.age_bias = biases("--age-bias", v); },
-          [](const a& s) { return joined(s.age_bias); })
+          [](const a& s) { return cli::joined(s.age_bias); })
           .when(age, "--arbiter age")
           .defaults("Section 3.2's n, n-1, ..., 1 by dimension")
           .under(),
       custom<a>(
           "--rsp-age-bias", "B|B0,...", "age: RSP_AGE_BIAS likewise",
           [](a& s, const std::string& v) { s.rsp_age_bias = biases("--rsp-age-bias", v); },
-          [](const a& s) { return joined(s.rsp_age_bias); })
+          [](const a& s) { return cli::joined(s.rsp_age_bias); })
           .when(age, "--arbiter age")
           .defaults("as --age-bias")
           .under(),

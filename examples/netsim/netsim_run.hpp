@@ -130,7 +130,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
                                 responses, a.model.vcs)
           .physical());
   const arguments as_run = resolved(a, vcs, age, torus_of(scheme.topology()).dimensions());
-  const std::vector<setting> settings = resolved_settings(as_run);
+  const std::vector<setting> settings = netsim_tool::settings().resolved(as_run);
   cli::output_file csv("--csv", a.csv);
   cli::output_file per_source("--per-source", a.per_source);
   cli::output_file json("--json", a.json);

@@ -91,12 +91,7 @@ inline std::vector<cli::setting<arguments>> settings_list() {
             for (const std::string& part : cli::split(v))
               s.sweep.push_back(cli::real("--sweep", part, 0, 1));
           },
-          [](const a& s) {
-            std::string loads;
-            for (std::size_t i = 0; i < s.sweep.size(); ++i)
-              loads += (i ? "," : "") + cli::real_text(s.sweep[i]);
-            return loads;
-          })
+          [](const a& s) { return cli::joined(s.sweep); })
           .when([](const a& s) { return !s.sweep.empty() && s.model.batch == 0 && !s.trace.on(); },
                 "runs without --batch or --trace")
           .defaults("-"),

@@ -124,15 +124,6 @@ inline std::string arbiter_name(const std::string& flag, const std::string& valu
   }
 }
 
-/// `values` joined by `separator`.
-template <class Values>
-std::string joined(const Values& values, const char* separator = ",") {
-  std::string text;
-  for (std::size_t i = 0; i < values.size(); ++i)
-    text += (i ? separator : "") + std::to_string(static_cast<unsigned long long>(values[i]));
-  return text;
-}
-
 /// --age-bias's and --rsp-age-bias's values, 0..7 each.
 inline std::vector<unsigned> biases(const std::string& flag, const std::string& text) {
   std::vector<unsigned> b;

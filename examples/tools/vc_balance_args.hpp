@@ -40,12 +40,7 @@ inline const cli::setting_table<arguments>& settings() {
             for (const std::string& part : cli::split(v))
               s.rings.push_back(cli::number("--rings", part, 2, 64));
           },
-          [](const a& s) {
-            std::string sizes;
-            for (const std::size_t k : s.rings)
-              sizes += (sizes.empty() ? "" : ",") + std::to_string(k);
-            return sizes;
-          }),
+          [](const a& s) { return cli::joined(s.rings); }),
       cli::whole<a>(
           "--seed", "N", [](auto& s) -> auto& { return s.seed; }, 0, 1000000000000000000,
           "the annealing's seed"),

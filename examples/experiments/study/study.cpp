@@ -101,10 +101,10 @@ int run(int argc, char** argv) {
   const std::vector<std::string> names = {"figure9",       "figure9_onehop",       "figure9_exact",
                                           "figure10",      "anton2_decomposition", "table5",
                                           "switch_speedup"};
-  if (name.empty()) throw cli::bad_input{"name a study: " + study::joined(names)};
+  if (name.empty()) throw cli::bad_input{"name a study: " + cli::joined(names)};
   if (std::find(names.begin(), names.end(), name) == names.end())
     throw cli::bad_input{"'" + name.substr(0, 40) +
-                         "' is not a study; studies: " + study::joined(names)};
+                         "' is not a study; studies: " + cli::joined(names)};
   const bool anton2_figure = name.compare(0, 6, "figure") == 0;
   if (flags.given("--max-batch") && !anton2_figure)
     throw cli::bad_input{

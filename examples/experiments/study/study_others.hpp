@@ -173,7 +173,7 @@ class decomposition_kind : public study_kind {
     const std::vector<std::string> flags = reading_flags(row[8]);
     p.argv.insert(p.argv.end(), flags.begin(), flags.end());
     p.argv.insert(p.argv.end(), {"--csv", "{out}/run.csv", "--counts", "{out}/counts.csv"});
-    p.label = joined(p.key);
+    p.label = cli::joined(p.key);
     return p;
   }
 
@@ -217,7 +217,7 @@ class switch_speedup_kind : public study_kind {
                   "1",
                   "--csv",
                   "{out}/run.csv"};
-        p.label = joined(p.key);
+        p.label = cli::joined(p.key);
         runs.push_back(p);
       }
     return runs;

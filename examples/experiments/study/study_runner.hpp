@@ -138,12 +138,6 @@ class study_kind {
   virtual int run_itself(std::size_t) const { return 0; }
 };
 
-inline std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : ",") + x;
-  return s;
-}
-
 /// The refused runs' header: the grid's key fields and the message.
 inline std::string refused_header(const study_kind& kind) {
   const std::vector<std::string> names = cli::split(kind.grid_header());
@@ -203,7 +197,7 @@ inline int run_study(const study_kind& kind, const std::string& folder, std::siz
         }
         std::lock_guard<std::mutex> hold(lock);
         if (status == 2) {
-          append(refused_path, joined(r.key) + "," + one_line(said).substr(0, 300) + "\n");
+          append(refused_path, cli::joined(r.key) + "," + one_line(said).substr(0, 300) + "\n");
           std::printf("  refused: %s (%s)\n", r.label.c_str(), one_line(said).c_str());
         } else if (status == 0 || status == 1) {
           finished_run f;
@@ -215,7 +209,7 @@ inline int run_study(const study_kind& kind, const std::string& folder, std::siz
             continue;
           }
           for (const auto& x : f.files) append(x.first, x.second);
-          append(grid_path, joined(r.key) + "," + f.fields + "\n");
+          append(grid_path, cli::joined(r.key) + "," + f.fields + "\n");
           std::printf("  done: %s\n", r.label.c_str());
         } else {
           std::fprintf(stderr, "%s: %s exited %d%s\n%s", r.label.c_str(), argv[0].c_str(), status,
