@@ -42,7 +42,7 @@ using cli::token;
 /// drain, for every point of a sweep) or --max-memory (the latency samples
 /// the window keeps, 8 bytes per delivered packet).
 inline void check_work(const arguments& a) {
-  if (a.trace.on()) return;  // a trace's work is its packets', whatever the cycles
+  if (a.trace.on()) return;  // check_trace_work(), once its header is read
   double nodes = 1;
   for (const std::size_t k : a.radix) nodes *= static_cast<double>(k);
   const bool anton2 = a.node == "anton2";
@@ -76,6 +76,30 @@ inline void check_work(const arguments& a) {
         cli::format("--max-memory: the run could keep %.3g MiB of latency samples "
                     "(%.3g packets); lower --cycles or raise --max-memory (now %llu)",
                     mib, packets, static_cast<unsigned long long>(a.max_memory_mib))};
+}
+
+/// A trace's work, estimated from its header before the replay: every
+/// router stepped over the trace's cycles (or --cycles + --drain if fewer;
+/// a network slower than the traced one takes more), and a latency sample
+/// per packet.
+inline void check_trace_work(const arguments& a, double routers, std::uint64_t trace_cycles,
+                             std::uint64_t packets) {
+  const double cycles =
+      std::min(static_cast<double>(trace_cycles),
+               static_cast<double>(a.model.measure) + static_cast<double>(a.model.drain));
+  const double work = routers * cycles;
+  if (work > static_cast<double>(a.max_work))
+    throw bad_input{cli::format(
+        "--max-work: replaying the trace could take %.3g router-cycles (%.3g routers over its "
+        "%.3g cycles; about %.3g hours at 3e6 router-cycles/s); cut it off with --cycles or "
+        "raise --max-work (now %.3g)",
+        work, routers, cycles, work / 3e6 / 3600, static_cast<double>(a.max_work))};
+  const double mib = static_cast<double>(packets) * 8 / (1024.0 * 1024.0);
+  if (mib > static_cast<double>(a.max_memory_mib))
+    throw bad_input{cli::format(
+        "--max-memory: the replay could keep %.3g MiB of latency samples (%.3g "
+        "packets); replay a region (--trace-region) or raise --max-memory (now %llu)",
+        mib, static_cast<double>(packets), static_cast<unsigned long long>(a.max_memory_mib))};
 }
 
 /// Flags that take no value; in a configuration file `key = true` or `false`.
@@ -198,7 +222,7 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
                              std::to_string(n + 1) + ")");
   }
   if (!given("--jobs")) a.jobs = cli::default_jobs();
-  check_trace_flags(a.trace, a.node, a.model, given);
+  check_trace_flags(a.trace, a.node, a.model, given, refuse);
   check_work(a);
   return a;
 }

@@ -25,17 +25,20 @@ inline std::string results_text(const arguments& a, const interlock::model::resu
     if (!a.trace.on())
       out += cli::format("batch: %zu packets per source, last delivery at cycle %llu\n",
                          a.model.batch, static_cast<unsigned long long>(r.batch_cycles));
-    if (!r.complete)
+    if (!r.complete && !a.trace.on())  // (a trace's is trace_text()'s)
       out += cli::format(
-          "%s CUT OFF at cycle %llu (--cycles + --drain): %zu of %zu packets delivered, %zu "
+          "BATCH CUT OFF at cycle %llu (--cycles + --drain): %zu of %zu packets delivered, %zu "
           "still in source queues, %zu in the network\n",
-          a.trace.on() ? "TRACE" : "BATCH", static_cast<unsigned long long>(r.cycles),
-          r.measured_delivered, r.measured_packets, r.measured_in_source_queues,
-          r.measured_in_network);
-    out += cli::format(
-        "completion per source (cycle of its last delivery): min %llu  mean %.1f  max %llu\n",
-        static_cast<unsigned long long>(r.completion_min), r.completion_mean,
-        static_cast<unsigned long long>(r.completion_max));
+          static_cast<unsigned long long>(r.cycles), r.measured_delivered, r.measured_packets,
+          r.measured_in_source_queues, r.measured_in_network);
+    if (r.delivered_any())
+      out += cli::format(
+          "completion per source (cycle of its last delivery, sources that delivered): min %llu  "
+          "mean %.1f  max %llu\n",
+          static_cast<unsigned long long>(r.completion_min), r.completion_mean,
+          static_cast<unsigned long long>(r.completion_max));
+    else
+      out += "completion per source: none (no packet delivered)\n";
   } else {
     out += cli::format("offered %.3f flits/node/cycle\n", r.offered);
   }

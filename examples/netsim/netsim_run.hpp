@@ -131,6 +131,14 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
           .physical());
   const arguments as_run = resolved(a, vcs, age, torus_of(scheme.topology()).dimensions());
   const std::vector<setting> settings = netsim_tool::settings().resolved(as_run);
+  // A trace is opened, and its work estimated from its header, before any
+  // output is written (a trace run is one point).
+  std::unique_ptr<trace_session> session;
+  if (a.trace.on()) {
+    const std::size_t nodes = torus_of(scheme.topology()).node_count();
+    session = std::make_unique<trace_session>(a.trace, nodes);
+    check_trace_work(a, static_cast<double>(nodes), session->cycles(), session->packets());
+  }
   cli::output_file csv("--csv", a.csv);
   cli::output_file per_source("--per-source", a.per_source);
   cli::output_file json("--json", a.json);
@@ -149,11 +157,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
     if (cfg.batch == 0) cfg.load = loads[k];
     interlock::model::network<Scheme, Policy, Allocator, InputPolicy> net(
         scheme, cfg, traffic.destination, make_policy, age, allocator, make_input);
-    std::unique_ptr<trace_session> session;
-    if (a.trace.on()) {
-      session = std::make_unique<trace_session>(a.trace, torus_of(scheme.topology()).node_count());
-      net.drive(session->replay());
-    }
+    if (session) net.drive(session->replay());
     progress_bar bar;
     bar.on = tty && alone && !a.trace.on();  // (a trace's length is not known ahead)
     bar.label = cfg.batch > 0 ? "batch" : "load " + std::to_string(loads[k]).substr(0, 5);
@@ -164,14 +168,17 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
       throw bad_input{std::string("--trace: ") + e.what()};
     }
     bar.done();
-    if (session) figures = session->figures();
+    if (session) {
+      figures = session->figures();
+      r.complete = r.complete && !figures.cut_off;  // packets never read were not delivered
+    }
     r.capacity = traffic.capacity > 0 ? traffic.capacity : 1;
     return r;
   };
   const auto emit = [&](std::size_t k, const interlock::model::results& r) {
     const double load = loads[k];
     if (loads.size() > 1 && !a.quiet) std::printf("\n");
-    if (!a.quiet && a.trace.on()) std::fputs(trace_text(figures).c_str(), stdout);
+    if (!a.quiet && a.trace.on()) std::fputs(trace_text(figures, r).c_str(), stdout);
     // (a trace has no pattern, so no ideal throughput)
     if (!a.quiet)
       std::fputs(results_text(a, r, a.trace.on() ? 0.0 : traffic.capacity).c_str(), stdout);

@@ -6,6 +6,7 @@
 #ifndef INTERLOCK_EXAMPLES_NETSIM_TRACE_ARGS_HPP
 #define INTERLOCK_EXAMPLES_NETSIM_TRACE_ARGS_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include <interlock/model/config.hpp>
+#include <interlock/traffic/netrace.hpp>
 
 #include "cli.hpp"
 
@@ -30,26 +32,51 @@ struct trace_arguments {
   bool on() const noexcept { return !path.empty(); }
 };
 
-/// What a trace run adds to the summary and the CSV row.
+/// What a trace run adds to the summary and the CSV row: the trace's
+/// packets (from --trace-region on), those replayed (read), and whether the
+/// replay was cut off before the last of them was delivered.
 struct trace_figures {
   std::string benchmark;
-  std::uint64_t packets = 0, trace_cycles = 0, completion = 0;
+  std::uint64_t packets = 0, replayed = 0, header_cycles = 0, trace_cycles = 0, completion = 0;
   std::uint64_t held = 0, held_cycles = 0, late_dependencies = 0;
+  bool cut_off = false;
 };
 
 /// --trace: what its options need (the flags it excludes are refused by
 /// their settings, netsim_settings.hpp); the cycle limit (--cycles +
 /// --drain) unbounded unless given.
-template <class Given>
+/// `refuse(flag, message)` makes the bad_input (with FILE:LINE:COLUMN when
+/// a configuration file gave the flag).
+template <class Given, class Refuse>
 void check_trace_flags(trace_arguments& trace, const std::string& node,
-                       interlock::model::config& model, const Given& given) {
+                       interlock::model::config& model, const Given& given, const Refuse& refuse) {
   if (!trace.on()) return;
   if (node != "router")
-    throw cli::bad_input{"--node: " + node + " with --trace; a trace runs on a network of routers"};
+    throw refuse("--node",
+                 "--node: " + node + " with --trace; a trace runs on a network of routers");
   if (trace.classes && !(model.response_share > 0 && model.response_share < 1))
-    throw cli::bad_input{
+    throw refuse(
+        "--trace-classes",
         "--trace-classes: needs --response-share strictly between 0 and 1, so the network has "
-        "both classes' VCs (the share itself is not used: the trace's types decide)"};
+        "both classes' VCs (the share itself is not used: the trace's types decide)");
+  // Virtual cut-through stores whole packets: the trace's largest (72
+  // bytes) must fit every buffer it enters.
+  const unsigned largest = *std::max_element(interlock::netrace::type_bytes.begin(),
+                                             interlock::netrace::type_bytes.end());
+  const unsigned flits = (largest + trace.flit_bytes - 1) / trace.flit_bytes;
+  const auto refuse_if_short = [&](const char* flag, unsigned buffer) {
+    if (buffer != 0 && flits > buffer)
+      throw refuse("--trace-flit-bytes",
+                   "--trace-flit-bytes: " + std::to_string(trace.flit_bytes) +
+                       " makes the trace's " + std::to_string(largest) + "-byte packets " +
+                       std::to_string(flits) + " flits, more than " + flag + " " +
+                       std::to_string(buffer) +
+                       " holds (virtual cut-through stores whole packets); allowed: at least " +
+                       std::to_string((largest + buffer - 1) / buffer));
+  };
+  refuse_if_short("--buffer-flits", model.buffer_flits);
+  refuse_if_short("--injection-buffer-flits", model.injection_buffer_flits);
+  refuse_if_short("--staging-flits", model.staging_flits);
   if (!given("--cycles")) model.measure = std::size_t{1} << 40;
   if (!given("--drain")) model.drain = 0;
 }

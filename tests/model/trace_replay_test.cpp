@@ -305,3 +305,57 @@ TEST_CASE("trace replay: packets ready in the same cycle leave in trace order", 
   CHECK(run.delivered.at(0) < run.delivered.at(1));
   CHECK(run.delivered.at(1) < run.delivered.at(2));
 }
+
+TEST_CASE("trace replay: the sources are the nodes that sent, and a trace offers no load",
+          "[model][trace]") {
+  // Nodes 3 and 9 send, to 12 and 0; the other 14 send nothing.
+  std::vector<nt::written_packet> v;
+  for (std::uint32_t id = 0; id < 6; ++id) {
+    nt::written_packet p;
+    p.cycle = id * 3;
+    p.id = id;
+    p.type = 1;
+    p.source = id % 2 == 0 ? 3 : 9;
+    p.destination = id % 2 == 0 ? 12 : 0;
+    v.push_back(p);
+  }
+  const run_result out = replay(bytes_of(v), {});
+  const interlock::model::results& r = out.results;
+  CHECK(r.sources == std::vector<node_id>{3, 9});
+  CHECK(r.accepted_per_source.size() == 2);
+  CHECK(r.offered != r.offered);  // none
+  CHECK(r.jain == Approx(1.0));   // both sent alike; no idle node counted
+  CHECK(r.max_min_ratio == Approx(1.0));
+  // The row's offered cell is empty.
+  CHECK(interlock::model::csv_row(r).rfind(",", 0) == 0);
+}
+
+TEST_CASE("trace replay: cut off, completion is over the sources that delivered",
+          "[model][trace]") {
+  // Node 3 sends early, node 9 only at cycle 500: cut off at 100 cycles,
+  // node 9 has sent nothing, node 3 has delivered.
+  std::vector<nt::written_packet> v;
+  for (std::uint32_t id = 0; id < 4; ++id) {
+    nt::written_packet p;
+    p.cycle = id < 3 ? id : 500;
+    p.id = id;
+    p.type = 1;
+    p.source = id < 3 ? 3 : 9;
+    p.destination = 12;
+    v.push_back(p);
+  }
+  const std::vector<std::uint8_t> bytes = bytes_of(v);
+  const interlock::torus_topology t({4, 4}, {true, true});
+  const interlock::dimension_order_routing dor(t);
+  nt::reader<nt::memory_source> reader(nt::memory_source(bytes), "test.tra");
+  replay_type r(reader, 16, {});
+  interlock::model::config c = trace_config();
+  c.measure = 100;
+  net_type net(dor, c, no_destination(), [](node_id, std::size_t) { return rr_arb{}; });
+  net.drive(r);
+  const interlock::model::results res = net.run();
+  CHECK_FALSE(r.done());
+  CHECK(res.sources == std::vector<node_id>{3});
+  CHECK(res.completion_min > 0);
+  CHECK(res.completion_min == res.completion_max);
+}

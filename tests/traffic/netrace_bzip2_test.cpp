@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tests of interlock/traffic/netrace_bzip2.hpp: compressed traces read
-// through libbz2, whole, concatenated, corrupt and cut short.
+// through libbz2, whole, concatenated, corrupt and cut short, and a pipe
+// read once.
 #include <bzlib.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <interlock/traffic/netrace_bzip2.hpp>
@@ -122,4 +126,35 @@ TEST_CASE("netrace bzip2: large, concatenated, corrupt and cut-short files", "[n
         std::string::npos);
   CHECK_THROWS_WITH(nt::bzip2_source("/nonexistent/x.bz2"),
                     Catch::Matchers::StartsWith("/nonexistent/x.bz2: cannot open"));
+}
+
+TEST_CASE("netrace bzip2: trace_source reads a pipe once, compressed or not", "[netrace]") {
+  const std::string dir = std::string(INTERLOCK_TEST_DATA) + "/netsim/";
+  for (const char* name : {"chain16.tra", "chain16.tra.bz2"}) {
+    std::ifstream in(dir + name, std::ios::binary);
+    const std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+    std::ifstream raw_in(dir + "chain16.tra", std::ios::binary);
+    const std::vector<std::uint8_t> raw(std::istreambuf_iterator<char>(raw_in), {});
+    const std::string fifo = std::string(INTERLOCK_BZIP2_TEMP_DIR) + "/pipe_" + name;
+    std::remove(fifo.c_str());
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    // The writer's open blocks until the reader's, and then writes once.
+    std::thread writer([&] {
+      std::ofstream(fifo, std::ios::binary)
+          .write(reinterpret_cast<const char*>(bytes.data()),
+                 static_cast<std::streamsize>(bytes.size()));
+    });
+    std::vector<std::uint8_t> read;
+    {
+      nt::trace_source source(fifo);
+      CHECK(source.compressed() == (std::string(name).back() == '2'));
+      read = drain(std::move(source), 5);
+    }
+    writer.join();
+    CHECK(read == raw);
+    std::remove(fifo.c_str());
+  }
+  // Fewer bytes than a bzip2 signature: given back as they are.
+  CHECK(drain(nt::trace_source(temp_file("two_bytes", {'B', 'Z'})), 8) ==
+        std::vector<std::uint8_t>{'B', 'Z'});
 }

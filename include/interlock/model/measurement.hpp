@@ -146,16 +146,17 @@ class measurement {
     }
     r.source_latency_max_min = verify::max_min(r.latency_per_source);
     r.source_network_latency_max_min = verify::max_min(r.network_latency_per_source);
-    if (!r.completion_per_source.empty()) {
-      double sum = 0;
-      r.completion_min = r.completion_per_source[0];
-      for (const std::uint64_t c : r.completion_per_source) {
-        sum += static_cast<double>(c);
-        r.completion_min = std::min(r.completion_min, c);
-        r.completion_max = std::max(r.completion_max, c);
-      }
-      r.completion_mean = sum / static_cast<double>(r.completion_per_source.size());
+    // Completion over the sources that delivered a packet (another has none).
+    double completed = 0, completion_sum = 0;
+    for (std::size_t i = 0; i < r.completion_per_source.size(); ++i) {
+      if (source_packets_[r.sources[i]] == 0) continue;
+      const std::uint64_t c = r.completion_per_source[i];
+      r.completion_min = completed == 0 ? c : std::min(r.completion_min, c);
+      r.completion_max = std::max(r.completion_max, c);
+      completion_sum += static_cast<double>(c);
+      ++completed;
     }
+    if (completed > 0) r.completion_mean = completion_sum / completed;
     // Per endpoint host (a node's router; with a node shape, each router
     // with cores; adapters are none).
     const double hosts = static_cast<double>(f.host_count());

@@ -71,6 +71,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -233,6 +234,8 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     });
     if (feed_ != nullptr)
       feed_->release(t, [this, t](node_id n, const offered_packet& p) {
+        if (n >= feed_sends_.size()) feed_sends_.resize(n + std::size_t{1});
+        feed_sends_[n] = true;
         m_.count_created();
         src_.offer(n, t, p);
       });
@@ -343,6 +346,8 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
   using base::wheel_;
   using base::window_snapshot_;
 
+  std::vector<bool> feed_sends_;  // a trace's: the nodes it has offered a packet
+
   // ---- results -----------------------------------------------------------------
 
   void take_snapshot(std::unique_ptr<age_snapshot>& s, std::uint64_t t) {
@@ -357,10 +362,12 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     r.deadlock = deadlock_;
     m_.fill(r, f_, s_.local, cfg_.load, finite(), [&](node_id n) {
       if (!f_.hosts(n)) return false;
-      if (feed_ != nullptr) return true;
+      if (feed_ != nullptr) return n < feed_sends_.size() && feed_sends_[n];
       splitmix64 probe(n);
       return destination_(n, probe).node != no_node;
     });
+    // A trace offers no load of its own: none (its packets are measured).
+    if (feed_ != nullptr) r.offered = std::numeric_limits<double>::quiet_NaN();
     if constexpr (ages) {
       if (!window_snapshot_) take_snapshot(window_snapshot_, finite() ? 0 : now_);
       if (!end_snapshot_) take_snapshot(end_snapshot_, now_);

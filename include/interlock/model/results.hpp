@@ -3,8 +3,9 @@
 //
 // Contract
 //   results holds what a run measured over its window (measurement::fill
-//   makes it): offered and accepted load in flits per node per cycle,
-//   per-source throughput, hops, latency and (batch) completion time,
+//   makes it): offered (none for a trace) and accepted load in flits per
+//   node per cycle, per-source throughput (a trace's sources: the nodes it
+//   sent from), hops, latency and (batch) completion time,
 //   latency mean, sd and quantiles, Jain's index and max/min over the
 //   sources' throughput and latency, the measured packets left in source
 //   queues and in the network, channel utilization per dimension and
@@ -44,7 +45,8 @@ inline double quantile(std::vector<std::uint32_t>& v, double q) {
 }
 
 struct results {
-  // Offered and accepted load, flits per node per cycle, over the measured window.
+  // Offered and accepted load, flits per node per cycle, over the measured
+  // window; a trace offers none of its own (NaN: none, an empty cell).
   double offered = 0;
   double accepted = 0;
   double capacity = 1;  // the ideal accepted load of the pattern (1 / the busiest channel)
@@ -80,7 +82,7 @@ struct results {
   double max_min_ratio = 1;  // NaN (none) when a source accepted nothing
   // Batch runs: the cycle of each source's last delivery, and their spread.
   std::vector<std::uint64_t> completion_per_source;
-  double completion_mean = 0;
+  double completion_mean = 0;  // over the sources that delivered a packet
   std::uint64_t completion_min = 0, completion_max = 0;
   // Channel utilization per direction: [dimension][0: +, 1: -], flits per channel per cycle.
   std::vector<std::array<double, 2>> utilization;
@@ -157,7 +159,8 @@ inline std::string csv_row(const results& r) {
     if (measured) std::snprintf(text, sizeof text, pattern, x);
     return std::string(text);
   };
-  std::string line = cell(true, "%.4f", r.offered) + "," + cell(true, "%.4f", r.accepted) + "," +
+  std::string line = cell(r.offered == r.offered, "%.4f", r.offered) + "," +
+                     cell(true, "%.4f", r.accepted) + "," +
                      cell(true, "%.4f", r.accepted / r.capacity) + ",";
   line += cell(lat, "%.2f", r.latency_mean) + "," + cell(lat, "%.0f", r.latency_p50) + "," +
           cell(lat, "%.0f", r.latency_p99) + "," + cell(lat, "%.0f", r.latency_max) + "," +

@@ -192,21 +192,32 @@ class file_source {
   explicit file_source(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "rb")) {
     if (f_ == nullptr) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
   }
+  /// An open file it now owns, of which `head` (up to 8 bytes) was read
+  /// already: read() gives them first, so a pipe is read once.
+  file_source(std::FILE* f, std::string path, std::string head)
+      : path_(std::move(path)), f_(f), head_(std::move(head)) {}
   file_source(file_source&& o) noexcept
-      : path_(std::move(o.path_)), f_(std::exchange(o.f_, nullptr)) {}
+      : path_(std::move(o.path_)), f_(std::exchange(o.f_, nullptr)), head_(std::move(o.head_)) {}
   file_source& operator=(file_source&&) = delete;
   ~file_source() {
     if (f_ != nullptr) std::fclose(f_);
   }
   std::size_t read(void* into, std::size_t n) {
-    const std::size_t k = std::fread(into, 1, n, f_);
-    if (k < n && std::ferror(f_) != 0) throw std::runtime_error(path_ + ": read error");
-    return k;
+    std::size_t given = 0;
+    if (!head_.empty()) {
+      given = std::min(n, head_.size());
+      std::memcpy(into, head_.data(), given);
+      head_.erase(0, given);
+    }
+    const std::size_t k = std::fread(static_cast<char*>(into) + given, 1, n - given, f_);
+    if (given + k < n && std::ferror(f_) != 0) throw std::runtime_error(path_ + ": read error");
+    return given + k;
   }
 
  private:
   std::string path_;
   std::FILE* f_;
+  std::string head_;  // bytes read before, given first
 };
 
 namespace detail {

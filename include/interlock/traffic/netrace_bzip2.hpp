@@ -14,7 +14,8 @@
 //     cut short, throws netrace::error naming the path, the compressed byte
 //     offset and libbz2's verdict.
 //   - trace_source(path): either, chosen by the file's first bytes ("BZh":
-//     bzip2, anything else read as it is), so a tool takes both.
+//     bzip2, anything else read as it is), so a tool takes both; the file
+//     is opened and read once, so a pipe (/dev/stdin, <(...)) works.
 //   Complexity: O(bytes); no allocation after construction.
 //
 // Example
@@ -48,6 +49,16 @@ class bzip2_source {
       : path_(path), f_(std::fopen(path.c_str(), "rb")), in_(1 << 16) {
     if (f_ == nullptr) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
     start_stream();
+  }
+  /// An open file it now owns, of which `head` (fewer bytes than a buffer)
+  /// was read already: they are decompressed first, so a pipe is read once.
+  bzip2_source(std::FILE* f, std::string path, const std::string& head)
+      : path_(std::move(path)), f_(f), in_(1 << 16) {
+    start_stream();
+    std::memcpy(in_.data(), head.data(), head.size());
+    compressed_ = head.size();
+    stream_->next_in = in_.data();
+    stream_->avail_in = static_cast<unsigned>(head.size());
   }
   bzip2_source(bzip2_source&& o) noexcept
       : path_(std::move(o.path_)),
@@ -140,13 +151,18 @@ class trace_source {
   explicit trace_source(const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (f == nullptr) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+    // Opened once and its first bytes kept: a pipe cannot be read twice.
     char head[3] = {};
     const std::size_t k = std::fread(head, 1, 3, f);
-    std::fclose(f);
-    if (k == 3 && head[0] == 'B' && head[1] == 'Z' && head[2] == 'h')
-      bzip2_ = std::make_unique<bzip2_source>(path);
+    if (k < 3 && std::ferror(f) != 0) {
+      std::fclose(f);
+      throw std::runtime_error(path + ": read error");
+    }
+    const std::string first(head, k);
+    if (first == "BZh")
+      bzip2_ = std::make_unique<bzip2_source>(f, path, first);
     else
-      plain_ = std::make_unique<file_source>(path);
+      plain_ = std::make_unique<file_source>(f, path, first);
   }
   std::size_t read(void* into, std::size_t n) {
     return bzip2_ ? bzip2_->read(into, n) : plain_->read(into, n);
