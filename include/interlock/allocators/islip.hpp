@@ -38,7 +38,10 @@
 //
 // Example
 //   interlock::islip_allocator<8, 8> islip(2);        // 2 iterations
-//   auto m = islip.allocate(requests);
+//   interlock::request_matrix<8, 8> requests;
+//   requests.set(0, 5).set(1, 5).set(1, 6).set(7, 0);
+//   auto m = islip.allocate(requests);                 // 3 pairs: 0 or 1 gets 5
+//   assert(m.size() == 3);
 #ifndef INTERLOCK_ALLOCATORS_ISLIP_HPP
 #define INTERLOCK_ALLOCATORS_ISLIP_HPP
 

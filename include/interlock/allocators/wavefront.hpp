@@ -32,7 +32,10 @@
 //
 // Example
 //   interlock::wavefront_allocator<5, 5> wf;
-//   auto m = wf.allocate(requests);          // maximal
+//   interlock::request_matrix<5, 5> requests;
+//   requests.set(0, 0).set(0, 1).set(1, 0);
+//   auto m = wf.allocate(requests);  // maximal: 0-0 alone, or 0-1 and 1-0
+//   assert(m.size() >= 1 && interlock::invariants::maximal_matching(requests, m));
 #ifndef INTERLOCK_ALLOCATORS_WAVEFRONT_HPP
 #define INTERLOCK_ALLOCATORS_WAVEFRONT_HPP
 

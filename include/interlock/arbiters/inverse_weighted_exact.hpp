@@ -26,11 +26,17 @@
 //   Complexity: O(popcount) per decision, O(1) per commit; no allocation.
 //
 // Example
-//   interlock::inverse_weighted_exact<2, 1> a({{1.0}, {0.5}});
+//   const interlock::load_matrix loads{{1.0}, {0.5}};  // input 1 carries half of input 0
+//   interlock::inverse_weighted_exact<2, 1> a(loads);
 //   std::uint8_t labels[2] = {0, 0};
 //   interlock::pattern_requests both{0b11, labels};
 //   int served[2] = {};
-//   for (int k = 0; k < 300; ++k) ++served[a.grant(both).index()];  // 200 : 100
+//   for (int k = 0; k < 300; ++k) {
+//     const interlock::grant g = a.arbitrate(both);
+//     a.commit(g, both);
+//     ++served[g.index()];
+//   }
+//   assert(served[0] == 200 && served[1] == 100);
 #ifndef INTERLOCK_ARBITERS_INVERSE_WEIGHTED_EXACT_HPP
 #define INTERLOCK_ARBITERS_INVERSE_WEIGHTED_EXACT_HPP
 

@@ -27,7 +27,13 @@
 //
 // Example
 //   static_assert(interlock::is_arbiter_v<interlock::round_robin_arbiter<8>>);
-//   template <class A> void run(A& a) { interlock::require_arbiter<A>(); ... }
+//   static_assert(!interlock::is_arbiter_v<int>);
+//   auto run = [](auto& a) {  // a function that takes any arbiter
+//     interlock::require_arbiter<std::decay_t<decltype(a)>>();
+//     return a.grant(0b101);
+//   };
+//   interlock::round_robin_arbiter<8> rr;
+//   assert(run(rr).index() == 2);
 #ifndef INTERLOCK_CORE_ARBITER_TRAITS_HPP
 #define INTERLOCK_CORE_ARBITER_TRAITS_HPP
 

@@ -20,7 +20,7 @@
 //   bad input then gives a documented fallback (usually "no grant" or a
 //   no-op), never undefined behaviour.
 //
-// Example
+// Example (not compiled: a definition before the first interlock header)
 //   #define INTERLOCK_ASSERT(c, m) ((c) ? (void)0 : my_sim_abort(m))
 //   #include <interlock/interlock.hpp>
 #ifndef INTERLOCK_CORE_ASSERT_HPP

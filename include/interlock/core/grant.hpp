@@ -15,10 +15,14 @@
 //   does not compile).
 //
 // Example
+//   interlock::round_robin_arbiter<4> arb;
+//   std::uint64_t requests = 0b0110;         // requesters 1 and 2
+//   std::size_t forwarded = 9, idle_cycles = 0;
 //   interlock::grant g = arb.arbitrate(requests);
-//   if (g) forward(g.index());
+//   if (g) forwarded = g.index();
 //   if (!g) ++idle_cycles;               // no requester was granted
 //   arb.commit(g, requests);             // also fine when g is no grant
+//   assert(g == interlock::no_grant() || forwarded < 4);
 #ifndef INTERLOCK_CORE_GRANT_HPP
 #define INTERLOCK_CORE_GRANT_HPP
 

@@ -22,6 +22,8 @@
 //   rather than an assertion): round_robin_order.
 //
 // Example
+//   interlock::round_robin_arbiter<8> arb;
+//   std::uint64_t req = 0b10010000;
 //   auto g = arb.arbitrate(req);
 //   assert(interlock::invariants::grant_implies_request(req, g));
 #ifndef INTERLOCK_CORE_INVARIANTS_HPP

@@ -23,12 +23,25 @@
 //   fairness_of(results) gives one run's figures. Nothing here allocates
 //   beyond what the runs do.
 //
-// Example
-//   auto report = interlock::model::check_fairness([&](const interlock::model::fairness_scenario&
-//   s) {
-//     return run_my_network(s.traffic, s.destination, s.load);  // a model::results
-//   }, {/*destination=*/63});
-//   if (!report.fair()) std::puts("unfair");
+// Example (docs/verify/fairness.md has it in full)
+//   namespace m = interlock::model;  // with model/network.hpp: a 4x4 mesh, round robin
+//   const interlock::torus_topology t({4, 4}, {false, false});
+//   const interlock::dimension_order_routing dor(t);
+//   using rr = interlock::round_robin_arbiter<64>;
+//   auto report = m::check_fairness([&](const m::fairness_scenario& s) {
+//     m::config c;
+//     c.load = s.load;
+//     c.measure = 2000;
+//     m::traffic_source traffic = [&](interlock::node_id n, interlock::splitmix64& g) {
+//       return s.traffic == m::fairness_traffic::all_to_one
+//                  ? interlock::traffic::all_to_one{s.destination}.destination(t, n, g)
+//                  : interlock::traffic::uniform_random{}.destination(t, n, g);
+//     };
+//     m::network<interlock::dimension_order_routing, rr> net(
+//         dor, c, traffic, [](interlock::node_id, std::size_t) { return rr{}; });
+//     return net.run();
+//   }, {/*destination=*/15});
+//   if (!report.fair()) std::puts("unfair");  // round robin starves all-to-one's far sources
 #ifndef INTERLOCK_MODEL_FAIRNESS_HPP
 #define INTERLOCK_MODEL_FAIRNESS_HPP
 

@@ -51,9 +51,10 @@
 //     255, a missing or extra field, more than 64 entries).
 //   Complexity: O(runs * packets per table cycle).
 //
-// Example
+// Example (Figure 6.1's tables)
+//   interlock::qos::ib_vl_arbitration_config config{{{0, 3}, {1, 3}}, {{2, 2}, {3, 2}}, 1};
 //   auto result = interlock::qos::analyze_vl_arbitration(config, {30, 64});
-//   for (const auto& vl : result.vls) std::printf("%zu %.4f\n", vl.vl, vl.share);
+//   for (const auto& vl : result.vls) std::printf("VL%zu %.4f\n", vl.vl, vl.share);
 #ifndef INTERLOCK_QOS_IB_ANALYSIS_HPP
 #define INTERLOCK_QOS_IB_ANALYSIS_HPP
 

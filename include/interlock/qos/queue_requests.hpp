@@ -27,7 +27,9 @@
 // Example
 //   std::array<std::uint32_t, 4> sizes{2, 2, 0, 1};
 //   interlock::qos::queue_requests r{0b1011, sizes};   // queues 0, 1 and 3 active
+//   interlock::qos::sbt_scheduler scheduler({25, 25, 25, 25}, {0, 1, 2, 3});
 //   auto g = scheduler.grant(r);                        // the queue that sends next
+//   assert(g.index() != 2);
 #ifndef INTERLOCK_QOS_QUEUE_REQUESTS_HPP
 #define INTERLOCK_QOS_QUEUE_REQUESTS_HPP
 

@@ -25,9 +25,15 @@
 //   Complexity: lookups O(1); construction O(32).
 //
 // Example
-//   interlock::qos::opa_service_maps maps({0, 0, 1, 2, U, ...}, {0, 1, 2, 2, ...}, 3);
-//   auto queues = maps.sc_queue_sls();                  // queue = SC, one SL each
-//   interlock::qos::dtable_scheduler s(table, queues, mtus);
+//   // Table 2.2, configuration B: SL0 on SC0 and SC1, SL1 on SC2, SL2 on SC3;
+//   // SC2VL 0, 1, 2, 2 (SL1 and SL2 share VL2)
+//   std::array<std::uint8_t, 32> sc2sl{}, sc2vl{};
+//   sc2sl.fill(interlock::qos::opa_service_maps::unused);
+//   sc2sl[0] = 0, sc2sl[1] = 0, sc2sl[2] = 1, sc2sl[3] = 2;
+//   sc2vl[0] = 0, sc2vl[1] = 1, sc2vl[2] = 2, sc2vl[3] = 2;
+//   interlock::qos::opa_service_maps maps(sc2sl, sc2vl, 3);
+//   auto queues = maps.sc_queue_sls();  // queue = SC, one SL each (per VL would refuse)
+//   assert(maps.sl2sc(0) == 0 && queues[3] == 2);
 #ifndef INTERLOCK_QOS_SERVICE_MAPS_HPP
 #define INTERLOCK_QOS_SERVICE_MAPS_HPP
 

@@ -32,10 +32,14 @@
 //     deadlock checker can test it directly.
 //
 // Example
+//   interlock::torus_topology torus({4, 4, 4});
 //   interlock::t3e_adaptive_routing ar(torus);
+//   interlock::splitmix64 rng(1);
+//   const interlock::node_id src = torus.node({0, 0, 0}), dst = torus.node({1, 1, 0});
 //   interlock::hop c[1 + 2 * interlock::max_dimensions];
 //   auto s = ar.start(src, dst, interlock::traffic_class::request, rng);
-//   std::size_t n = ar.candidates(src, s, c);        // c[0]: escape, c[1..]: adaptive
+//   std::size_t n = ar.candidates(src, s, c);  // c[0]: escape, c[1..]: adaptive
+//   assert(n >= 2 && !c[0].adaptive && c[1].adaptive);
 #ifndef INTERLOCK_ROUTING_ADAPTIVE_HPP
 #define INTERLOCK_ROUTING_ADAPTIVE_HPP
 

@@ -43,8 +43,10 @@
 //   interlock::torus_topology torus({4, 4, 4}, {}, 2);
 //   interlock::anton2_topology node(torus);
 //   interlock::anton2_routing anton(node);
+//   interlock::splitmix64 rng(1);
 //   auto s = anton.start(node.router(0, 5), node.router(9, 0),
 //                        interlock::traffic_class::request, rng);
+//   assert(!anton.arrived(node.router(0, 5), s));
 #ifndef INTERLOCK_ROUTING_ANTON2_HPP
 #define INTERLOCK_ROUTING_ANTON2_HPP
 

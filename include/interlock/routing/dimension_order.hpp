@@ -38,10 +38,11 @@
 //
 // Example
 //   interlock::torus_topology t({8, 8, 8});
-//   interlock::dimension_order_routing dor(t);                 // XYZ
+//   interlock::dimension_order_routing dor(t);  // XYZ
 //   auto s = dor.start_with(t.node({7, 0, 0}), t.node({1, 2, 0}),
-//   interlock::traffic_class::request); interlock::hop h = dor.next(t.node({7, 0, 0}), s); // +X
-//   over the wrap link: VC1
+//                           interlock::traffic_class::request);
+//   interlock::hop h = dor.next(t.node({7, 0, 0}), s);  // +X over the wrap link: VC1
+//   assert(h.dimension == 0 && h.sign == +1 && h.vc == 1);
 #ifndef INTERLOCK_ROUTING_DIMENSION_ORDER_HPP
 #define INTERLOCK_ROUTING_DIMENSION_ORDER_HPP
 

@@ -56,8 +56,10 @@
 //
 // Example
 //   interlock::torus_topology t({8, 8, 8});
-//   interlock::direction_order_routing t3e(t);                   // time-of-crossing tables
-//   auto s = t3e.start_with(a, b, interlock::traffic_class::request); // minimal tag
+//   interlock::direction_order_routing t3e(t);  // time-of-crossing tables
+//   const interlock::node_id a = t.node({0, 0, 0}), b = t.node({3, 5, 0});
+//   auto s = t3e.start_with(a, b, interlock::traffic_class::request);  // minimal tag
+//   assert(t3e.next(a, s).dimension == 0);  // +X first
 #ifndef INTERLOCK_ROUTING_DIRECTION_ORDER_HPP
 #define INTERLOCK_ROUTING_DIRECTION_ORDER_HPP
 

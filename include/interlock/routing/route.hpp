@@ -55,15 +55,19 @@
 //   scheme with one hop per step its candidates() and follow() from its next().
 //
 // Example
+//   interlock::torus_topology torus({4, 4});
 //   interlock::dimension_order_routing dor(torus);
 //   interlock::splitmix64 rng(1);
+//   const interlock::node_id src = 0, dst = 10;
 //   auto s = dor.start(src, dst, interlock::traffic_class::request, rng);
 //   interlock::hop options[interlock::max_route_candidates];
-//   for (interlock::node_id at = src; !dor.arrived(at, s);) {
-//     interlock::hop h = options[dor.candidates(at, s, options) - 1];   // pick one
+//   interlock::node_id at = src;
+//   while (!dor.arrived(at, s)) {
+//     interlock::hop h = options[dor.candidates(at, s, options) - 1];  // pick one
 //     dor.follow(at, s, h);
 //     at = torus.neighbor(at, h.dimension, h.sign);
 //   }
+//   assert(at == dst);
 #ifndef INTERLOCK_ROUTING_ROUTE_HPP
 #define INTERLOCK_ROUTING_ROUTE_HPP
 

@@ -29,9 +29,14 @@
 //   two patterns). Offline: it allocates.
 //
 // Example
+//   interlock::torus_topology torus({2, 2, 2}, {}, 2);
+//   interlock::anton2_topology node(torus);
+//   interlock::anton2_routing anton(node);
 //   auto loads = interlock::anton2_arbiter_loads(anton, interlock::traffic_class::request,
 //                                                interlock::traffic::uniform_random{});
+//   const interlock::node_id r = node.router(0, 5);
 //   double l = loads.output(r, interlock::anton2_topology::port_u_plus, 0, 0);
+//   assert(l >= 0);
 #ifndef INTERLOCK_TRAFFIC_ANTON2_LOADS_HPP
 #define INTERLOCK_TRAFFIC_ANTON2_LOADS_HPP
 

@@ -31,7 +31,10 @@
 //   they allocate; their cost is flows x routes per flow x hops.
 //
 // Example
+//   interlock::torus_topology t({8, 8, 8});
+//   interlock::dimension_order_routing dor(t);
 //   auto loads = interlock::channel_loads(dor, interlock::traffic::uniform_random{});
+//   assert(loads.size() == t.channel_count());  // each k/8 = 1 (Eq. 8)
 #ifndef INTERLOCK_TRAFFIC_LOADS_HPP
 #define INTERLOCK_TRAFFIC_LOADS_HPP
 

@@ -18,7 +18,7 @@
 //     is opened and read once, so a pipe (/dev/stdin, <(...)) works.
 //   Complexity: O(bytes); no allocation after construction.
 //
-// Example
+// Example (compiled, not run: it reads a file)
 //   interlock::netrace::reader<interlock::netrace::trace_source> r(
 //       interlock::netrace::trace_source("blackscholes.tra.bz2"), "blackscholes.tra.bz2");
 //   interlock::netrace::packet p;

@@ -15,8 +15,9 @@
 //
 // Example
 //   // [Abts07]'s production mix, in spirit: nearest neighbours and a hot node.
+//   interlock::torus_topology torus({4, 4, 4});
 //   interlock::traffic::pattern_mix<interlock::traffic::neighbor, interlock::traffic::hotspot>
-//       mix{{1}, {0, 1.0}, 0.01};   // 1 % of packets to node 0
+//       mix{{1}, {0, 1.0}, 0.01};  // 1 % of packets to node 0
 //   mix.check(torus);
 #ifndef INTERLOCK_TRAFFIC_PATTERN_MIX_HPP
 #define INTERLOCK_TRAFFIC_PATTERN_MIX_HPP

@@ -46,10 +46,13 @@
 //   not exist, a hotspot fraction outside [0, 1].
 //
 // Example
+//   interlock::torus_topology torus({8, 8});
 //   interlock::splitmix64 rng(1);
 //   interlock::traffic::tornado pattern;
 //   pattern.check(torus);
+//   const interlock::node_id source = torus.node({0, 0});
 //   interlock::node_id d = pattern.destination(torus, source, rng);
+//   assert(d == torus.node({3, 3}));  // (k/2 - 1) ahead in every dimension
 #ifndef INTERLOCK_TRAFFIC_PATTERNS_HPP
 #define INTERLOCK_TRAFFIC_PATTERNS_HPP
 

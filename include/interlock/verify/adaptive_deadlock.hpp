@@ -21,9 +21,11 @@
 //
 //
 // Example
+//   interlock::torus_topology torus({4, 4});
 //   interlock::t3e_adaptive_routing t3e(torus);
 //   auto report = interlock::verify::check_adaptive_deadlock_freedom(
 //       t3e, interlock::verify::adaptive_flow_control::whole_packet);
+//   assert(report.deadlock_free());
 #ifndef INTERLOCK_VERIFY_ADAPTIVE_DEADLOCK_HPP
 #define INTERLOCK_VERIFY_ADAPTIVE_DEADLOCK_HPP
 

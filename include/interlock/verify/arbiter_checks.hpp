@@ -18,8 +18,12 @@
 //   spends O(N) per decision.
 //
 // Example
+//   interlock::round_robin_arbiter<8> rr;
 //   interlock::verify::round_robin_order_monitor mon(8);
-//   for (auto req : stream) if (!mon.observe(req, rr.grant(req))) fail(mon.violation());
+//   const std::uint64_t stream[] = {0b1011, 0b1111, 0b0001, 0b1010};
+//   for (const std::uint64_t req : stream)
+//     if (!mon.observe(req, rr.grant(req))) std::puts(mon.violation().c_str());
+//   assert(mon.violation().empty());
 #ifndef INTERLOCK_VERIFY_ARBITER_CHECKS_HPP
 #define INTERLOCK_VERIFY_ARBITER_CHECKS_HPP
 

@@ -14,6 +14,9 @@
 //     route. They allocate (strings); none is on a decision path.
 //
 // Example
+//   interlock::torus_topology torus({5}, {true});  // a ring of five: deadlocks
+//   interlock::dimension_order_routing no_datelines(torus, {}, {/*datelines=*/false});
+//   auto report = interlock::verify::check_deadlock_freedom(no_datelines);
 //   if (!report.deadlock_free()) std::cout << interlock::verify::format_cycle(torus, report);
 #ifndef INTERLOCK_VERIFY_CDG_REPORT_HPP
 #define INTERLOCK_VERIFY_CDG_REPORT_HPP

@@ -16,7 +16,10 @@
 //   config_error for VCs per channel outside 1..4096.
 //
 // Example
-//   interlock::verify::channel_dependency_graph g(torus, 4);
+//   interlock::torus_topology torus({4, 4});
+//   interlock::verify::channel_dependency_graph g(torus, 2);
+//   const interlock::node_id a = torus.node({0, 0}), b = torus.node({1, 0});
+//   interlock::hop h1, h2;  // +X on VC0 into b, then +X on VC0 out of it
 //   g.add(g.vertex(a, h1), g.vertex(b, h2));
 #ifndef INTERLOCK_VERIFY_DEPENDENCY_GRAPH_HPP
 #define INTERLOCK_VERIFY_DEPENDENCY_GRAPH_HPP

@@ -17,7 +17,7 @@
 //   as "switch 3 port 12 (class 0)" strings. O(switches x NICs x group
 //   sizes^2); it allocates. Run it where a network is set up.
 //
-// Example
+// Example (with interlock/model/switch/layouts.hpp)
 //   auto report = interlock::model::check_switch_deadlock(
 //       interlock::model::fat_tree_layout(interlock::kary_ntree(4, 3)));
 //   assert(report.acyclic);

@@ -22,9 +22,15 @@
 //     needed passes 100,000 cycles.
 //
 // Example
-//   auto layout = interlock::model::fat_tree_layout(interlock::kary_ntree(4, 3));
-//   double cycles = interlock::model::zero_load_latency(layout, shape, levels, traffic,
-//                                                       scheduler, 0);
+//   // with interlock/model/switch/layouts.hpp: one SL of 16-flit packets, 8 ports
+//   interlock::model::switch_shape shape = interlock::model::opa_48_port();
+//   shape.ports = 8;
+//   const interlock::model::service_levels levels({0}, {0});
+//   const interlock::model::sl_traffic traffic{{1.0}, {16}};
+//   double cycles = interlock::model::zero_load_latency(
+//       interlock::model::single_switch(8), shape, levels, traffic,
+//       interlock::model::round_robin_scheduler{}, 0);
+//   assert(cycles > 16);  // the pipeline, then 16 flits
 #ifndef INTERLOCK_MODEL_SWITCH_ZERO_LOAD_HPP
 #define INTERLOCK_MODEL_SWITCH_ZERO_LOAD_HPP
 
