@@ -135,17 +135,24 @@ struct network_flags {
     return run.injection_buffer_flits != 0 ? run.injection_buffer_flits : run.buffer_flits;
   }
 
-  /// Every value, defaults resolved, for --write-config.
-  std::vector<std::pair<std::string, std::string>> resolved() const {
-    return {{"buffer-flits", std::to_string(run.buffer_flits)},
-            {"adapter-buffer-flits", std::to_string(adapter_flits())},
-            {"injection-buffer-flits", std::to_string(injection_flits())},
-            {"torus-latency", std::to_string(torus_latency)},
-            {"pipeline", std::to_string(run.pipeline)},
-            {"pipelined-heads", run.pipelined_heads ? "true" : "false"},
-            {"persistent-picks", run.persistent_picks ? "true" : "false"},
-            {"allocator", allocator_name()},
-            {"seed", std::to_string(run.seed)}};
+  /// Every value that applies to `nodes`, defaults resolved, for
+  /// --write-config (the adapters' buffers only with anton2 among them).
+  std::vector<std::pair<std::string, std::string>> resolved(
+      const std::vector<std::string>& nodes) const {
+    std::vector<std::pair<std::string, std::string>> out{
+        {"buffer-flits", std::to_string(run.buffer_flits)}};
+    if (std::find(nodes.begin(), nodes.end(), "anton2") != nodes.end())
+      out.emplace_back("adapter-buffer-flits", std::to_string(adapter_flits()));
+    const std::vector<std::pair<std::string, std::string>> rest{
+        {"injection-buffer-flits", std::to_string(injection_flits())},
+        {"torus-latency", std::to_string(torus_latency)},
+        {"pipeline", std::to_string(run.pipeline)},
+        {"pipelined-heads", run.pipelined_heads ? "true" : "false"},
+        {"persistent-picks", run.persistent_picks ? "true" : "false"},
+        {"allocator", allocator_name()},
+        {"seed", std::to_string(run.seed)}};
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
   }
 
   /// The lines the tables' headers say of the network.

@@ -132,7 +132,7 @@ int run(int argc, char** argv) {
       {"radix", std::to_string(s.radix)},    {"batch", std::to_string(s.batch)},
       {"shares", shares_text(s.shares)},     {"settings", cli::joined(s.arbiters)},
       {"arbiter", s.net.run.arbiter.name()}, {"nodes", cli::joined(s.nodes)}};
-  for (const auto& x : s.net.resolved()) resolved.push_back(x);
+  for (const auto& x : s.net.resolved(s.nodes)) resolved.push_back(x);
   shared.resolve(flags, resolved);
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);

@@ -147,7 +147,7 @@ int run(int argc, char** argv) {
       {"patterns", cli::joined(s.patterns)},
       {"nodes", cli::joined(s.nodes)},
       {"arbiters", cli::joined(arbiter_names)}};
-  for (const auto& x : s.net.resolved()) resolved.push_back(x);
+  for (const auto& x : s.net.resolved(s.nodes)) resolved.push_back(x);
   shared.resolve(flags, resolved);
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
