@@ -48,8 +48,10 @@ const char* const help_text =
     "                         --allocator, --vcs, buffers, --packet-flits,\n"
     "                         --cycles, --warmup, --seed, --preset, --config ...\n"
     "                         (netsim --help); not --traffic, --batch, --sweep,\n"
-    "                         --per-source or --write-config: the check sets the\n"
-    "                         traffic\n"
+    "                         --per-source or --drain: the check sets the traffic\n"
+    "                         and measures the window undrained\n"
+    "  --write-config FILE    the network's settings and the check's, to rerun\n"
+    "                         with --config FILE\n"
     "  --csv FILE             one row per test: test,destination,load,sources,\n"
     "                         accepted,jain,max_min,latency_max_min,\n"
     "                         network_latency_max_min,deadlocked,fair,\n"
@@ -114,8 +116,10 @@ int run(int argc, char** argv) {
     } else if (flag == "--json") {
       json_path = value();
     } else if (flag == "--traffic" || flag == "--batch" || flag == "--sweep" ||
-               flag == "--per-source" || flag == "--write-config") {
+               flag == "--per-source") {
       throw bad_input{flag + ": fairness_check sets the traffic and runs itself"};
+    } else if (flag == "--drain") {
+      throw bad_input{flag + ": fairness_check measures the window past saturation, undrained"};
     } else {
       return false;
     }
@@ -128,6 +132,11 @@ int run(int argc, char** argv) {
                                : cli::number("--destination", destination_text, 0, nodes - 1));
   cli::output_file csv("--csv", csv_path);
   cli::output_file json("--json", json_path);
+  // --write-config: the network's settings as the first test ran them (not
+  // the tests' traffic, which fairness_check sets), then its own.
+  cli::output_file config_file("--write-config", a.write_config);
+  std::vector<setting> written;
+  a.write_config.clear();  // (the tests' runs write none)
   // [Towles14] programs one set of weights, from uniform traffic's loads,
   // for every pattern it runs: a test's own pattern would be fair by
   // construction.
@@ -162,10 +171,24 @@ int run(int argc, char** argv) {
         run_args.mix = {{run_args.traffic, 1}};
         interlock::model::results out;
         run_args.on_results = [&out](const interlock::model::results& r) { out = r; };
+        run_args.on_resolved = [&](const std::vector<setting>& settings) {
+          if (!written.empty()) return;
+          for (const setting& x : settings)
+            if (x.first != "traffic" && x.first != "load" && x.first != "drain" &&
+                x.first != "destination" && (x.first != "weights-from" || !default_weights))
+              written.push_back(x);
+        };
         status = std::max(status, run_network(run_args));
         return out;
       },
       options);
+  if (config_file.open()) {
+    written.emplace_back("min-jain", cli::real_text(options.min_jain));
+    written.emplace_back("max-latency-ratio", cli::real_text(options.max_network_latency_ratio));
+    written.emplace_back("load", cli::real_text(options.load));
+    written.emplace_back("destination", std::to_string(options.destination));
+    write_config(config_file, written, "fairness_check");
+  }
   print(("all-to-one to node " + std::to_string(options.destination)).c_str(), report.all_to_one);
   print(("uniform at " + cli::format("%g", options.load) + " per source").c_str(), report.uniform);
   const bool fair = report.fair(), latency_fair = report.latency_fair();

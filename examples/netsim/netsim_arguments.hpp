@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <interlock/model/config.hpp>
@@ -67,6 +68,8 @@ struct arguments {
   // results handed over.
   bool quiet = false;
   std::function<void(const interlock::model::results&)> on_results;
+  // A driver's: the configuration as run (key, value), once per run.
+  std::function<void(const std::vector<std::pair<std::string, std::string>>&)> on_resolved;
 
   /// A batch or a trace: every packet measured, the run ends at the last delivery.
   bool finite() const noexcept { return model.batch > 0 || trace.on(); }

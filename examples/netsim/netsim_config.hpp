@@ -69,13 +69,17 @@ inline std::string echo_line(const std::vector<setting>& settings) {
 }
 
 /// --write-config FILE: `key = value` lines --config FILE reads back.
-inline void write_config(const std::string& path, const std::vector<setting>& settings,
+inline void write_config(cli::output_file& out, const std::vector<setting>& settings,
                          const char* program) {
-  cli::output_file out("--write-config", path);
   out.line(std::string("# ") + program + "'s configuration as run (" + cli::version_line(program) +
            "); read it back with --config FILE");
   for (const setting& x : settings) out.line(x.first + " = " + x.second);
   out.close();
+}
+inline void write_config(const std::string& path, const std::vector<setting>& settings,
+                         const char* program) {
+  cli::output_file out("--write-config", path);
+  write_config(out, settings, program);
 }
 
 /// One point's configuration columns: the resolved arguments with the

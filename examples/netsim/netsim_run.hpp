@@ -131,6 +131,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
           .physical());
   const arguments as_run = resolved(a, vcs, age, torus_of(scheme.topology()).dimensions());
   const std::vector<setting> settings = netsim_tool::settings().resolved(as_run);
+  if (a.on_resolved) a.on_resolved(settings);
   // A trace is opened, and its work estimated from its header, before any
   // output is written (a trace run is one point).
   std::unique_ptr<trace_session> session;
