@@ -167,9 +167,18 @@ inline std::vector<cli::setting<arguments>> settings_list() {
           "--warmup", "N", [](auto& s) -> auto& { return s.model.warmup; }, 0,
           std::uint64_t{1} << 40, "cycles before measuring")
           .when(patterns, "runs without --trace (a trace measures every packet)"),
-      whole<a>(
-          "--cycles", "N", [](auto& s) -> auto& { return s.model.measure; }, 1,
-          std::uint64_t{1} << 40, "measured cycles"),
+      custom<a>(
+          "--cycles", "N", "measured cycles; none: no limit (a trace's default: to its end)",
+          [](a& s, const std::string& v) {
+            s.model.measure =
+                v == "none"
+                    ? no_cycle_limit
+                    : static_cast<std::size_t>(cli::number("--cycles", v, 1, no_cycle_limit - 1));
+          },
+          [](const a& s) {
+            return s.model.measure >= no_cycle_limit ? std::string("none")
+                                                     : std::to_string(s.model.measure);
+          }),
       whole<a>(
           "--drain", "N", [](auto& s) -> auto& { return s.model.drain; }, 0, std::uint64_t{1} << 40,
           "at most N more cycles for measured packets"),

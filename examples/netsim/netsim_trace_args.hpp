@@ -20,6 +20,9 @@
 
 namespace netsim_tool {
 
+/// --cycles none: a run bounded by nothing but its own end (a trace's).
+inline constexpr std::size_t no_cycle_limit = std::size_t{1} << 40;
+
 struct trace_arguments {
   std::string path;                      // --trace FILE: a Netrace trace (.tra, or .tra.bz2)
   unsigned flit_bytes = 16;              // --trace-flit-bytes
@@ -77,7 +80,7 @@ void check_trace_flags(trace_arguments& trace, const std::string& node,
   refuse_if_short("--buffer-flits", model.buffer_flits);
   refuse_if_short("--injection-buffer-flits", model.injection_buffer_flits);
   refuse_if_short("--staging-flits", model.staging_flits);
-  if (!given("--cycles")) model.measure = std::size_t{1} << 40;
+  if (!given("--cycles")) model.measure = no_cycle_limit;
   if (!given("--drain")) model.drain = 0;
 }
 
