@@ -10,10 +10,13 @@
 //   --max-work N    refuse a grid estimated to take more router-cycles
 //   --write-config FILE  the resolved configuration: every flag after --full
 //                   and the defaults, read back by --config FILE
-// experiment_flags::read() is the argument loop: it takes these and hands the
-// experiment its own; the experiment then lists its resolved settings and
-// calls resolve(), which writes --write-config; output() opens the table;
-// check_work() refuses a grid past --max-work; grid() runs it.
+// An experiment declares them with its own in one setting_table
+// (settings.hpp), from experiment_flags::settings<S>(); or, not yet moved
+// onto a table, experiment_flags::read() is its argument loop: it takes
+// these and hands the experiment its own. The experiment then calls
+// resolve() with its resolved settings, which writes --write-config;
+// output() opens the table; check_work() refuses a grid past --max-work;
+// grid() runs it.
 #ifndef INTERLOCK_EXAMPLES_CLI_EXPERIMENT_HPP
 #define INTERLOCK_EXAMPLES_CLI_EXPERIMENT_HPP
 
@@ -27,6 +30,7 @@
 #include "flags.hpp"
 #include "grid.hpp"
 #include "output.hpp"
+#include "settings.hpp"
 #include "table_output.hpp"
 #include "values.hpp"
 
@@ -38,7 +42,8 @@ using settings_list = std::vector<std::pair<std::string, std::string>>;
 class experiment_flags {
  public:
   /// `has_full`: whether the experiment has a paper's size (--full).
-  explicit experiment_flags(bool has_full = true) : has_full_(has_full) {}
+  experiment_flags() = default;
+  explicit experiment_flags(bool has_full) : has_full_(has_full) {}
 
   /// The switch test for cli::flags: --full.
   static bool is_switch(const std::string& flag) { return flag == "--full"; }
@@ -55,6 +60,34 @@ class experiment_flags {
       if (!take(flag, value)) on(flag, value);
     });
     return f;
+  }
+
+  /// The shared flags as settings of a program whose settings S hold them
+  /// as `shared`, in --help's order: --full when `full_help` (what the
+  /// paper's size sets) is not empty, --csv, --json, --jobs, --max-work.
+  template <class S>
+  static std::vector<setting<S>> settings(const std::string& full_help) {
+    std::vector<setting<S>> list;
+    if (!full_help.empty())
+      list.push_back(cli::toggle<S>(
+                         "--full", [](auto& s) -> auto& { return s.shared.full; }, full_help)
+                         .local());
+    list.push_back(cli::output<S>(
+        "--csv", [](auto& s) -> auto& { return s.shared.csv; }, "one row per run, with a header"));
+    list.push_back(cli::output<S>(
+        "--json", [](auto& s) -> auto& { return s.shared.json; },
+        "the rows as JSON, with the version and the configuration"));
+    list.push_back(cli::whole<S>(
+                       "--jobs", "N", [](auto& s) -> auto& { return s.shared.jobs; }, 1, 1024,
+                       "runs N at a time; the output equals --jobs 1's")
+                       .local()
+                       .defaults("the machine's cores"));
+    list.push_back(cli::whole<S>(
+                       "--max-work", "N", [](auto& s) -> auto& { return s.shared.max_work; }, 1,
+                       1000000000000000000, "refuse a run estimated past N router-cycles")
+                       .control()
+                       .defaults("1e11, about 9 hours"));
+    return list;
   }
 
   /// Takes `flag` when it is one of the shared flags, reading its value.
@@ -88,9 +121,13 @@ class experiment_flags {
   }
 
   /// The resolved configuration, written to --write-config if given; the
-  /// JSON's "configuration" too. --max-work is included when given.
+  /// JSON's "configuration" too. --max-work is included when given (a
+  /// table's list holds it already).
   void resolve(flags& f, settings_list resolved) {
-    if (f.given("--max-work")) resolved.emplace_back("max-work", std::to_string(max_work));
+    bool listed = false;
+    for (const auto& r : resolved) listed = listed || r.first == "max-work";
+    if (!listed && f.given("--max-work"))
+      resolved.emplace_back("max-work", std::to_string(max_work));
     resolved_ = std::move(resolved);
     f.write_resolved(resolved_);
   }
@@ -122,7 +159,7 @@ class experiment_flags {
   std::uint64_t max_work = 100000000000;
 
  private:
-  bool has_full_;
+  bool has_full_ = true;
   settings_list resolved_;
 };
 

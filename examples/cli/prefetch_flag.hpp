@@ -3,8 +3,8 @@
 // cache hints the network model gives ahead of a cycle (results are the same
 // with any of the three; only the time differs). automatic gives them where
 // the routers' input buffers take more than 1 MiB; always and never measure
-// what they save on a given machine. Changing no result, the flag is left out
-// of --write-config's settings.
+// what they save on a given machine. Changing no result, the flag is no CSV
+// column; --write-config writes it back as a control.
 #ifndef INTERLOCK_EXAMPLES_CLI_PREFETCH_FLAG_HPP
 #define INTERLOCK_EXAMPLES_CLI_PREFETCH_FLAG_HPP
 
@@ -16,16 +16,6 @@
 
 namespace cli {
 
-/// --prefetch's help lines, aligned at `indent` columns.
-inline std::string prefetch_help(std::size_t indent) {
-  const std::string pad(indent, ' ');
-  const std::string flag = "  --prefetch MODE";
-  return flag + std::string(indent > flag.size() ? indent - flag.size() : 1, ' ') +
-         "automatic (default), always or never: the model's cache\n" + pad +
-         "hints (automatic: where the routers' input buffers exceed\n" + pad +
-         "1 MiB); the results are the same, only the time differs\n";
-}
-
 /// The mode `text` names, or bad_input naming the flag.
 inline interlock::model::prefetch_mode prefetch_mode(const std::string& flag,
                                                      const std::string& text) {
@@ -33,6 +23,12 @@ inline interlock::model::prefetch_mode prefetch_mode(const std::string& flag,
   if (text == "always") return interlock::model::prefetch_mode::always;
   if (text == "never") return interlock::model::prefetch_mode::never;
   throw bad_input{flag + ": '" + text.substr(0, 80) + "'; allowed: automatic, always, never"};
+}
+
+/// The name --prefetch gives `mode` by.
+inline std::string prefetch_name(interlock::model::prefetch_mode mode) {
+  using m = interlock::model::prefetch_mode;
+  return mode == m::always ? "always" : mode == m::never ? "never" : "automatic";
 }
 
 }  // namespace cli

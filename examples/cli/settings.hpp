@@ -14,7 +14,9 @@
 //     and the JSON configuration (json::object), read back by --config FILE;
 //   - the CSV configuration columns (columns(), values()): every result
 //     setting, the key with '_' for '-', empty where it does not apply, a
-//     list's commas written as spaces.
+//     list's commas written as spaces; an axis (a list the program runs a
+//     row per value of, or a value whose column the program places itself)
+//     is written back but is no column here, as the program writes it.
 // The configuration key and JSON key are the flag without its dashes.
 #ifndef INTERLOCK_EXAMPLES_CLI_SETTINGS_HPP
 #define INTERLOCK_EXAMPLES_CLI_SETTINGS_HPP
@@ -22,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -36,8 +39,11 @@ namespace cli {
 /// What a setting is: it changes what a run measures (a CSV column), or
 /// how far a run may go (--max-work: written back, no column), or how this
 /// machine runs it (--jobs, --no-progress: neither, as the results are the
-/// same), or names a file the program writes (neither).
-enum class setting_role { result, control, local, output };
+/// same), or names a file the program writes (neither), or is an axis: a
+/// list whose every value a row of its own is run for, or a value whose
+/// column the program places itself (written back; the program writes the
+/// row's value in its column).
+enum class setting_role { result, control, local, output, axis };
 
 template <class S>
 struct setting {
@@ -74,6 +80,10 @@ struct setting {
   }
   setting& local() {
     role = setting_role::local;
+    return *this;
+  }
+  setting& axis() {
+    role = setting_role::axis;
     return *this;
   }
   setting& defaults(std::string text) {
@@ -173,6 +183,13 @@ setting<S> custom(std::string flag, std::string value_name, std::string help,
   return x;
 }
 
+/// Appends `more` to `list` (a table's settings gathered from parts).
+template <class S>
+void append(std::vector<setting<S>>& list, std::vector<setting<S>> more) {
+  list.insert(list.end(), std::make_move_iterator(more.begin()),
+              std::make_move_iterator(more.end()));
+}
+
 template <class S>
 class setting_table {
  public:
@@ -217,12 +234,14 @@ class setting_table {
     return bad_input{where(f, flag) + message};
   }
 
-  /// The configuration as run: key and value of every result and control
-  /// setting that applies, in the table's order.
+  /// The configuration as run: key and value of every result, axis and
+  /// control setting that applies, in the table's order.
   std::vector<std::pair<std::string, std::string>> resolved(const S& s) const {
     std::vector<std::pair<std::string, std::string>> out;
     for (const setting<S>& x : list_)
-      if ((x.role == setting_role::result || x.role == setting_role::control) && x.applies_to(s))
+      if ((x.role == setting_role::result || x.role == setting_role::control ||
+           x.role == setting_role::axis) &&
+          x.applies_to(s))
         out.emplace_back(x.key(), x.write(s));
     return out;
   }

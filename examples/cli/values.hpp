@@ -91,11 +91,15 @@ inline std::vector<std::string> split(const std::string& text, char separator = 
   return parts;
 }
 
-/// --name a,b,...: each one of `allowed` (bad_input naming the flag otherwise).
+/// --name a,b,...: each one of `allowed`, none twice (bad_input naming the
+/// flag otherwise).
 inline std::vector<std::string> names(const std::string& flag, const std::string& text,
                                       const std::vector<std::string>& allowed) {
   std::vector<std::string> v = split(text);
-  for (const std::string& x : v) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string& x = v[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (v[j] == x) throw bad_input{flag + ": '" + x.substr(0, 80) + "' given twice"};
     bool known = false;
     for (const std::string& a : allowed) known = known || a == x;
     if (!known) {

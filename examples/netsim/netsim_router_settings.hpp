@@ -254,12 +254,7 @@ inline std::vector<cli::setting<arguments>> router_settings() {
           [](a& s, const std::string& v) {
             s.model.prefetch = cli::prefetch_mode("--prefetch", v);
           },
-          [](const a& s) {
-            using m = interlock::model::prefetch_mode;
-            return std::string(s.model.prefetch == m::always  ? "always"
-                               : s.model.prefetch == m::never ? "never"
-                                                              : "automatic");
-          })
+          [](const a& s) { return cli::prefetch_name(s.model.prefetch); })
           .control(),
   };
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
-// The flags saturation and blend take for the network a run is given: its
-// buffers by kind, torus latency, pipeline, the router's readings, the
-// switch allocator and the seed (network_flags: help, parsing into a
-// run_settings, checks and the resolved values for --write-config).
+// The settings saturation and blend share for the network a run is given
+// (cli/settings.hpp): its buffers by kind, torus latency, pipeline, the
+// router's readings, the switch allocator, the seed and the cache hints,
+// each declared once in network_settings(); network_flags holds their
+// values, refuses the combinations the router cannot take and describes
+// them for the tables' headers.
 #ifndef INTERLOCK_EXAMPLES_ANTON2_FLAGS_HPP
 #define INTERLOCK_EXAMPLES_ANTON2_FLAGS_HPP
 
@@ -14,45 +16,16 @@
 #include <interlock/model/router_allocators.hpp>
 #include "anton2_experiment.hpp"
 #include "cli.hpp"
-#include "experiment.hpp"
+#include "flags.hpp"
 #include "prefetch_flag.hpp"
+#include "settings.hpp"
 
 namespace anton2_experiment {
 
-/// The flags both experiments take for the network a run is given (its
-/// buffers by kind, torus latency, pipeline and seed): their help, their
-/// parsing into a run_settings and the torus latency, and their resolved
-/// values for --write-config.
+/// The values of the network settings (network_settings() reads them).
 struct network_flags {
   run_settings run;
   unsigned torus_latency = 0;
-
-  static std::string help() {
-    return "  --buffer-flits N     input buffer per VC at the mesh routers' ports (router:\n"
-           "                       the network ports), 1..4096 (default 8)\n"
-           "  --adapter-buffer-flits N  anton2: per VC at the channel adapters' inputs,\n"
-           "                       from their router and from the torus link, 1..4096\n"
-           "                       (default --buffer-flits)\n"
-           "  --injection-buffer-flits N  per VC at the cores' injection ports, 1..4096\n"
-           "                       (default --buffer-flits)\n"
-           "  --torus-latency N    cycles a torus link takes beyond an on-chip channel,\n"
-           "                       0..1000 (default 0); its credits take it back too\n"
-           "  --pipeline N         router stages a head passes: 1 (default) or 4 (route\n"
-           "                       computation, VC allocation, input and output switch\n"
-           "                       arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)\n"
-           "  --pipelined-heads    a VC's next packet passes RC and VA while the one before\n"
-           "                       it is in switch allocation, and SA1 overlaps its SA2\n"
-           "                       (lookahead): 1-flit packets leave a VC one a cycle\n"
-           "                       (default: once the one before has left)\n"
-           "  --persistent-picks   an input port whose head lost at its output offers it\n"
-           "                       again next cycle (default: its input arbiter picks again)\n"
-           "  --allocator A        the switch allocator: input_first (default: each input's\n"
-           "                       arbiter picks a head, each output's grants one),\n"
-           "                       output_first, or islip:K (output first in K rounds,\n"
-           "                       1..16, iSLIP's iterations over the same arbiters)\n"
-           "  --seed N             the runs' seed (default 1)\n" +
-           cli::prefetch_help(23);
-  }
 
   /// The switch allocator --allocator names: input_first, output_first or
   /// islip:K (output first in K rounds).
@@ -74,58 +47,19 @@ struct network_flags {
     return "islip:" + std::to_string(run.allocator.iterations);
   }
 
-  /// The flags that take no value: these and the shared ones (--full).
-  static bool is_switch(const std::string& flag) {
-    return cli::experiment_flags::is_switch(flag) || flag == "--pipelined-heads" ||
-           flag == "--persistent-picks";
-  }
-
-  /// Reads `flag` if it is one of these (value() gives its value).
-  template <class Value>
-  bool read(const std::string& flag, const Value& value) {
-    if (flag == "--pipelined-heads") {
-      run.pipelined_heads = true;
-    } else if (flag == "--persistent-picks") {
-      run.persistent_picks = true;
-    } else if (flag == "--allocator") {
-      run.allocator = parse_allocator(flag, value());
-    } else if (flag == "--buffer-flits") {
-      run.buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--adapter-buffer-flits") {
-      run.adapter_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--injection-buffer-flits") {
-      run.injection_buffer_flits = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--torus-latency") {
-      torus_latency = static_cast<unsigned>(cli::number(flag, value(), 0, 1000));
-    } else if (flag == "--pipeline") {
-      const std::string v = value();
-      if (v != "1" && v != "4")
-        throw cli::bad_input{flag + ": '" + v.substr(0, 80) + "'; allowed: 1, 4"};
-      run.pipeline = v == "1" ? 1 : 4;
-    } else if (flag == "--seed") {
-      run.seed = cli::number(flag, value(), 0, 1000000000);
-    } else if (flag == "--prefetch") {
-      run.prefetch = cli::prefetch_mode(flag, value());
-    } else {
-      return false;
-    }
-    return true;
-  }
-
-  /// Refuses what the node shapes run cannot take.
-  void check(const cli::flags& given, const std::vector<std::string>& nodes) const {
+  /// Refuses what the router cannot take (at FILE:LINE:COLUMN when a
+  /// configuration file gave the flag blamed).
+  void check(const cli::flags& given) const {
+    using table = cli::setting_table<network_flags>;
     if (run.allocator.output_first && run.pipeline == 4)
-      throw cli::bad_input{"--allocator: " + allocator_name() +
-                           " with --pipeline 4: Figure 12's SA1 is the input stage and SA2 "
-                           "the output's; allowed with --pipeline 4: input_first"};
+      throw table::refusal(given, "--allocator",
+                           "--allocator: " + allocator_name() +
+                               " with --pipeline 4: Figure 12's SA1 is the input stage and "
+                               "SA2 the output's; allowed with --pipeline 4: input_first");
     if (run.allocator.output_first && run.persistent_picks)
-      throw cli::bad_input{"--persistent-picks: with --allocator " + allocator_name() +
-                           ": the picks that persist are an input-first allocator's"};
-    if (given.given("--adapter-buffer-flits") &&
-        std::find(nodes.begin(), nodes.end(), "anton2") == nodes.end())
-      throw cli::bad_input{
-          "--adapter-buffer-flits: applies only to --nodes anton2 (the router "
-          "shape has no channel adapters)"};
+      throw table::refusal(given, "--persistent-picks",
+                           "--persistent-picks: with --allocator " + allocator_name() +
+                               ": the picks that persist are an input-first allocator's");
   }
 
   unsigned adapter_flits() const {
@@ -133,26 +67,6 @@ struct network_flags {
   }
   unsigned injection_flits() const {
     return run.injection_buffer_flits != 0 ? run.injection_buffer_flits : run.buffer_flits;
-  }
-
-  /// Every value that applies to `nodes`, defaults resolved, for
-  /// --write-config (the adapters' buffers only with anton2 among them).
-  std::vector<std::pair<std::string, std::string>> resolved(
-      const std::vector<std::string>& nodes) const {
-    std::vector<std::pair<std::string, std::string>> out{
-        {"buffer-flits", std::to_string(run.buffer_flits)}};
-    if (std::find(nodes.begin(), nodes.end(), "anton2") != nodes.end())
-      out.emplace_back("adapter-buffer-flits", std::to_string(adapter_flits()));
-    const std::vector<std::pair<std::string, std::string>> rest{
-        {"injection-buffer-flits", std::to_string(injection_flits())},
-        {"torus-latency", std::to_string(torus_latency)},
-        {"pipeline", std::to_string(run.pipeline)},
-        {"pipelined-heads", run.pipelined_heads ? "true" : "false"},
-        {"persistent-picks", run.persistent_picks ? "true" : "false"},
-        {"allocator", allocator_name()},
-        {"seed", std::to_string(run.seed)}};
-    out.insert(out.end(), rest.begin(), rest.end());
-    return out;
   }
 
   /// The lines the tables' headers say of the network.
@@ -166,6 +80,98 @@ struct network_flags {
         run.persistent_picks ? ", persistent picks" : "", allocator_name().c_str());
   }
 };
+
+/// Whether `nodes` runs Anton 2's node (the shape with channel adapters).
+inline bool has_anton2(const std::vector<std::string>& nodes) {
+  return std::find(nodes.begin(), nodes.end(), "anton2") != nodes.end();
+}
+
+/// The network's settings of a program whose settings S hold them as
+/// `net` (network_flags) and the node shapes run as `nodes`, in --help's
+/// order; every one a result setting (a CSV column) but --prefetch.
+template <class S>
+std::vector<cli::setting<S>> network_settings() {
+  using cli::whole;
+  const auto buffer = [](const char* flag, auto get, const char* help) {
+    return cli::custom<S>(
+        flag, "N", help,
+        [flag, get](S& s, const std::string& v) {
+          get(s) = static_cast<unsigned>(cli::number(flag, v, 1, 4096));
+        },
+        [get](const S& s) { return std::to_string(get(s)); });
+  };
+  return {
+      buffer(
+          "--buffer-flits", [](auto& s) -> auto& { return s.net.run.buffer_flits; },
+          "input buffer per VC at the mesh routers' ports (router: the network ports), "
+          "1..4096"),
+      cli::custom<S>(
+          "--adapter-buffer-flits", "N",
+          "anton2: per VC at the channel adapters' inputs, from their router and from the "
+          "torus link, 1..4096",
+          [](S& s, const std::string& v) {
+            s.net.run.adapter_buffer_flits =
+                static_cast<unsigned>(cli::number("--adapter-buffer-flits", v, 1, 4096));
+          },
+          [](const S& s) { return std::to_string(s.net.adapter_flits()); })
+          .when([](const S& s) { return has_anton2(s.nodes); },
+                "--nodes anton2 (the router "
+                "shape has no channel adapters)")
+          .defaults("--buffer-flits"),
+      cli::custom<S>(
+          "--injection-buffer-flits", "N", "per VC at the cores' injection ports, 1..4096",
+          [](S& s, const std::string& v) {
+            s.net.run.injection_buffer_flits =
+                static_cast<unsigned>(cli::number("--injection-buffer-flits", v, 1, 4096));
+          },
+          [](const S& s) { return std::to_string(s.net.injection_flits()); })
+          .defaults("--buffer-flits"),
+      whole<S>(
+          "--torus-latency", "N", [](auto& s) -> auto& { return s.net.torus_latency; }, 0, 1000,
+          "cycles a torus link takes beyond an on-chip channel, 0..1000; its credits take it "
+          "back too"),
+      cli::custom<S>(
+          "--pipeline", "N",
+          "router stages a head passes: 1 or 4 (route computation, VC allocation, input and "
+          "output switch arbitration, each a cycle: Figure 12's RC, VA, SA1, SA2)",
+          [](S& s, const std::string& v) {
+            if (v != "1" && v != "4")
+              throw cli::bad_input{"--pipeline: '" + v.substr(0, 80) + "'; allowed: 1, 4"};
+            s.net.run.pipeline = v == "1" ? 1 : 4;
+          },
+          [](const S& s) { return std::to_string(s.net.run.pipeline); }),
+      cli::toggle<S>(
+          "--pipelined-heads", [](auto& s) -> auto& { return s.net.run.pipelined_heads; },
+          "a VC's next packet passes RC and VA while the one before it is in switch "
+          "allocation, and SA1 overlaps its SA2 (lookahead): 1-flit packets leave a "
+          "VC one a cycle (default: once the one before has left)"),
+      cli::toggle<S>(
+          "--persistent-picks", [](auto& s) -> auto& { return s.net.run.persistent_picks; },
+          "an input port whose head lost at its output offers it again next cycle (default: "
+          "its input arbiter picks again)"),
+      cli::custom<S>(
+          "--allocator", "A",
+          "the switch allocator: input_first (each input's arbiter picks a head, each "
+          "output's grants one), output_first, or islip:K (output first in K rounds, 1..16, "
+          "iSLIP's iterations over the same arbiters)",
+          [](S& s, const std::string& v) {
+            s.net.run.allocator = network_flags::parse_allocator("--allocator", v);
+          },
+          [](const S& s) { return s.net.allocator_name(); }),
+      whole<S>(
+          "--seed", "N", [](auto& s) -> auto& { return s.net.run.seed; }, 0, 1000000000,
+          "the runs' seed"),
+      cli::custom<S>(
+          "--prefetch", "MODE",
+          "automatic, always or never: the model's cache hints (automatic: where the routers' "
+          "input buffers exceed 1 MiB); the same results, only the time differs",
+          [](S& s, const std::string& v) {
+            s.net.run.prefetch = cli::prefetch_mode("--prefetch", v);
+          },
+          [](const S& s) { return cli::prefetch_name(s.net.run.prefetch); })
+          .control(),
+  };
+}
 
 }  // namespace anton2_experiment
 

@@ -17,6 +17,7 @@
 // it, normalized to the blend's torus channel capacity (anton2_experiment.hpp).
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ namespace {
 using namespace anton2_experiment;
 
 struct settings {
+  settings() { net.run.arbiter = parse_arbiter("", "inverse_weighted"); }
   std::size_t radix = 4;
   std::size_t batch = 64;
   std::size_t steps = 10;
@@ -37,43 +39,112 @@ struct settings {
   std::vector<std::string> arbiters = {"none", "forward", "reverse", "both"};
   std::vector<std::string> nodes = {"anton2"};
   network_flags net;  // buffers, torus latency, pipeline, seed, the weighted settings' arbiters
+  cli::experiment_flags shared;  // --full, --csv, --json, --jobs, --max-work
 };
-
-const std::string help =
-    "usage: blend [options]\n"
-    "\n"
-    "Blended patterns (Towles et al., ISCA'14, Section 4.2, Figure 10): each\n"
-    "packet goes to the tornado pattern's node with probability 1 - f and to\n"
-    "reverse tornado's with probability f, f from 0 to 1; throughput (Section\n"
-    "4.1's, normalized to the blend's torus channel capacity) under four\n"
-    "arbiter settings: none (round robin), forward (inverse weights from\n"
-    "tornado's loads), reverse (from reverse tornado's), both (two weight sets,\n"
-    "packets labelled by pattern).\n"
-    "\n"
-    "  --full               the paper's size: an 8x8x8 torus, 1024 packets per core\n"
-    "  --radix K            a KxKxK torus, 4..16 (default 4)\n"
-    "  --batch B            packets per core (default 64)\n"
-    "  --steps N            f in N equal steps from 0 to 1, 1..100 (default 10)\n"
-    "  --shares F,...       the blends f to run instead, each in 0..1, in the order\n"
-    "                       given (a study's runs one at a time)\n"
-    "  --settings S,...     none, forward, reverse, both (default all four)\n"
-    "  --arbiter A          the weighted settings' arbiters: inverse_weighted\n"
-    "                       (default: Figure 6/8's hardware model, every weight bit\n"
-    "                       used), inverse_weighted:H (H bits of the 12 left as\n"
-    "                       headroom, 1..11), inverse_weighted_exact (Eq. 3),\n"
-    "                       iw:ORDERING.QUANTIZATION.HISTORY (the family: levels|full,\n"
-    "                       mbit|real, window|unbounded|lagL)\n"
-    "  --nodes N,...        anton2 (16 routers per node, default), router (one)\n" +
-    network_flags::help() + cli::experiment_flags::help() +
-    "\n"
-    "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
-    "3 an output could not be written.\n";
 
 // The blends as --shares reads them back (each exactly).
 std::string shares_text(const std::vector<double>& shares) {
   std::string text;
   for (const double f : shares) text += (text.empty() ? "" : ",") + cli::real_text(f);
   return text;
+}
+
+bool weighted(const settings& s) {
+  return std::find_if(s.arbiters.begin(), s.arbiters.end(),
+                      [](const std::string& a) { return a != "none"; }) != s.arbiters.end();
+}
+
+/// blend's settings, each declared once: the parser, --help, the
+/// configuration as run and the CSV's configuration columns.
+const cli::setting_table<settings>& table() {
+  using s_t = settings;
+  static const cli::setting_table<settings> t([] {
+    std::vector<cli::setting<s_t>> list{
+        cli::whole<s_t>(
+            "--radix", "K", [](auto& s) -> auto& { return s.radix; }, 4, 16,
+            "a KxKxK torus, 4..16")
+            .axis(),  // its column is the fourth, where it has always been
+        cli::whole<s_t>(
+            "--batch", "B", [](auto& s) -> auto& { return s.batch; }, 1, 1000000,
+            "packets per core")
+            .axis(),  // the fifth
+        // Written back as the --shares it makes.
+        cli::whole<s_t>(
+            "--steps", "N", [](auto& s) -> auto& { return s.steps; }, 1, 100,
+            "f in N equal steps from 0 to 1, 1..100")
+            .local(),
+        cli::custom<s_t>(
+            "--shares", "F,...",
+            "the blends f to run instead, each in 0..1, in the order given (a study's runs "
+            "one at a time)",
+            [](s_t& s, const std::string& v) {
+              for (const std::string& f : cli::split(v)) {
+                const double share = cli::real("--shares", f, 0, 1);
+                if (std::find(s.shares.begin(), s.shares.end(), share) != s.shares.end())
+                  throw cli::bad_input{"--shares: '" + f + "' given twice"};
+                s.shares.push_back(share);
+              }
+            },
+            [](const s_t& s) { return shares_text(s.shares); })
+            .axis()
+            .defaults("-"),
+        cli::custom<s_t>(
+            "--settings", "S,...", "none, forward, reverse, both",
+            [](s_t& s, const std::string& v) {
+              s.arbiters = names("--settings", v, {"none", "forward", "reverse", "both"});
+            },
+            [](const s_t& s) { return cli::joined(s.arbiters); })
+            .axis(),
+        cli::custom<s_t>(
+            "--arbiter", "A",
+            "the weighted settings' arbiters: inverse_weighted (Figure 6/8's hardware model, "
+            "every weight bit used), inverse_weighted:H (H bits of the 12 left as headroom, "
+            "1..11), inverse_weighted_exact (Eq. 3), iw:ORDERING.QUANTIZATION.HISTORY (the "
+            "family: levels|full, mbit|real, window|unbounded|lagL)",
+            [](s_t& s, const std::string& v) {
+              s.net.run.arbiter = parse_arbiter("--arbiter", v);
+              if (!s.net.run.arbiter.weighted())
+                throw cli::bad_input{
+                    "--arbiter: 'round_robin'; the setting 'none' runs round "
+                    "robin; allowed: inverse_weighted, inverse_weighted:H, "
+                    "inverse_weighted_exact, iw:ORDERING.QUANTIZATION.HISTORY"};
+            },
+            [](const s_t& s) { return s.net.run.arbiter.name(); })
+            .when(weighted, "--settings forward, reverse or both (none runs round robin)"),
+        cli::custom<s_t>(
+            "--nodes", "N,...", "anton2 (16 routers per node), router (one)",
+            [](s_t& s, const std::string& v) {
+              s.nodes = names("--nodes", v, {"anton2", "router"});
+            },
+            [](const s_t& s) { return cli::joined(s.nodes); })
+            .axis(),
+    };
+    cli::append(list, network_settings<s_t>());
+    cli::append(list, cli::experiment_flags::settings<s_t>(
+                          "the paper's size: an 8x8x8 torus, 1024 packets per core (flags "
+                          "given keep their value)"));
+    return list;
+  }());
+  return t;
+}
+
+bool is_switch(const std::string& flag) { return table().is_switch(flag); }
+
+std::string help_text() {
+  return "usage: blend [options]\n"
+         "\n"
+         "Blended patterns (Towles et al., ISCA'14, Section 4.2, Figure 10): each\n"
+         "packet goes to the tornado pattern's node with probability 1 - f and to\n"
+         "reverse tornado's with probability f, f from 0 to 1; throughput (Section\n"
+         "4.1's, normalized to the blend's torus channel capacity) under four\n"
+         "arbiter settings: none (round robin), forward (inverse weights from\n"
+         "tornado's loads), reverse (from reverse tornado's), both (two weight sets,\n"
+         "packets labelled by pattern).\n"
+         "\n" +
+         table().help() +
+         "\n"
+         "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
+         "3 an output could not be written.\n";
 }
 
 struct cell {
@@ -83,57 +154,25 @@ struct cell {
 
 int run(int argc, char** argv) {
   settings s;
-  cli::experiment_flags shared;
-  cli::flags flags = shared.read(
-      argc, argv,
-      [&](const std::string& flag, const auto& value) {
-        if (flag == "--radix") {
-          s.radix = cli::number(flag, value(), 4, 16);
-        } else if (flag == "--batch") {
-          s.batch = cli::number(flag, value(), 1, 1000000);
-        } else if (flag == "--steps") {
-          s.steps = cli::number(flag, value(), 1, 100);
-        } else if (flag == "--shares") {
-          for (const std::string& f : cli::split(value())) {
-            const double share = cli::real(flag, f, 0, 1);
-            if (std::find(s.shares.begin(), s.shares.end(), share) != s.shares.end())
-              throw cli::bad_input{flag + ": '" + f + "' given twice"};
-            s.shares.push_back(share);
-          }
-        } else if (flag == "--settings") {
-          s.arbiters = names(flag, value(), {"none", "forward", "reverse", "both"});
-        } else if (flag == "--nodes") {
-          s.nodes = names(flag, value(), {"anton2", "router"});
-        } else if (flag == "--arbiter") {
-          s.net.run.arbiter = parse_arbiter(flag, value());
-          if (!s.net.run.arbiter.weighted())
-            throw cli::bad_input{flag +
-                                 ": 'round_robin'; the setting 'none' runs round robin; "
-                                 "allowed: inverse_weighted, inverse_weighted:H, "
-                                 "inverse_weighted_exact, iw:ORDERING.QUANTIZATION.HISTORY"};
-        } else if (s.net.read(flag, value)) {
-        } else {
-          throw cli::bad_input{flag + ": unknown option (see --help)"};
-        }
-      },
-      nullptr, &network_flags::is_switch);
-  s.net.check(flags, s.nodes);
+  cli::flags flags(argc, argv, &is_switch);
+  flags.resolves_config();
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (!table().read(s, flag, value)) throw cli::bad_input{flag + ": unknown option (see --help)"};
+  });
+  table().refuse_inapplicable(s, flags);
+  s.net.check(flags);
   if (flags.given("--steps") && flags.given("--shares"))
-    throw cli::bad_input{"--shares: given with --steps; give one of them"};
+    throw cli::setting_table<settings>::refusal(flags, "--shares",
+                                                "--shares: given with --steps; give one of them");
   if (s.shares.empty())
     for (std::size_t i = 0; i <= s.steps; ++i)
       s.shares.push_back(static_cast<double>(i) / static_cast<double>(s.steps));
-  if (shared.full) {
+  if (s.shared.full) {
     if (!flags.given("--radix")) s.radix = 8;
     if (!flags.given("--batch")) s.batch = 1024;
   }
-  if (!flags.given("--arbiter")) s.net.run.arbiter = parse_arbiter("--arbiter", "inverse_weighted");
-  std::vector<std::pair<std::string, std::string>> resolved = {
-      {"radix", std::to_string(s.radix)},    {"batch", std::to_string(s.batch)},
-      {"shares", shares_text(s.shares)},     {"settings", cli::joined(s.arbiters)},
-      {"arbiter", s.net.run.arbiter.name()}, {"nodes", cli::joined(s.nodes)}};
-  for (const auto& x : s.net.resolved(s.nodes)) resolved.push_back(x);
-  shared.resolve(flags, resolved);
+  cli::experiment_flags& shared = s.shared;
+  shared.resolve(flags, table().resolved(s));
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
   const node_pattern forward = pattern_named("tornado", torus);
@@ -149,9 +188,20 @@ int run(int argc, char** argv) {
       }
   shared.check_work(work, "lower --radix, --batch, --steps or the --shares");
   cli::table_output csv = shared.output("blend");
+  // The cell's columns and the measures first, then every other setting:
+  // per node shape and arbiter setting, as what applies differs.
   csv.line(
       "node,setting,reverse_share,radix,batch,last_arrival,normalized_throughput,"
-      "completion_spread,seconds,finished");
+      "completion_spread,seconds,finished," +
+      table().columns());
+  std::map<std::string, std::string> configuration;
+  for (const std::string& node : s.nodes)
+    for (const std::string& setting : s.arbiters) {
+      settings one = s;
+      one.nodes = {node};
+      one.arbiters = {setting};
+      configuration[node + "," + setting] = table().values(one);
+    }
   std::printf(
       "Blended patterns (Towles et al., ISCA'14, Section 4.2, Figure 10)\n"
       "%zux%zux%zu torus, 2 slices, %zu 1-flit packets per core; %s"
@@ -185,10 +235,11 @@ int run(int argc, char** argv) {
                     o.ok ? "" : "  (did not finish)");
         std::fflush(stdout);
         if (!o.ok) status = 1;
-        csv.line(cli::format("%s,%s,%.3f,%zu,%zu,%llu,%.5f,%.4f,%.2f,%d", c.node.c_str(),
+        csv.line(cli::format("%s,%s,%.3f,%zu,%zu,%llu,%.5f,%.4f,%.2f,%d,%s", c.node.c_str(),
                              c.setting.c_str(), c.f, s.radix, s.batch,
                              static_cast<unsigned long long>(o.last), o.normalized,
-                             o.completion_spread, o.seconds, o.ok ? 1 : 0));
+                             o.completion_spread, o.seconds, o.ok ? 1 : 0,
+                             configuration.at(c.node + "," + c.setting).c_str()));
       });
   csv.close();
   return status;
@@ -197,6 +248,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::string help = help_text();
   return cli::run_tool("blend", help.c_str(), "try a smaller --radix", argc, argv,
                        [&] { return run(argc, argv); });
 }

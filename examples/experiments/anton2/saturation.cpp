@@ -38,53 +38,123 @@ struct settings {
   // --timeline, --positions, --counts, --counts-timeline: the files
   std::string timeline, positions, counts, counts_timeline;
   std::uint64_t timeline_bin = 100;
+  cli::experiment_flags shared;  // --full, --csv, --json, --jobs, --max-work
 };
 
-const std::string help =
-    "usage: saturation [options]\n"
-    "\n"
-    "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9):\n"
-    "every core sends a batch of 1-flit packets as fast as it can; throughput is\n"
-    "the batch over the cycle of the last arrival, normalized to full use of the\n"
-    "torus channels. Round robin against inverse-weighted arbiters programmed\n"
-    "once from uniform traffic's loads, on Anton 2's node (16 mesh routers) and\n"
-    "on one router per node.\n"
-    "\n"
-    "  --full               the paper's size: an 8x8x8 torus, batches 16..1024\n"
-    "  --radix K            a KxKxK torus, 2..16 (default 4)\n"
-    "  --batches B,...      packets per core (default 8,32,128)\n"
-    "  --patterns P,...     uniform, neighbor1, neighbor2, tornado, reverse_tornado\n"
-    "                       (default uniform,neighbor2,neighbor1)\n"
-    "  --nodes N,...        anton2 (16 routers per node), router (one); default both\n"
-    "  --arbiters A,...     round_robin, inverse_weighted (Figure 6/8's hardware\n"
-    "                       model, every weight bit used), inverse_weighted:H (H\n"
-    "                       bits of the 12 left as headroom, 1..11),\n"
-    "                       inverse_weighted_exact (Eq. 3),\n"
-    "                       iw:ORDERING.QUANTIZATION.HISTORY (the family of\n"
-    "                       inverse_weighted_family.hpp: levels|full,\n"
-    "                       mbit|real, window|unbounded|lagL; iw:levels.mbit.window\n"
-    "                       decides as inverse_weighted, iw:full.real.unbounded as\n"
-    "                       inverse_weighted_exact); default\n"
-    "                       round_robin,inverse_weighted\n" +
-    network_flags::help() +
-    "  --positions FILE     anton2: per run, each mesh router position R(u,v)'s\n"
-    "                       cores' completion (mean, earliest, latest over the\n"
-    "                       nodes), CSV\n"
-    "  --timeline FILE      per run, the torus links' use in bins of --timeline-bin\n"
-    "                       cycles (default 100, 1..1000000) from cycle 0, CSV\n"
-    "  --counts FILE        per run of an iw: arbiter, what its arbiters counted\n"
-    "                       over the batch, both stages: grants, slides, inputs\n"
-    "                       zeroed and quota lost (quanta) per grant, the\n"
-    "                       requesters' spread (quanta, mean and greatest), CSV;\n"
-    "                       none where nothing was counted\n"
-    "  --counts-timeline FILE  per run of an iw: arbiter, the same per 4,096\n"
-    "                       cycles from cycle 0: grants, inputs zeroed and quota\n"
-    "                       lost per grant, the requesters' mean spread in the\n"
-    "                       bin, and the greatest spread up to the bin's end, CSV\n" +
-    cli::experiment_flags::help() +
-    "\n"
-    "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
-    "3 an output could not be written.\n";
+/// --arbiters' list: each an arbiter parse_arbiter() reads, none twice.
+std::vector<arbiter_model> arbiters(const std::string& flag, const std::string& text) {
+  std::vector<arbiter_model> v;
+  std::vector<std::string> seen;
+  for (const std::string& a : cli::split(text)) {
+    v.push_back(parse_arbiter(flag, a));
+    if (std::find(seen.begin(), seen.end(), v.back().name()) != seen.end())
+      throw cli::bad_input{flag + ": '" + a.substr(0, 80) + "' given twice"};
+    seen.push_back(v.back().name());
+  }
+  return v;
+}
+std::string arbiter_names(const std::vector<arbiter_model>& arbiters) {
+  std::vector<std::string> names;
+  for (const arbiter_model& a : arbiters) names.push_back(a.name());
+  return cli::joined(names);
+}
+
+/// saturation's settings, each declared once: the parser, --help, the
+/// configuration as run and the CSV's configuration columns.
+const cli::setting_table<settings>& table() {
+  using s_t = settings;
+  static const cli::setting_table<settings> t([] {
+    std::vector<cli::setting<s_t>> list{
+        cli::whole<s_t>(
+            "--radix", "K", [](auto& s) -> auto& { return s.radix; }, 2, 16,
+            "a KxKxK torus, 2..16")
+            .axis(),  // its column is the fourth, where it has always been
+        cli::custom<s_t>(
+            "--batches", "B,...", "packets per core, each 1..1000000",
+            [](s_t& s, const std::string& v) { s.batches = numbers("--batches", v, 1, 1000000); },
+            [](const s_t& s) { return cli::joined(s.batches); })
+            .axis(),
+        cli::custom<s_t>(
+            "--patterns", "P,...", "uniform, neighbor1, neighbor2, tornado, reverse_tornado",
+            [](s_t& s, const std::string& v) {
+              s.patterns = names("--patterns", v, pattern_names());
+            },
+            [](const s_t& s) { return cli::joined(s.patterns); })
+            .axis(),
+        cli::custom<s_t>(
+            "--nodes", "N,...", "anton2 (16 routers per node), router (one)",
+            [](s_t& s, const std::string& v) {
+              s.nodes = names("--nodes", v, {"anton2", "router"});
+            },
+            [](const s_t& s) { return cli::joined(s.nodes); })
+            .axis(),
+        cli::custom<s_t>(
+            "--arbiters", "A,...",
+            "round_robin, inverse_weighted (Figure 6/8's hardware model, every weight bit "
+            "used), inverse_weighted:H (H bits of the 12 left as headroom, 1..11), "
+            "inverse_weighted_exact (Eq. 3), iw:ORDERING.QUANTIZATION.HISTORY (the family of "
+            "inverse_weighted_family.hpp: levels|full, mbit|real, window|unbounded|lagL; "
+            "iw:levels.mbit.window decides as inverse_weighted, iw:full.real.unbounded as "
+            "inverse_weighted_exact)",
+            [](s_t& s, const std::string& v) { s.arbiters = arbiters("--arbiters", v); },
+            [](const s_t& s) { return arbiter_names(s.arbiters); })
+            .axis(),
+    };
+    cli::append(list, network_settings<s_t>());
+    cli::append(
+        list,
+        {
+            cli::output<s_t>(
+                "--positions", [](auto& s) -> auto& { return s.positions; },
+                "per run, each mesh router position R(u,v)'s cores' completion (mean, earliest, "
+                "latest over the nodes), CSV")
+                .when([](const s_t& s) { return has_anton2(s.nodes); },
+                      "--nodes anton2 (positions in its node)"),
+            cli::output<s_t>(
+                "--timeline", [](auto& s) -> auto& { return s.timeline; },
+                "per run, the torus links' use in bins of --timeline-bin cycles from cycle 0, CSV"),
+            cli::whole<s_t>(
+                "--timeline-bin", "N", [](auto& s) -> auto& { return s.timeline_bin; }, 1, 1000000,
+                "the bins of --timeline, 1..1000000 cycles")
+                .control()
+                .under()
+                .when([](const s_t& s) { return !s.timeline.empty(); }, "--timeline FILE"),
+            cli::output<s_t>(
+                "--counts", [](auto& s) -> auto& { return s.counts; },
+                "per run of an iw: arbiter, what its arbiters counted over the batch, both stages: "
+                "grants, slides, inputs zeroed and quota lost (quanta) per grant, the requesters' "
+                "spread (quanta, mean and greatest), CSV; none where nothing was counted"),
+            cli::output<s_t>(
+                "--counts-timeline", [](auto& s) -> auto& { return s.counts_timeline; },
+                "per run of an iw: arbiter, the same per 4,096 cycles from cycle 0: grants, "
+                "inputs zeroed and quota lost per grant, the requesters' mean spread in the bin, "
+                "and the greatest spread up to the bin's end, CSV"),
+        });
+    cli::append(list, cli::experiment_flags::settings<s_t>(
+                          "the paper's size: an 8x8x8 torus, batches 16,64,256,1024 (flags "
+                          "given keep their value)"));
+    return list;
+  }());
+  return t;
+}
+
+bool is_switch(const std::string& flag) { return table().is_switch(flag); }
+
+std::string help_text() {
+  return "usage: saturation [options]\n"
+         "\n"
+         "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9):\n"
+         "every core sends a batch of 1-flit packets as fast as it can; throughput is\n"
+         "the batch over the cycle of the last arrival, normalized to full use of the\n"
+         "torus channels. Round robin against inverse-weighted arbiters programmed\n"
+         "once from uniform traffic's loads, on Anton 2's node (16 mesh routers) and\n"
+         "on one router per node.\n"
+         "\n" +
+         table().help() +
+         "\n"
+         "Exit status: 0 done; 1 a run deadlocked or did not finish; 2 bad input;\n"
+         "3 an output could not be written.\n";
+}
 
 struct cell {
   std::string node, pattern;
@@ -94,61 +164,21 @@ struct cell {
 
 int run(int argc, char** argv) {
   settings s;
-  cli::experiment_flags shared;
-  cli::flags flags = shared.read(
-      argc, argv,
-      [&](const std::string& flag, const auto& value) {
-        if (flag == "--radix") {
-          s.radix = cli::number(flag, value(), 2, 16);
-        } else if (flag == "--batches") {
-          s.batches = numbers(flag, value(), 1, 1000000);
-        } else if (flag == "--patterns") {
-          s.patterns = names(flag, value(), pattern_names());
-        } else if (flag == "--nodes") {
-          s.nodes = names(flag, value(), {"anton2", "router"});
-        } else if (flag == "--arbiters") {
-          s.arbiters.clear();
-          for (const std::string& a : cli::split(value()))
-            s.arbiters.push_back(parse_arbiter(flag, a));
-          if (s.arbiters.empty()) throw cli::bad_input{flag + ": names nothing"};
-        } else if (s.net.read(flag, value)) {
-        } else if (flag == "--positions") {
-          s.positions = value();
-        } else if (flag == "--timeline") {
-          s.timeline = value();
-        } else if (flag == "--counts") {
-          s.counts = value();
-        } else if (flag == "--counts-timeline") {
-          s.counts_timeline = value();
-        } else if (flag == "--timeline-bin") {
-          s.timeline_bin = cli::number(flag, value(), 1, 1000000);
-        } else {
-          throw cli::bad_input{flag + ": unknown option (see --help)"};
-        }
-      },
-      nullptr, &network_flags::is_switch);
-  if (flags.given("--timeline-bin") && !flags.given("--timeline"))
-    throw cli::bad_input{"--timeline-bin: sets the bins of --timeline FILE, which is not given"};
-  if (flags.given("--positions") &&
-      std::find(s.nodes.begin(), s.nodes.end(), "anton2") == s.nodes.end())
-    throw cli::bad_input{"--positions: applies only to --nodes anton2 (positions in its node)"};
+  cli::flags flags(argc, argv, &is_switch);
+  flags.resolves_config();
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (!table().read(s, flag, value)) throw cli::bad_input{flag + ": unknown option (see --help)"};
+  });
+  table().refuse_inapplicable(s, flags);
+  s.net.check(flags);
   if (!s.timeline.empty()) s.net.run.timeline_bin = s.timeline_bin;
   s.net.run.family_over_time = !s.counts_timeline.empty();
-  s.net.check(flags, s.nodes);
-  if (shared.full) {
+  if (s.shared.full) {
     if (!flags.given("--radix")) s.radix = 8;
     if (!flags.given("--batches")) s.batches = {16, 64, 256, 1024};
   }
-  std::vector<std::string> arbiter_names;
-  for (const arbiter_model& a : s.arbiters) arbiter_names.push_back(a.name());
-  std::vector<std::pair<std::string, std::string>> resolved = {
-      {"radix", std::to_string(s.radix)},
-      {"batches", cli::joined(s.batches)},
-      {"patterns", cli::joined(s.patterns)},
-      {"nodes", cli::joined(s.nodes)},
-      {"arbiters", cli::joined(arbiter_names)}};
-  for (const auto& x : s.net.resolved(s.nodes)) resolved.push_back(x);
-  shared.resolve(flags, resolved);
+  cli::experiment_flags& shared = s.shared;
+  shared.resolve(flags, table().resolved(s));
   // Built once, before the runs, and shared by them (read only).
   const interlock::torus_topology torus({s.radix, s.radix, s.radix}, {}, 2);
   const shapes both(s.nodes, s.radix, s.net.torus_latency);
@@ -177,9 +207,18 @@ int run(int argc, char** argv) {
       "node,pattern,arbiter,batch,position,u,v,completion_mean,completion_first,"
       "completion_last,last_arrival");
   timeline.line("node,pattern,arbiter,batch,bin_start,bin_cycles,torus_utilization");
+  // The cell's columns and the measures first, then every other setting.
   csv.line(
       "node,pattern,arbiter,radix,batch,last_arrival,normalized_throughput,"
-      "completion_spread,forfeits_per_grant,request_share,request_share_p10,seconds,finished");
+      "completion_spread,forfeits_per_grant,request_share,request_share_p10,seconds,finished," +
+      table().columns());
+  // Per node shape: the adapters' buffers apply to anton2's rows only.
+  std::map<std::string, std::string> configuration;
+  for (const std::string& node : s.nodes) {
+    settings one = s;
+    one.nodes = {node};
+    configuration[node] = table().values(one);
+  }
   std::printf(
       "Throughput beyond saturation (Towles et al., ISCA'14, Section 4.1, Figure 9)\n"
       "%zux%zux%zu torus, 2 slices, 1-flit packets; %s"
@@ -223,11 +262,12 @@ int run(int argc, char** argv) {
                     o.slides.forfeits_per_grant(), o.ok ? "" : "  (did not finish)");
         std::fflush(stdout);
         if (!o.ok) status = 1;
-        csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.5f,%.4f,%.4f,%.2f,%d",
+        csv.line(cli::format("%s,%s,%s,%zu,%zu,%llu,%.5f,%.4f,%.5f,%.4f,%.4f,%.2f,%d,%s",
                              c.node.c_str(), c.pattern.c_str(), arbiter.c_str(), s.radix, c.batch,
                              static_cast<unsigned long long>(o.last), o.normalized,
                              o.completion_spread, o.slides.forfeits_per_grant(), o.request_share,
-                             o.request_share_p10, o.seconds, o.ok ? 1 : 0));
+                             o.request_share_p10, o.seconds, o.ok ? 1 : 0,
+                             configuration.at(c.node).c_str()));
         const std::string key =
             c.node + "," + c.pattern + "," + arbiter + "," + std::to_string(c.batch);
         for (std::size_t p = 0; p < o.positions.size(); ++p)
@@ -288,6 +328,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::string help = help_text();
   return cli::run_tool("saturation", help.c_str(), "try a smaller --radix", argc, argv,
                        [&] { return run(argc, argv); });
 }
