@@ -4,6 +4,8 @@
 // a failed write an exception; format(), printf into a std::string;
 // real_text(), a real number as the shortest text that reads back exactly;
 // joined(), a list as a value is written back (numbers, reals or names);
+// figure() and cell(), a measured figure as text and as a CSV cell, "none"
+// and empty where nothing was measured (NaN);
 // stdout_written(), whether every write to standard output succeeded.
 #ifndef INTERLOCK_EXAMPLES_CLI_OUTPUT_HPP
 #define INTERLOCK_EXAMPLES_CLI_OUTPUT_HPP
@@ -95,6 +97,22 @@ inline std::string format(const char* pattern, ...) {
   std::vsnprintf(text, sizeof text, pattern, args);
   va_end(args);
   return text;
+}
+
+/// A measured figure as text: `pattern` (one double), or "none" where
+/// nothing was measured (NaN), padded to `width` columns (0: none).
+inline std::string figure(const char* pattern, double x, int width = 0) {
+  char text[64];
+  if (x == x) {
+    std::snprintf(text, sizeof text, pattern, x);
+  } else {
+    std::snprintf(text, sizeof text, "%*s", width, "none");
+  }
+  return text;
+}
+/// The same as a CSV cell: empty where nothing was measured.
+inline std::string cell(const char* pattern, double x) {
+  return x == x ? figure(pattern, x) : std::string();
 }
 
 /// Flushes standard output: false (after saying so on stderr) when any

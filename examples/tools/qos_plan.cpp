@@ -283,17 +283,30 @@ int run(int argc, char** argv) {
       std::printf("%s, load %.2f:\n  %-6s %6s %9s %9s\n", name, load, "SL", "share", "delivered",
                   "latency");
       bool ordered = true;
+      std::size_t measured = 0;
       for (std::size_t i = 0; i < sls; ++i) {
-        std::printf("  %-6s %6.3f %9.3f %9.0f\n", req[i].name.c_str(), normalized_phi[i],
-                    m[i].normalized_throughput, m[i].latency_mean);
+        std::printf("  %-6s %6.3f %s %s\n", req[i].name.c_str(), normalized_phi[i],
+                    cli::figure("%9.3f", m[i].normalized_throughput, 9).c_str(),
+                    cli::figure("%9.0f", m[i].latency_mean, 9).c_str());
+        if (m[i].latency_mean == m[i].latency_mean) ++measured;
+        // Over the SLs that delivered: a latency over no message orders nothing.
         for (std::size_t j = 0; j < sls; ++j)
           if (req[j].distance < req[i].distance && m[j].latency_mean > m[i].latency_mean)
             ordered = false;
-        csv.line(cli::format("%s,%.2f,%zu,%s,%.5f,%zu,%.5f,%.5f,%.1f", name, load, i,
+        csv.line(cli::format("%s,%.2f,%zu,%s,%.5f,%zu,%.5f,%s,%s", name, load, i,
                              req[i].name.c_str(), normalized_phi[i], req[i].distance,
-                             m[i].throughput, m[i].normalized_throughput, m[i].latency_mean));
+                             m[i].throughput, cli::cell("%.5f", m[i].normalized_throughput).c_str(),
+                             cli::cell("%.1f", m[i].latency_mean).c_str()));
       }
-      std::printf("  latency %s the distances\n\n", ordered ? "follows" : "does not follow");
+      if (measured < 2) {
+        std::printf("  latency against the distances: inconclusive (%zu SL%s delivered)\n\n",
+                    measured, measured == 1 ? "" : "s");
+      } else if (measured < sls) {
+        std::printf("  latency %s the distances over the %zu SLs that delivered\n\n",
+                    ordered ? "follows" : "does not follow", measured);
+      } else {
+        std::printf("  latency %s the distances\n\n", ordered ? "follows" : "does not follow");
+      }
     }
   };
   sweep("dtable", interlock::model::dtable_for(levels, plan.table, mtu));

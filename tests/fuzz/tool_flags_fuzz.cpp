@@ -135,11 +135,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Presets A and B under the file and the command line, KEY:VALUE lists,
     // and flags refused when no chosen scheduler reads them.
     try {
-      cli::experiment_flags shared;
-      const qos_switch_tool::options o = qos_switch_tool::parse(argc, argv.data(), shared);
+      const qos_switch_tool::options o = qos_switch_tool::parse(argc, argv.data());
       check(!o.sl2sc.empty() && o.generation.size() == o.sl2sc.size(),
             "accepted shares that do not match the SLs");
-      check(!o.loads.empty() && o.seeds >= 1 && o.ib_limit <= 255 && shared.jobs >= 1,
+      check(!o.loads.empty() && o.seeds >= 1 && o.ib_limit <= 255 && o.shared.jobs >= 1,
             "accepted arguments out of range");
       check(!o.label.empty() && o.label.find(',') == std::string::npos,
             "accepted a label that breaks the CSV");

@@ -31,61 +31,6 @@
 
 namespace {
 
-const std::string help =
-    "usage: qos_network [options]\n"
-    "\n"
-    "[QoSThesis] Chapter 5: seven SLs (Table 5.2: NC uniform 192 B; VO and VI CBR\n"
-    "connections of 128 B and 2048 B; CL CBR of 2048 B to uniform destinations;\n"
-    "EE, BE, BK bursts of four 1024 B messages), each SL on its own SC and VL\n"
-    "(Table 5.3), 64-byte flits and credits, each message of its SL_MTU cut into\n"
-    "one-flit packets (--packet-limit). NC, VO, VI and CL inject 0.01, 0.016,\n"
-    "0.23, 0.28 flits/cycle/NIC; each best-effort SL from 0.0125 to 0.1525\n"
-    "(Table 5.4's Min. and Max.).\n"
-    "The DTable is Table 5.4's, derived by the configuration methodology\n"
-    "(N = 64, GMTU = 32, w = 3, k = 0.5); SBT takes its shares in percent.\n"
-    "Per SL: throughput and end-to-end latency against the total injection.\n"
-    "\n"
-    "  --topology tree|torus   the 4-ary 3-tree of 8-port switches (64 NICs, the\n"
-    "                          default) or the 8x8 torus of 48-port switches with\n"
-    "                          trunks of 10 ports and 8 NICs per switch (512 NICs)\n"
-    "  --switch LIST           opa (MPorts of 4, x3 links into a x4 central\n"
-    "                          crossbar), ib (one crossbar); default opa,ib\n"
-    "  --scheduler LIST        dtable, sbt, round_robin (default dtable)\n"
-    "  --steps N               best-effort injection points (default 8; 15 with --full)\n"
-    "  --seeds N               runs averaged per point (default 1; 30 with --full)\n"
-    "  --full                  15 points, 30 seeds, as the thesis\n"
-    "  --cycles N              measured cycles per run (default 10000; warm-up 4000)\n"
-    "  --packet-limit N        cuts each message into packets of at most N flits;\n"
-    "                          latency runs to a message's last packet; default 1,\n"
-    "                          each message cut into one-flit packets (Section 5.5.2:\n"
-    "                          \"the packet size in 1 flit\"); 0: each message one\n"
-    "                          packet. Below 3 on OPA-shaped switches only with\n"
-    "                          --crossbar-cycles shared, or packets would lose OPA's\n"
-    "                          x3 and x4\n"
-    "  --zero-load SW:NS,...   calibrates each named switch (opa, ib): its routing\n"
-    "                          stage (RT) set so that NC's zero-load latency (a lone\n"
-    "                          packet, mean over all pairs of NICs) is nearest NS\n"
-    "                          nanoseconds (5.12 ns a cycle); default: Chapter 2's\n"
-    "                          stages scaled, 20 cycles a switch\n"
-    "  --whole-packets         a packet crosses a switch's crossbars only once wholly in\n"
-    "                          its input buffer (default: cut-through, as the thesis)\n"
-    "  --va-rule R             what an input arbiter offers in the virtual allocation:\n"
-    "                          routed (the default: every VL with a routed head) or\n"
-    "                          can_go (VLs whose routed head has room where it goes)\n"
-    "  --crossbar-cycles C     shared (the default) or whole: whether packets under a\n"
-    "                          crossbar link's speed-up share its cycles\n"
-    "  --queues per_sc|per_vl  output buffers and NICs keep a FIFO per SC inside each\n"
-    "                          VL (per_sc, the default) or one FIFO per VL\n"
-    "  --routing-unit U        pipelined (the default), per_port or per_vl: whether an\n"
-    "                          input buffer routes one header at a time\n"
-    "  --storing-unit U        pipelined (the default), per_port or per_vl: whether an\n"
-    "                          input or output buffer stores one packet at a time\n"
-    "                          (the table: one row per switch, scheduler, injection, SL)\n" +
-    cli::experiment_flags::help() +
-    "\n"
-    "Exit status: 0 done; 1 a layout's routes have a dependency cycle; 2 bad input;\n"
-    "3 an output could not be written.\n";
-
 const char* sl_names[] = {"NC", "VO", "VI", "CL", "EE", "BE", "BK"};
 constexpr std::size_t sls = 7;
 // Table 5.2's message sizes in 64-byte flits (SL_MTU).
@@ -132,75 +77,159 @@ std::map<std::string, double> zero_load_targets(const std::string& flag, const s
 
 constexpr double ns_per_cycle = 5.12;
 
-bool is_switch(const std::string& flag) {
-  return cli::experiment_flags::is_switch(flag) || flag == "--whole-packets";
-}
-
-int run(int argc, char** argv) {
+struct options {
   std::string topology = "tree";
   std::vector<std::string> switches{"opa", "ib"}, schedulers{"dtable"};
   std::size_t steps = 8, seeds = 1, cycles = 10000;
   bool whole = false;
   qos_tools::switch_readings readings;
-  std::map<std::string, double> zero_load;
+  std::map<std::string, double> zero_load;  // --zero-load: ns per switch kind
   std::uint32_t packet_limit = 1;
-  cli::experiment_flags shared;
-  cli::flags flags = shared.read(
-      argc, argv,
-      [&](const std::string& flag, const auto& value) {
-        if (flag == "--topology") {
-          const std::vector<std::string> t = cli::names(flag, value(), {"tree", "torus"});
-          if (t.size() != 1) throw cli::bad_input{flag + ": one of tree, torus"};
-          topology = t[0];
-        } else if (flag == "--switch") {
-          switches = cli::names(flag, value(), {"opa", "ib"});
-        } else if (flag == "--scheduler") {
-          schedulers = cli::names(flag, value(), {"dtable", "sbt", "round_robin"});
-        } else if (flag == "--steps") {
-          steps = cli::number(flag, value(), 1, 100);
-        } else if (flag == "--seeds") {
-          seeds = cli::number(flag, value(), 1, 1000);
-        } else if (flag == "--whole-packets") {
-          whole = true;
-        } else if (readings.take(flag, value)) {
-          // --va-rule, --routing-unit, --storing-unit, --queues
-          // (switch_readings.hpp)
-        } else if (flag == "--cycles") {
-          cycles = cli::number(flag, value(), 1000, 100000000);
-        } else if (flag == "--packet-limit") {
-          packet_limit = static_cast<std::uint32_t>(cli::number(flag, value(), 0, 32));
-        } else if (flag == "--zero-load") {
-          zero_load = zero_load_targets(flag, value());
-        } else {
-          throw cli::bad_input{flag + ": unknown option (see --help)"};
-        }
-      },
-      nullptr, is_switch);
-  if (packet_limit > 0 && packet_limit < 3 && readings.crossbar_cycles == "whole" &&
-      std::find(switches.begin(), switches.end(), "opa") != switches.end()) {
-    throw cli::bad_input{"--packet-limit: " + std::to_string(packet_limit) +
-                         " with --switch opa: whole crossbar cycles move one packet a cycle, so "
-                         "packets under 3 flits would lose OPA's x3 and x4 (give "
-                         "--crossbar-cycles shared, or --switch ib)"};
+  cli::experiment_flags shared;  // --full, --csv, --json, --jobs, --max-work
+};
+
+std::string zero_load_text(const std::map<std::string, double>& targets) {
+  std::string text;
+  for (const auto& kv : targets)
+    text += (text.empty() ? "" : ",") + kv.first + ":" + cli::real_text(kv.second);
+  return text;
+}
+
+/// qos_network's settings, each declared once: the parser, --help, the
+/// configuration as run and the CSV's configuration columns.
+const cli::setting_table<options>& settings() {
+  using o_t = options;
+  using cli::custom;
+  using cli::whole;
+  static const cli::setting_table<options> table([] {
+    std::vector<cli::setting<o_t>> list{
+        cli::one_of<o_t>(
+            "--topology", [](auto& o) -> auto& { return o.topology; }, {"tree", "torus"},
+            "the 4-ary 3-tree of 8-port switches (64 NICs) or the 8x8 torus of 48-port "
+            "switches with trunks of 10 ports and 8 NICs per switch (512 NICs)")
+            .axis(),  // the first column
+        custom<o_t>(
+            "--switch", "LIST",
+            "opa (MPorts of 4, x3 links into a x4 central crossbar), ib (one crossbar)",
+            [](o_t& o, const std::string& v) {
+              o.switches = cli::names("--switch", v, {"opa", "ib"});
+            },
+            [](const o_t& o) { return cli::joined(o.switches); })
+            .axis(),
+        custom<o_t>(
+            "--scheduler", "LIST", "dtable, sbt, round_robin",
+            [](o_t& o, const std::string& v) {
+              o.schedulers = cli::names("--scheduler", v, {"dtable", "sbt", "round_robin"});
+            },
+            [](const o_t& o) { return cli::joined(o.schedulers); })
+            .axis(),
+        whole<o_t>(
+            "--steps", "N", [](auto& o) -> auto& { return o.steps; }, 1, 100,
+            "best-effort injection points, 1..100 (15 with --full)"),
+        whole<o_t>(
+            "--seeds", "N", [](auto& o) -> auto& { return o.seeds; }, 1, 1000,
+            "runs averaged per point, 1..1000 (30 with --full)"),
+        whole<o_t>(
+            "--cycles", "N", [](auto& o) -> auto& { return o.cycles; }, 1000, 100000000,
+            "measured cycles per run, after a warm-up of 4000"),
+        whole<o_t>(
+            "--packet-limit", "N", [](auto& o) -> auto& { return o.packet_limit; }, 0, 32,
+            "cuts each message into packets of at most N flits, 0..32; latency runs to a "
+            "message's last packet; 1 cuts each message into one-flit packets (Section 5.5.2: "
+            "\"the packet size in 1 flit\"); 0: each message one packet. Below 3 on "
+            "OPA-shaped switches only with --crossbar-cycles shared, or packets would lose "
+            "OPA's x3 and x4"),
+        custom<o_t>(
+            "--zero-load", "SW:NS,...",
+            "calibrates each named switch (opa, ib): its routing stage (RT) set so that NC's "
+            "zero-load latency (a lone packet, mean over all pairs of NICs) is nearest NS "
+            "nanoseconds, 1..1e6 (5.12 ns a cycle)",
+            [](o_t& o, const std::string& v) { o.zero_load = zero_load_targets("--zero-load", v); },
+            [](const o_t& o) { return zero_load_text(o.zero_load); })
+            .when([](const o_t& o) { return !o.zero_load.empty(); }, "")
+            .defaults("Chapter 2's stages scaled, 20 cycles a switch"),
+        cli::toggle<o_t>(
+            "--whole-packets", [](auto& o) -> auto& { return o.whole; },
+            "a packet crosses a switch's crossbars only once wholly in its input buffer "
+            "(default: cut-through, as the thesis)"),
+    };
+    cli::append(list, qos_tools::switch_readings::settings_of<o_t>());
+    cli::append(list, cli::experiment_flags::settings<o_t>(
+                          "15 points, 30 seeds, as the thesis (--steps and --seeds given keep "
+                          "their value)"));
+    return list;
+  }());
+  return table;
+}
+
+bool is_switch(const std::string& flag) { return settings().is_switch(flag); }
+
+std::string help_text() {
+  return "usage: qos_network [options]\n"
+         "\n"
+         "[QoSThesis] Chapter 5: seven SLs (Table 5.2: NC uniform 192 B; VO and VI CBR\n"
+         "connections of 128 B and 2048 B; CL CBR of 2048 B to uniform destinations;\n"
+         "EE, BE, BK bursts of four 1024 B messages), each SL on its own SC and VL\n"
+         "(Table 5.3), 64-byte flits and credits, each message of its SL_MTU cut into\n"
+         "one-flit packets (--packet-limit). NC, VO, VI and CL inject 0.01, 0.016,\n"
+         "0.23, 0.28 flits/cycle/NIC; each best-effort SL from 0.0125 to 0.1525\n"
+         "(Table 5.4's Min. and Max.).\n"
+         "The DTable is Table 5.4's, derived by the configuration methodology\n"
+         "(N = 64, GMTU = 32, w = 3, k = 0.5); SBT takes its shares in percent.\n"
+         "Per SL: throughput and end-to-end latency against the total injection. The\n"
+         "table: one row per switch, scheduler, injection and SL, then every setting.\n"
+         "\n" +
+         settings().help() +
+         "\n"
+         "Exit status: 0 done; 1 a layout's routes have a dependency cycle; 2 bad input;\n"
+         "3 an output could not be written.\n";
+}
+
+int run(int argc, char** argv) {
+  options o;
+  cli::flags flags(argc, argv, &is_switch);
+  flags.resolves_config();
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (!settings().read(o, flag, value))
+      throw cli::bad_input{flag + ": unknown option (see --help)"};
+  });
+  settings().refuse_inapplicable(o, flags);
+  using table = cli::setting_table<options>;
+  for (const auto& kv : o.zero_load)
+    if (std::find(o.switches.begin(), o.switches.end(), kv.first) == o.switches.end())
+      throw table::refusal(
+          flags, "--zero-load",
+          "--zero-load: " + kv.first + ": --switch runs " + cli::joined(o.switches) + " only");
+  if (o.packet_limit > 0 && o.packet_limit < 3 && o.readings.crossbar_cycles == "whole" &&
+      std::find(o.switches.begin(), o.switches.end(), "opa") != o.switches.end()) {
+    throw table::refusal(
+        flags, "--packet-limit",
+        "--packet-limit: " + std::to_string(o.packet_limit) +
+            " with --switch opa: whole crossbar cycles move one packet a cycle, so packets "
+            "under 3 flits would lose OPA's x3 and x4 (give --crossbar-cycles shared, or "
+            "--switch ib)");
   }
-  if (shared.full && !flags.given("--steps")) steps = 15;
-  if (shared.full && !flags.given("--seeds")) seeds = 30;
-  cli::settings_list resolved{{"topology", topology},
-                              {"switch", cli::joined(switches)},
-                              {"scheduler", cli::joined(schedulers)},
-                              {"steps", std::to_string(steps)},
-                              {"seeds", std::to_string(seeds)},
-                              {"cycles", std::to_string(cycles)},
-                              {"whole-packets", whole ? "true" : "false"},
-                              {"packet-limit", std::to_string(packet_limit)}};
-  for (auto& kv : readings.settings()) resolved.push_back(std::move(kv));
-  if (!zero_load.empty()) {
-    std::string text;
-    for (const auto& kv : zero_load)
-      text += (text.empty() ? "" : ",") + kv.first + ":" + cli::format("%g", kv.second);
-    resolved.emplace_back("zero-load", text);
+  if (o.shared.full && !flags.given("--steps")) o.steps = 15;
+  if (o.shared.full && !flags.given("--seeds")) o.seeds = 30;
+  o.shared.resolve(flags, settings().resolved(o));
+  const std::string& topology = o.topology;
+  const std::vector<std::string>& switches = o.switches;
+  const std::vector<std::string>& schedulers = o.schedulers;
+  const std::size_t steps = o.steps, seeds = o.seeds, cycles = o.cycles;
+  const bool whole = o.whole;
+  const qos_tools::switch_readings& readings = o.readings;
+  const std::map<std::string, double>& zero_load = o.zero_load;
+  const std::uint32_t packet_limit = o.packet_limit;
+  const cli::experiment_flags& shared = o.shared;
+  // Per switch kind: the settings' columns (--zero-load's target of that kind).
+  std::map<std::string, std::string> configuration;
+  for (const std::string& sw : switches) {
+    options one = o;
+    one.switches = {sw};
+    one.zero_load.clear();
+    if (zero_load.count(sw) != 0) one.zero_load[sw] = zero_load.at(sw);
+    configuration[sw] = settings().values(one);
   }
-  shared.resolve(flags, std::move(resolved));
 
   // Table 5.4 by the methodology.
   std::vector<interlock::qos::dtable_sl> plan_sls;
@@ -289,7 +318,8 @@ int run(int argc, char** argv) {
   cli::table_output csv = shared.output("qos_network");
   csv.line(
       "topology,switch,scheduler,injection,sl,name,offered,throughput,latency_mean,"
-      "network_latency_mean");
+      "network_latency_mean," +
+      settings().columns());
   std::fflush(stdout);
   struct cell {
     std::string sw, scheduler;
@@ -345,16 +375,19 @@ int run(int argc, char** argv) {
         double injection = 0;
         for (const double r : rates_of(c.step)) injection += r;
         std::printf("  %9.4f", injection);
-        for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" %8.0f", mean[sl].latency_mean);
+        for (std::size_t sl = 0; sl < sls; ++sl)
+          std::printf(" %s", cli::figure("%8.0f", mean[sl].latency_mean, 8).c_str());
         std::printf(" |");
         for (std::size_t sl = 0; sl < sls; ++sl) std::printf(" %.3f", mean[sl].throughput);
         std::printf("\n");
         std::fflush(stdout);
         for (std::size_t sl = 0; sl < sls; ++sl)
-          csv.line(cli::format("%s,%s,%s,%.4f,%zu,%s,%.5f,%.5f,%.1f,%.1f", topology.c_str(),
+          csv.line(cli::format("%s,%s,%s,%.4f,%zu,%s,%.5f,%.5f,%s,%s,%s", topology.c_str(),
                                c.sw.c_str(), c.scheduler.c_str(), injection, sl, sl_names[sl],
-                               mean[sl].offered, mean[sl].throughput, mean[sl].latency_mean,
-                               mean[sl].network_latency_mean));
+                               mean[sl].offered, mean[sl].throughput,
+                               cli::cell("%.1f", mean[sl].latency_mean).c_str(),
+                               cli::cell("%.1f", mean[sl].network_latency_mean).c_str(),
+                               configuration.at(c.sw).c_str()));
       });
   csv.close();
   return 0;
@@ -363,6 +396,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::string help = help_text();
   return cli::run_tool("qos_network", help.c_str(), "try --topology tree", argc, argv,
                        [&] { return run(argc, argv); });
 }

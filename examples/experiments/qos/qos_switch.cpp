@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,85 +24,32 @@ namespace {
 
 using namespace qos_switch_tool;
 
-const std::string help =
-    "usage: qos_switch [options]\n"
-    "\n"
-    "One switch shaped as [QoSThesis] Section 2.2 models the 48-port Omni-Path\n"
-    "switch (12 MPorts of 4 ports, two x3 links per MPort into a x4 central\n"
-    "crossbar, 256-flit buffers with VL space shared between a minimum and a\n"
-    "maximum, 8-byte flits, 16-flit packets), a NIC on every port. Every NIC\n"
-    "injects L flits per cycle split among the SLs by the generation shares, to\n"
-    "uniform random other NICs (contention) or to (src + 1) mod NICs (none).\n"
-    "Output ports and NICs schedule their VLs with the scheduler. Per SL: offered\n"
-    "and delivered flits per cycle per NIC, normalized throughput (share of the\n"
-    "delivered flits), end-to-end and network latency, averaged over seeds.\n"
-    "\n"
-    "  --preset A|B            Table 2.2's configuration A (the default) or B: the\n"
-    "                          flags below, which --config and the command line\n"
-    "                          override\n"
-    "  --config FILE           a file of `key = value` lines of the flags below, e.g.\n"
-    "                            sl2sc = 0:0,1:1,2:2\n"
-    "                            sc2vl = 0:0,1:1,2:2\n"
-    "                            generation = 0.5,0.4,0.1\n"
-    "                            table = 0:60,1:30,2:10\n"
-    "  --sl2sc SL:SC,...       each SL's SC (SLs 0..n-1, each once)\n"
-    "  --sc2vl SC:VL,...       each SC's VL\n"
-    "  --generation S0,S1,...  each SL's share of the injected flits (sum 1)\n"
-    "  --table SL:W,...        the output table: each SL's weight (sum 100)\n"
-    "  --scheduler LIST        round_robin, sbt, dtable, ib, comma-separated\n"
-    "                          (default sbt,round_robin). dtable: a table planned\n"
-    "                          by the configuration methodology with shares\n"
-    "                          weight/100; ib: the low-priority table, each VL\n"
-    "                          weighted by its SLs' weights\n"
-    "  --traffic LIST          uniform, shift (default uniform,shift)\n"
-    "  --load L                one injection rate, flits/cycle/NIC (0..4)\n"
-    "  --sweep                 0.1, 0.2, ... --max-load (the default)\n"
-    "  --max-load L            the sweep's last rate (default 1.0)\n"
-    "  --seeds N               runs averaged per point (default 3)\n"
-    "  --first-seed S          the first run's seed (default 1): seeds S .. S + N - 1\n"
-    "  --speedup M/C           flits per cycle through the MPort crossbars' links and\n"
-    "                          the central crossbar's, 0.5..16 in steps of 0.5\n"
-    "                          (default 3/4: the text's x3 links, the model's x4)\n"
-    "  --full                  30 seeds per point, as the thesis averages\n"
-    "  --cycles N              measured cycles per run (default 20000; warm-up 5000)\n"
-    "  --ports P               switch ports (default 48; 8 is Chapter 5's fat-tree switch)\n"
-    "  --mport-ports M         ports per MPort (default 4)\n"
-    "  --packet-flits F        packet size (default 16: 128 bytes)\n"
-    "  --buffer-flits B        input, output and central buffer flits (default 256)\n"
-    "  --va-rule R             what an input arbiter offers in the virtual allocation:\n"
-    "                          routed (the default: every VL with a routed head,\n"
-    "                          Section 2.2.1's sentence; a pick without room costs\n"
-    "                          the input that cycle) or can_go (VLs whose routed head\n"
-    "                          has room where it goes)\n"
-    "  --crossbar-cycles C     shared (the default: packets under a crossbar link's\n"
-    "                          speed-up share its cycles, so x3 moves three 1-flit\n"
-    "                          packets) or whole (a packet takes whole cycles of a link)\n"
-    "  --queues per_sc|per_vl  output buffers and NICs keep a FIFO per SC inside each\n"
-    "                          VL, so a scheduler can serve an SC queued behind\n"
-    "                          another of the same VL (per_sc, the default), or one\n"
-    "                          FIFO per VL\n"
-    "  --vl-flits MIN,MAX      each VL's guaranteed and largest share of a buffer (the\n"
-    "                          sharing rule; default: a packet, or the buffer over the\n"
-    "                          VLs if less, and the whole buffer); MIN = MAX = the\n"
-    "                          buffer over the VLs is a static split\n"
-    "  --routing-unit U        an input buffer's routing unit: pipelined (the default:\n"
-    "                          every header routed RT after it is stored), per_port\n"
-    "                          (one header at a time, RT cycles each) or per_vl (one\n"
-    "                          unit per VL)\n"
-    "  --storing-unit U        an input or output buffer's write stage: pipelined (the\n"
-    "                          default: every packet stored SB after it arrives),\n"
-    "                          per_port (one packet at a time, SB cycles each) or\n"
-    "                          per_vl (one per VL)\n"
-    "  --dtable N,GMTU,W,K     DTable methodology parameters (default 64,MTU,3,2)\n"
-    "  --entries SL:N,...      DTable entries per SL (default: N split by weight)\n"
-    "  --ib-high SL,...        SLs whose VLs go in InfiniBand's high-priority table\n"
-    "  --ib-limit N            LimitOfHighPriority, 0..255 (default 255: no limit)\n"
-    "  --label NAME            the table's config column (default: the preset, the\n"
-    "                          --config file, or A)\n"
-    "                          (the table: one row per scheduler, traffic, load, SL)\n" +
-    cli::experiment_flags::help() +
-    "\n"
-    "Exit status: 0 done; 2 bad input; 3 an output could not be written.\n";
+std::string help_text() {
+  return "usage: qos_switch [options]\n"
+         "\n"
+         "One switch shaped as [QoSThesis] Section 2.2 models the 48-port Omni-Path\n"
+         "switch (12 MPorts of 4 ports, two x3 links per MPort into a x4 central\n"
+         "crossbar, 256-flit buffers with VL space shared between a minimum and a\n"
+         "maximum, 8-byte flits, 16-flit packets), a NIC on every port. Every NIC\n"
+         "injects L flits per cycle split among the SLs by the generation shares, to\n"
+         "uniform random other NICs (contention) or to (src + 1) mod NICs (none).\n"
+         "Output ports and NICs schedule their VLs with the scheduler. Per SL: offered\n"
+         "and delivered flits per cycle per NIC, normalized throughput (share of the\n"
+         "delivered flits), end-to-end and network latency, averaged over seeds. The\n"
+         "table: one row per scheduler, traffic, load and SL, then every setting.\n"
+         "\n"
+         "  --preset A|B           Table 2.2's configuration A (the default) or B: the\n"
+         "                         flags below, which --config and the command line\n"
+         "                         override\n"
+         "  --config FILE          a file of `key = value` lines of the flags below, e.g.\n"
+         "                           sl2sc = 0:0,1:1,2:2\n"
+         "                           sc2vl = 0:0,1:1,2:2\n"
+         "                           generation = 0.5,0.4,0.1\n"
+         "                           table = 0:60,1:30,2:10\n" +
+         settings().help() +
+         "\n"
+         "Exit status: 0 done; 2 bad input; 3 an output could not be written.\n";
+}
 
 template <class S>
 std::vector<interlock::model::sl_result> run_point(const S& scheduler, const options& o,
@@ -119,8 +67,8 @@ std::vector<interlock::model::sl_result> run_point(const S& scheduler, const opt
 }
 
 int run(int argc, char** argv) {
-  cli::experiment_flags shared;
-  const options o = parse(argc, argv, shared);
+  const options o = parse(argc, argv);
+  const cli::experiment_flags& shared = o.shared;
   const std::size_t sls = o.sl2sc.size();
   std::vector<std::uint8_t> sl2sc(o.sl2sc.begin(), o.sl2sc.end());
   std::vector<std::uint8_t> sc2vl(o.sc2vl.begin(), o.sc2vl.end());
@@ -160,9 +108,18 @@ int run(int argc, char** argv) {
           static_cast<double>(o.seeds * o.schedulers.size() * o.traffic.size() * o.loads.size()),
       "lower --seeds, --cycles or the loads");
   cli::table_output csv = shared.output("qos_switch");
+  // The cell's columns and the measures, then every other setting (per
+  // scheduler: what applies differs).
   csv.line(
       "config,scheduler,traffic,load,sl,offered,throughput,normalized_throughput,latency_mean,"
-      "network_latency_mean");
+      "network_latency_mean," +
+      settings().columns());
+  std::map<std::string, std::string> configuration;
+  for (const std::string& name : o.schedulers) {
+    options one = o;
+    one.schedulers = {name};
+    configuration[name] = settings().values(one);
+  }
 
   // Each scheduler by name, built (and so checked) from the configuration.
   const auto with_scheduler = [&](const std::string& name, const auto& f) {
@@ -286,12 +243,16 @@ int run(int argc, char** argv) {
         std::printf("  %5.2f", load);
         for (std::size_t sl = 0; sl < sls; ++sl) {
           const auto& m = out.mean[sl];
-          std::printf(" | %7.3f %5.3f %7.0f %4.0f", m.throughput, m.normalized_throughput,
-                      m.latency_mean, m.network_latency_mean);
-          csv.line(cli::format("%s,%s,%s,%.2f,%zu,%.5f,%.5f,%.5f,%.1f,%.1f", o.label.c_str(),
+          std::printf(" | %7.3f %s %s %s", m.throughput,
+                      cli::figure("%5.3f", m.normalized_throughput, 5).c_str(),
+                      cli::figure("%7.0f", m.latency_mean, 7).c_str(),
+                      cli::figure("%4.0f", m.network_latency_mean, 4).c_str());
+          csv.line(cli::format("%s,%s,%s,%.2f,%zu,%.5f,%.5f,%s,%s,%s,%s", o.label.c_str(),
                                c.scheduler.c_str(), c.traffic.c_str(), load, sl, m.offered,
-                               m.throughput, m.normalized_throughput, m.latency_mean,
-                               m.network_latency_mean));
+                               m.throughput, cli::cell("%.5f", m.normalized_throughput).c_str(),
+                               cli::cell("%.1f", m.latency_mean).c_str(),
+                               cli::cell("%.1f", m.network_latency_mean).c_str(),
+                               configuration.at(c.scheduler).c_str()));
         }
         std::printf("\n");
         std::fflush(stdout);
@@ -303,6 +264,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::string help = help_text();
   return cli::run_tool("qos_switch", help.c_str(), "try fewer --ports", argc, argv, [&] {
     try {
       return run(argc, argv);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
-// qos_switch's flags: configurations A and B of [QoSThesis] Table 2.2 as
-// presets, the SL maps, shares and tables as KEY:VALUE lists (every key
-// once), every flag checked where it enters and against the others (a flag
-// no chosen scheduler reads is refused, naming both), and the resolved
-// configuration that --write-config writes and --config reads back.
+// qos_switch's settings, each declared once (cli/settings.hpp): configurations
+// A and B of [QoSThesis] Table 2.2 as presets, the SL maps, shares and tables
+// as KEY:VALUE lists (every key once), every flag checked where it enters and
+// against the others (a flag no chosen scheduler reads is refused, naming
+// both). The table makes the parser, --help's lines, the configuration as
+// run (--write-config, --json's) and the CSV's configuration columns.
 #ifndef INTERLOCK_EXAMPLES_QOS_SWITCH_ARGS_HPP
 #define INTERLOCK_EXAMPLES_QOS_SWITCH_ARGS_HPP
 
@@ -17,6 +18,7 @@
 #include "catalogue.hpp"
 #include "cli.hpp"
 #include "experiment.hpp"
+#include "settings.hpp"
 #include "switch_readings.hpp"
 
 namespace qos_switch_tool {
@@ -96,8 +98,10 @@ struct options {
   std::vector<std::size_t> sl2sc{0, 1, 2}, sc2vl{0, 1, 2}, table{60, 30, 10}, entries;
   std::vector<double> generation{0.5, 0.4, 0.1};
   std::vector<std::string> schedulers{"sbt", "round_robin"}, traffic{"uniform", "shift"};
-  std::vector<double> loads;
+  double load = 0;  // --load: the one rate run (0: the sweep up to max_load)
+  bool sweep = false;
   double max_load = 1.0;
+  std::vector<double> loads;  // the rates run: --load's, or the sweep's
   std::size_t seeds = 3, first_seed = 1, cycles = 20000, ports = 48, mport_ports = 4;
   // --speedup M/C: the MPort links' and the central crossbar's speed-ups in
   // half flits per cycle (x3/x4 by default).
@@ -113,11 +117,15 @@ struct options {
   // --vl-flits MIN,MAX: each VL's guaranteed and largest share of a buffer
   // (0, 0: not given, the defaults).
   std::uint32_t vl_min = 0, vl_max = 0;
-};
+  cli::experiment_flags shared;  // --full, --csv, --json, --jobs, --max-work
 
-bool is_switch(const std::string& flag) {
-  return cli::experiment_flags::is_switch(flag) || flag == "--sweep";
-}
+  bool uses(const std::vector<std::string>& names) const {
+    for (const std::string& s : schedulers)
+      for (const std::string& n : names)
+        if (s == n) return true;
+    return false;
+  }
+};
 
 /// "K:V,..." of `values` (keys 0..n-1).
 template <class Values>
@@ -128,192 +136,269 @@ std::string key_value_text(const Values& values) {
   return text;
 }
 
+inline std::string reals_text(const std::vector<double>& v) {
+  std::string text;
+  for (const double x : v) text += (text.empty() ? "" : ",") + cli::real_text(x);
+  return text;
+}
+
+/// Flits per cycle from half flits: "3", or "1.5".
+inline std::string flits_per_cycle(std::uint32_t halves) {
+  return halves % 2 == 0 ? std::to_string(halves / 2) : cli::real_text(halves / 2.0);
+}
+
+/// A KEY:VALUE list setting (keys 0..max_key, values lo..hi).
+inline cli::setting<options> key_value_setting(const char* flag, const char* value_name,
+                                               std::vector<std::size_t> options::*member,
+                                               std::size_t max_key, std::size_t lo, std::size_t hi,
+                                               const char* help) {
+  return cli::custom<options>(
+      flag, value_name, help,
+      [=](options& o, const std::string& v) { o.*member = key_values(flag, v, max_key, lo, hi); },
+      [=](const options& o) { return key_value_text(o.*member); });
+}
+
+/// qos_switch's settings, each declared once, in --help's order.
+inline const cli::setting_table<options>& settings() {
+  using o_t = options;
+  using cli::custom;
+  using cli::whole;
+  static const cli::setting_table<options> table([] {
+    const auto scheduled = [](const char* which, std::vector<std::string> names) {
+      return std::make_pair([names](const o_t& o) { return o.uses(names); },
+                            std::string("--scheduler ") + which + " (the schedulers that read it)");
+    };
+    const auto tables = scheduled("sbt, dtable or ib", {"sbt", "dtable", "ib"});
+    const auto dtable = scheduled("dtable", {"dtable"});
+    const auto ib = scheduled("ib", {"ib"});
+    std::vector<cli::setting<o_t>> list{
+        custom<o_t>(
+            "--label", "NAME",
+            "the table's config column: 1..64 characters, no comma, quote or newline "
+            "(default: the preset, the --config file's name, or A)",
+            [](o_t& o, const std::string& v) {
+              if (v.size() > 64 || v.find_first_of(",\"\n\r") != std::string::npos)
+                throw cli::bad_input{"--label: '" + v.substr(0, 80) +
+                                     "'; allowed: 1..64 characters, no comma, quote or newline"};
+              o.label = v;
+            },
+            [](const o_t& o) { return o.label; })
+            .axis()  // the first column, config
+            .defaults("-"),
+        key_value_setting("--sl2sc", "SL:SC,...", &o_t::sl2sc, 31, 0, 31,
+                          "each SL's SC (SLs 0..n-1, each once)"),
+        key_value_setting("--sc2vl", "SC:VL,...", &o_t::sc2vl, 31, 0, 31, "each SC's VL"),
+        custom<o_t>(
+            "--generation", "S0,S1,...", "each SL's share of the injected flits (sum 1)",
+            [](o_t& o, const std::string& v) {
+              o.generation.clear();
+              for (const std::string& x : cli::split(v))
+                o.generation.push_back(cli::real("--generation", x, 0, 1));
+            },
+            [](const o_t& o) { return reals_text(o.generation); }),
+        key_value_setting("--table", "SL:W,...", &o_t::table, 31, 0, 100,
+                          "the output table: each SL's weight (sum 100)")
+            .when(tables.first, tables.second),
+        custom<o_t>(
+            "--scheduler", "LIST",
+            "round_robin, sbt, dtable, ib, comma-separated. dtable: a table planned by the "
+            "configuration methodology with shares weight/100; ib: the low-priority table, "
+            "each VL weighted by its SLs' weights",
+            [](o_t& o, const std::string& v) {
+              o.schedulers = cli::names("--scheduler", v, cli::catalogue::names("qos_scheduler"));
+            },
+            [](const o_t& o) { return cli::joined(o.schedulers); })
+            .axis(),
+        custom<o_t>(
+            "--traffic", "LIST", "uniform, shift",
+            [](o_t& o, const std::string& v) {
+              o.traffic = cli::names("--traffic", v, {"uniform", "shift"});
+            },
+            [](const o_t& o) { return cli::joined(o.traffic); })
+            .axis(),
+        cli::decimal<o_t>(
+            "--load", "L", [](auto& o) -> auto& { return o.load; }, 0.01, 4,
+            "one injection rate, flits/cycle/NIC (0.01..4)")
+            .axis()
+            .when([](const o_t& o) { return o.load != 0; }, "")
+            .defaults("-"),
+        cli::toggle<o_t>(
+            "--sweep", [](auto& o) -> auto& { return o.sweep; },
+            "0.1, 0.2, ... --max-load (the default)")
+            .local()
+            .when([](const o_t& o) { return o.load == 0; }, "a sweep, not with --load"),
+        cli::decimal<o_t>(
+            "--max-load", "L", [](auto& o) -> auto& { return o.max_load; }, 0.1, 4,
+            "the sweep's last rate, 0.1..4")
+            .axis()
+            .when([](const o_t& o) { return o.load == 0; }, "a sweep, not with --load"),
+        whole<o_t>(
+            "--seeds", "N", [](auto& o) -> auto& { return o.seeds; }, 1, 1000,
+            "runs averaged per point"),
+        whole<o_t>(
+            "--first-seed", "S", [](auto& o) -> auto& { return o.first_seed; }, 1, 1000000,
+            "the first run's seed: seeds S .. S + N - 1"),
+        custom<o_t>(
+            "--speedup", "M/C",
+            "flits per cycle through the MPort crossbars' links and the central crossbar's, "
+            "0.5..16 in steps of 0.5 (3/4: the text's x3 links, the model's x4)",
+            [](o_t& o, const std::string& text) {
+              const std::string flag = "--speedup";
+              const auto parts = cli::split(text, '/');
+              if (parts.size() != 2)
+                throw cli::bad_input{flag + ": '" + text.substr(0, 40) +
+                                     "'; allowed: M/C, the MPort links' and the central "
+                                     "crossbar's flits per cycle, each 0.5..16 in steps of 0.5 "
+                                     "(e.g. 3/4)"};
+              std::uint32_t* halves[] = {&o.mport_halves, &o.central_halves};
+              for (std::size_t k = 0; k < 2; ++k) {
+                const double x = cli::real(flag, parts[k], 0.5, 16);
+                if (x * 2 != std::floor(x * 2))
+                  throw cli::bad_input{flag + ": '" + parts[k].substr(0, 40) +
+                                       "' is not a multiple of 0.5 flits per cycle"};
+                *halves[k] = static_cast<std::uint32_t>(x * 2);
+              }
+            },
+            [](const o_t& o) {
+              return flits_per_cycle(o.mport_halves) + "/" + flits_per_cycle(o.central_halves);
+            }),
+        whole<o_t>(
+            "--cycles", "N", [](auto& o) -> auto& { return o.cycles; }, 1000, 100000000,
+            "measured cycles per run, after a warm-up of 5000"),
+        whole<o_t>(
+            "--ports", "P", [](auto& o) -> auto& { return o.ports; }, 2, 256,
+            "switch ports (8 is Chapter 5's fat-tree switch)"),
+        whole<o_t>(
+            "--mport-ports", "M", [](auto& o) -> auto& { return o.mport_ports; }, 1, 256,
+            "ports per MPort"),
+        whole<o_t>(
+            "--packet-flits", "F", [](auto& o) -> auto& { return o.packet_flits; }, 1, 4096,
+            "packet size (16: 128 bytes)"),
+        whole<o_t>(
+            "--buffer-flits", "B", [](auto& o) -> auto& { return o.buffer_flits; }, 1, 1u << 20,
+            "input, output and central buffer flits"),
+    };
+    cli::append(list, qos_tools::switch_readings::settings_of<o_t>());
+    cli::append(
+        list,
+        {custom<o_t>(
+             "--vl-flits", "MIN,MAX",
+             "each VL's guaranteed and largest share of a buffer (the sharing rule; default: a "
+             "packet, or the buffer over the VLs if less, and the whole buffer); MIN = MAX = "
+             "the buffer over the VLs is a static split",
+             [](o_t& o, const std::string& v) {
+               const std::string flag = "--vl-flits";
+               const auto parts = cli::split(v);
+               if (parts.size() != 2) throw cli::bad_input{flag + ": two values MIN,MAX"};
+               o.vl_min = static_cast<std::uint32_t>(cli::number(flag, parts[0], 0, 1u << 20));
+               o.vl_max = static_cast<std::uint32_t>(cli::number(flag, parts[1], 1, 1u << 20));
+               if (o.vl_min > o.vl_max)
+                 throw cli::bad_input{flag + ": MIN " + parts[0] + " above MAX " + parts[1]};
+             },
+             [](const o_t& o) { return std::to_string(o.vl_min) + "," + std::to_string(o.vl_max); })
+             .when([](const o_t& o) { return o.vl_max != 0; }, "")
+             .defaults("-"),
+         custom<o_t>(
+             "--dtable", "N,GMTU,W,K", "DTable methodology parameters",
+             [](o_t& o, const std::string& v) {
+               const std::string flag = "--dtable";
+               const auto parts = cli::split(v);
+               if (parts.size() != 4) throw cli::bad_input{flag + ": four values N,GMTU,W,K"};
+               o.dtable_entries = cli::number(flag, parts[0], 1, 256);
+               o.dtable_gmtu = static_cast<std::uint32_t>(cli::number(flag, parts[1], 0, 1u << 16));
+               o.dtable_w = cli::real(flag, parts[2], 0.01, 65536);
+               o.dtable_k = cli::real(flag, parts[3], 0.01, 65536);
+             },
+             [](const o_t& o) {
+               return std::to_string(o.dtable_entries) + "," + std::to_string(o.dtable_gmtu) + "," +
+                      cli::real_text(o.dtable_w) + "," + cli::real_text(o.dtable_k);
+             })
+             .when(dtable.first, dtable.second)
+             .defaults("64,0,3,2 (GMTU 0: the packet's)"),
+         key_value_setting("--entries", "SL:N,...", &o_t::entries, 31, 1, 256,
+                           "DTable entries per SL (default: N split by weight)")
+             .when([](const o_t& o) { return o.uses({"dtable"}) && !o.entries.empty(); },
+                   dtable.second)
+             .defaults("-"),
+         custom<o_t>(
+             "--ib-high", "SL,...", "SLs whose VLs go in InfiniBand's high-priority table",
+             [](o_t& o, const std::string& v) {
+               o.ib_high.clear();
+               for (const std::string& x : cli::split(v)) {
+                 o.ib_high.push_back(cli::number("--ib-high", x, 0, 31));
+                 if (std::find(o.ib_high.begin(), o.ib_high.end() - 1, o.ib_high.back()) !=
+                     o.ib_high.end() - 1)
+                   throw cli::bad_input{"--ib-high: SL " + x + " given twice"};
+               }
+             },
+             [](const o_t& o) { return cli::joined(o.ib_high); })
+             .when([](const o_t& o) { return o.uses({"ib"}) && !o.ib_high.empty(); }, ib.second)
+             .defaults("-"),
+         whole<o_t>(
+             "--ib-limit", "N", [](auto& o) -> auto& { return o.ib_limit; }, 0, 255,
+             "LimitOfHighPriority, 0..255 (255: no limit)")
+             .when(ib.first, ib.second)});
+    cli::append(list, cli::experiment_flags::settings<o_t>(
+                          "30 seeds per point, as the thesis averages (--seeds given keeps its "
+                          "value)"));
+    return list;
+  }());
+  return table;
+}
+
+inline bool is_switch(const std::string& flag) { return settings().is_switch(flag); }
+
+/// The label a run without --label gets: the preset's name, the stem of the
+/// --config file (characters a CSV cell or the label cannot hold as '_',
+/// at most 64), or A.
+inline std::string default_label(const cli::flags& flags) {
+  if (!flags.preset().empty()) return flags.preset();
+  if (flags.config().empty()) return "A";
+  std::string stem = flags.config();
+  const std::size_t slash = stem.find_last_of('/');
+  if (slash != std::string::npos) stem = stem.substr(slash + 1);
+  const std::size_t dot = stem.find_last_of('.');
+  if (dot != std::string::npos && dot > 0) stem = stem.substr(0, dot);
+  for (char& c : stem)
+    if (c == ',' || c == '"' || c == '\n' || c == '\r') c = '_';
+  return stem.empty() ? "A" : stem.substr(0, 64);
+}
+
 /// The flags read, checked, with presets and defaults applied; the resolved
-/// configuration handed to `shared` (every key the run reads, in flag syntax).
-inline options parse(int argc, char** argv, cli::experiment_flags& shared) {
+/// configuration written (every key the run reads, in flag syntax).
+inline options parse(int argc, char** argv) {
   options o;
-  bool sweep = false;
-  cli::flags flags = shared.read(
-      argc, argv,
-      [&](const std::string& flag, const auto& value) {
-        if (flag == "--sl2sc") {
-          o.sl2sc = key_values(flag, value(), 31, 0, 31);
-        } else if (flag == "--sc2vl") {
-          o.sc2vl = key_values(flag, value(), 31, 0, 31);
-        } else if (flag == "--generation") {
-          o.generation.clear();
-          for (const std::string& s : cli::split(value()))
-            o.generation.push_back(cli::real(flag, s, 0, 1));
-        } else if (flag == "--table") {
-          o.table = key_values(flag, value(), 31, 0, 100);
-        } else if (flag == "--scheduler") {
-          o.schedulers = cli::names(flag, value(), cli::catalogue::names("qos_scheduler"));
-        } else if (flag == "--traffic") {
-          o.traffic = cli::names(flag, value(), {"uniform", "shift"});
-        } else if (flag == "--load") {
-          o.loads = {cli::real(flag, value(), 0.01, 4)};
-        } else if (flag == "--sweep") {
-          sweep = true;
-        } else if (flag == "--max-load") {
-          o.max_load = cli::real(flag, value(), 0.1, 4);
-        } else if (flag == "--seeds") {
-          o.seeds = cli::number(flag, value(), 1, 1000);
-        } else if (flag == "--first-seed") {
-          o.first_seed = cli::number(flag, value(), 1, 1000000);
-        } else if (flag == "--speedup") {
-          const std::string text = value();
-          const auto parts = cli::split(text, '/');
-          if (parts.size() != 2)
-            throw cli::bad_input{flag + ": '" + text.substr(0, 40) +
-                                 "'; allowed: M/C, the MPort links' and the central crossbar's "
-                                 "flits per cycle, each 0.5..16 in steps of 0.5 (e.g. 3/4)"};
-          std::uint32_t* halves[] = {&o.mport_halves, &o.central_halves};
-          for (std::size_t k = 0; k < 2; ++k) {
-            const double x = cli::real(flag, parts[k], 0.5, 16);
-            if (x * 2 != std::floor(x * 2))
-              throw cli::bad_input{flag + ": '" + parts[k].substr(0, 40) +
-                                   "' is not a multiple of 0.5 flits per cycle"};
-            *halves[k] = static_cast<std::uint32_t>(x * 2);
-          }
-        } else if (flag == "--cycles") {
-          o.cycles = cli::number(flag, value(), 1000, 100000000);
-        } else if (flag == "--ports") {
-          o.ports = cli::number(flag, value(), 2, 256);
-        } else if (flag == "--mport-ports") {
-          o.mport_ports = cli::number(flag, value(), 1, 256);
-        } else if (flag == "--packet-flits") {
-          o.packet_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 4096));
-        } else if (flag == "--buffer-flits") {
-          o.buffer_flits = static_cast<std::uint32_t>(cli::number(flag, value(), 1, 1u << 20));
-        } else if (flag == "--vl-flits") {
-          const auto parts = cli::split(value());
-          if (parts.size() != 2) throw cli::bad_input{flag + ": two values MIN,MAX"};
-          o.vl_min = static_cast<std::uint32_t>(cli::number(flag, parts[0], 0, 1u << 20));
-          o.vl_max = static_cast<std::uint32_t>(cli::number(flag, parts[1], 1, 1u << 20));
-          if (o.vl_min > o.vl_max)
-            throw cli::bad_input{flag + ": MIN " + parts[0] + " above MAX " + parts[1]};
-        } else if (o.readings.take(flag, value)) {
-          // switch_readings.hpp
-        } else if (flag == "--dtable") {
-          const auto parts = cli::split(value());
-          if (parts.size() != 4) throw cli::bad_input{flag + ": four values N,GMTU,W,K"};
-          o.dtable_entries = cli::number(flag, parts[0], 1, 256);
-          o.dtable_gmtu = static_cast<std::uint32_t>(cli::number(flag, parts[1], 0, 1u << 16));
-          o.dtable_w = cli::real(flag, parts[2], 0.01, 65536);
-          o.dtable_k = cli::real(flag, parts[3], 0.01, 65536);
-        } else if (flag == "--entries") {
-          o.entries = key_values(flag, value(), 31, 1, 256);
-        } else if (flag == "--ib-high") {
-          o.ib_high.clear();
-          for (const std::string& s : cli::split(value()))
-            o.ib_high.push_back(cli::number(flag, s, 0, 31));
-        } else if (flag == "--ib-limit") {
-          o.ib_limit = cli::number(flag, value(), 0, 255);
-        } else if (flag == "--label") {
-          o.label = value();
-          if (o.label.empty() || o.label.size() > 64 ||
-              o.label.find_first_of(",\"\n\r") != std::string::npos)
-            throw cli::bad_input{flag + ": '" + o.label.substr(0, 80) +
-                                 "'; allowed: 1..64 characters, no comma, quote or newline"};
-        } else {
-          throw cli::bad_input{flag + ": unknown option (see --help)"};
-        }
-      },
-      named, is_switch);
-  o.label = !o.label.empty()          ? o.label
-            : !flags.preset().empty() ? flags.preset()
-            : flags.config().empty()  ? "A"
-                                      : flags.config();
-  if (sweep && !o.loads.empty()) throw cli::bad_input{"--sweep: not with --load"};
-  // A flag the chosen schedulers do not read is refused (presets A and B
-  // set --table for every scheduler: only a flag the user gave counts).
-  const auto user_given = [&](const char* f) {
-    for (const cli::token& t : flags.words())
-      if (t.text == f && t.where.rfind("--preset ", 0) != 0) return true;
-    return false;
-  };
-  const auto uses = [&](const std::vector<std::string>& names) {
-    for (const std::string& s : o.schedulers)
-      for (const std::string& n : names)
-        if (s == n) return true;
-    return false;
-  };
-  struct scheduler_flag {
-    const char* flag;
-    std::vector<std::string> schedulers;
-    const char* which;
-  };
-  const scheduler_flag scheduler_flags[] = {
-      {"--table", {"sbt", "dtable", "ib"}, "sbt, dtable and ib"},
-      {"--dtable", {"dtable"}, "dtable"},
-      {"--entries", {"dtable"}, "dtable"},
-      {"--ib-high", {"ib"}, "ib"},
-      {"--ib-limit", {"ib"}, "ib"}};
-  for (const scheduler_flag& f : scheduler_flags)
-    if (user_given(f.flag) && !uses(f.schedulers)) {
-      std::string list;
-      for (const std::string& s : o.schedulers) list += (list.empty() ? "" : ",") + s;
-      throw cli::bad_input{std::string(f.flag) + ": does not apply to --scheduler " + list +
-                           " (only " + f.which + " read it)"};
-    }
-  if (o.loads.empty())
+  cli::flags flags(argc, argv, &is_switch, named);
+  flags.resolves_config();
+  flags.for_each([&](const std::string& flag, const auto& value) {
+    if (!settings().read(o, flag, value))
+      throw cli::bad_input{flag + ": unknown option (see --help)"};
+  });
+  // Presets A and B set --table for every scheduler: only a --table the
+  // user gave is refused where no chosen scheduler reads it.
+  bool user_table = false;
+  for (const cli::token& t : flags.words())
+    user_table = user_table || (t.text == "--table" && t.where.rfind("--preset ", 0) != 0);
+  settings().refuse_inapplicable(
+      o, flags, user_table ? std::vector<std::string>{} : std::vector<std::string>{"--table"});
+  if (o.label.empty()) o.label = default_label(flags);
+  if (o.load != 0) {
+    o.loads = {o.load};
+  } else {
     for (int i = 1; i <= static_cast<int>(o.max_load * 10 + 1e-9); ++i) o.loads.push_back(i / 10.0);
-  if (shared.full && !flags.given("--seeds")) o.seeds = 30;
+  }
+  if (o.shared.full && !flags.given("--seeds")) o.seeds = 30;
+  using table = cli::setting_table<options>;
   const std::size_t sls = o.sl2sc.size();
   if (o.generation.size() != sls)
-    throw cli::bad_input{"--generation: " + std::to_string(o.generation.size()) + " shares for " +
-                         std::to_string(sls) + " SLs (--sl2sc)"};
-  if (uses({"sbt", "dtable", "ib"}) && o.table.size() != sls)
-    throw cli::bad_input{"--table: " + std::to_string(o.table.size()) + " weights for " +
-                         std::to_string(sls) + " SLs (--sl2sc)"};
-
-  const auto reals = [](const std::vector<double>& v) {
-    std::string text;
-    for (const double x : v) text += (text.empty() ? "" : ",") + cli::real_text(x);
-    return text;
-  };
-  cli::settings_list resolved = {{"label", o.label},
-                                 {"sl2sc", key_value_text(o.sl2sc)},
-                                 {"sc2vl", key_value_text(o.sc2vl)},
-                                 {"generation", reals(o.generation)},
-                                 {"scheduler", cli::joined(o.schedulers)},
-                                 {"traffic", cli::joined(o.traffic)}};
-  if (uses({"sbt", "dtable", "ib"})) resolved.emplace_back("table", key_value_text(o.table));
-  if (flags.given("--load")) {
-    resolved.emplace_back("load", reals(o.loads));
-  } else {
-    resolved.emplace_back("max-load", cli::real_text(o.max_load));
-  }
-  const auto flits_per_cycle = [](std::uint32_t halves) {
-    return halves % 2 == 0 ? std::to_string(halves / 2) : cli::real_text(halves / 2.0);
-  };
-  resolved.emplace_back("speedup",
-                        flits_per_cycle(o.mport_halves) + "/" + flits_per_cycle(o.central_halves));
-  for (const auto& kv :
-       std::vector<std::pair<const char*, std::size_t>>{{"seeds", o.seeds},
-                                                        {"first-seed", o.first_seed},
-                                                        {"cycles", o.cycles},
-                                                        {"ports", o.ports},
-                                                        {"mport-ports", o.mport_ports},
-                                                        {"packet-flits", o.packet_flits},
-                                                        {"buffer-flits", o.buffer_flits}})
-    resolved.emplace_back(kv.first, std::to_string(kv.second));
-  for (auto& kv : o.readings.settings()) resolved.emplace_back(kv.first, kv.second);
-  if (o.vl_max != 0)
-    resolved.emplace_back("vl-flits", std::to_string(o.vl_min) + "," + std::to_string(o.vl_max));
-  for (const std::string& s : o.schedulers) {
-    if (s == "dtable") {
-      resolved.emplace_back(
-          "dtable", std::to_string(o.dtable_entries) + "," + std::to_string(o.dtable_gmtu) + "," +
-                        cli::real_text(o.dtable_w) + "," + cli::real_text(o.dtable_k));
-      if (!o.entries.empty()) resolved.emplace_back("entries", key_value_text(o.entries));
-    }
-    if (s == "ib") {
-      if (!o.ib_high.empty()) resolved.emplace_back("ib-high", cli::joined(o.ib_high));
-      resolved.emplace_back("ib-limit", std::to_string(o.ib_limit));
-    }
-  }
-  shared.resolve(flags, std::move(resolved));
+    throw table::refusal(flags, "--generation",
+                         "--generation: " + std::to_string(o.generation.size()) + " shares for " +
+                             std::to_string(sls) + " SLs (--sl2sc)");
+  if (o.uses({"sbt", "dtable", "ib"}) && o.table.size() != sls)
+    throw table::refusal(flags, "--table",
+                         "--table: " + std::to_string(o.table.size()) + " weights for " +
+                             std::to_string(sls) + " SLs (--sl2sc)");
+  o.shared.resolve(flags, settings().resolved(o));
   return o;
 }
 

@@ -3,9 +3,8 @@
 // both take as flags (docs/switch.md): --va-rule can_go|routed,
 // --routing-unit pipelined|per_port|per_vl, --storing-unit
 // pipelined|per_port|per_vl, --queues per_sc|per_vl and --crossbar-cycles
-// whole|shared. take() reads
-// one of them (bad_input naming the flag otherwise), apply() sets them on a
-// switch_shape, settings() lists them resolved for --write-config.
+// whole|shared. settings_of<S>() declares them for a program's setting
+// table (cli/settings.hpp); apply() sets them on a switch_shape.
 #ifndef INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
 #define INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
 
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "settings.hpp"
 
 namespace qos_tools {
 
@@ -23,25 +23,38 @@ struct switch_readings {
   std::string va = "routed", routing = "pipelined", storing = "pipelined";
   std::string queues = "per_sc", crossbar_cycles = "shared";
 
-  /// Takes `flag` when it is one of the readings' flags.
-  template <class Value>
-  bool take(const std::string& flag, const Value& value) {
-    if (flag == "--queues") {
-      queues = one(flag, value(), {"per_sc", "per_vl"}, "one of per_sc, per_vl");
-    } else if (flag == "--crossbar-cycles") {
-      crossbar_cycles = one(flag, value(), {"whole", "shared"}, "one of whole, shared");
-    } else if (flag == "--va-rule") {
-      va = one(flag, value(), {"can_go", "routed"}, "one rule: can_go or routed");
-    } else if (flag == "--routing-unit") {
-      routing = one(flag, value(), {"pipelined", "per_port", "per_vl"},
-                    "one of pipelined, per_port, per_vl");
-    } else if (flag == "--storing-unit") {
-      storing = one(flag, value(), {"pipelined", "per_port", "per_vl"},
-                    "one of pipelined, per_port, per_vl");
-    } else {
-      return false;
-    }
-    return true;
+  /// The readings as settings of a program whose settings S hold them as
+  /// `readings`, each a result setting, in --help's order.
+  template <class S>
+  static std::vector<cli::setting<S>> settings_of() {
+    return {
+        cli::one_of<S>(
+            "--va-rule", [](auto& s) -> auto& { return s.readings.va; }, {"can_go", "routed"},
+            "what an input arbiter offers in the virtual allocation: routed (every VL with a "
+            "routed head, Section 2.2.1's sentence; a pick without room costs the input that "
+            "cycle) or can_go (VLs whose routed head has room where it goes)"),
+        cli::one_of<S>(
+            "--crossbar-cycles", [](auto& s) -> auto& { return s.readings.crossbar_cycles; },
+            {"whole", "shared"},
+            "shared (packets under a crossbar link's speed-up share its cycles, so x3 moves "
+            "three 1-flit packets) or whole (a packet takes whole cycles of a link)"),
+        cli::one_of<S>(
+            "--queues", [](auto& s) -> auto& { return s.readings.queues; }, {"per_sc", "per_vl"},
+            "output buffers and NICs keep a FIFO per SC inside each VL, so a scheduler can serve "
+            "an SC queued behind another of the same VL (per_sc), or one FIFO per VL"),
+        cli::one_of<S>(
+            "--routing-unit", [](auto& s) -> auto& { return s.readings.routing; },
+            {"pipelined", "per_port", "per_vl"},
+            "an input buffer's routing unit: pipelined (every header routed RT after it is "
+            "stored), per_port (one header at a time, RT cycles each) or per_vl (one unit per "
+            "VL)"),
+        cli::one_of<S>(
+            "--storing-unit", [](auto& s) -> auto& { return s.readings.storing; },
+            {"pipelined", "per_port", "per_vl"},
+            "an input or output buffer's write stage: pipelined (every packet stored SB after "
+            "it arrives), per_port (one packet at a time, SB cycles each) or per_vl (one per "
+            "VL)"),
+    };
   }
 
   void apply(interlock::model::switch_shape& shape) const {
@@ -53,27 +66,12 @@ struct switch_readings {
     shape.share_cycles = crossbar_cycles == "shared";
   }
 
-  std::vector<std::pair<std::string, std::string>> settings() const {
-    return {{"va-rule", va},
-            {"routing-unit", routing},
-            {"storing-unit", storing},
-            {"queues", queues},
-            {"crossbar-cycles", crossbar_cycles}};
-  }
-
  private:
   static interlock::model::routing_unit unit(const std::string& name) {
     using interlock::model::routing_unit;
     return name == "per_port" ? routing_unit::per_port
            : name == "per_vl" ? routing_unit::per_vl
                               : routing_unit::pipelined;
-  }
-
-  static std::string one(const std::string& flag, const std::string& text,
-                         const std::vector<std::string>& allowed, const char* just_one) {
-    const std::vector<std::string> v = cli::names(flag, text, allowed);
-    if (v.size() != 1) throw cli::bad_input{flag + ": " + just_one};
-    return v.front();
   }
 };
 

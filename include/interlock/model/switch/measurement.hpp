@@ -15,10 +15,15 @@
 //   - results(nics, now) -> sl_result per SL over the window up to `now`
 //     (at least one cycle): offered and delivered flits per cycle per NIC,
 //     the share of the delivered flits, mean latencies; all zero before any
-//     counting.
+//     counting. A figure over no samples is NaN: an SL's latencies when no
+//     message of it completed in the window, every share when no flit was
+//     delivered.
 //   - accumulate_mean(into, r, runs): into[sl] += r[sl] / runs, field by
-//     field (the packet counts are summed); mean_over_seeds(runs, run) is
-//     the mean of run(seed) -> results for seeds 1..runs.
+//     field (the packet counts are summed), a NaN figure left out and the
+//     runs that gave one counted; mean_over_seeds(runs, run) is the mean of
+//     run(seed) -> results for seeds 1..runs, each figure over the runs that
+//     measured it (NaN where none did; bit for bit the plain mean where all
+//     did).
 //
 // Example
 //   interlock::model::switch_measurement m(2);
@@ -32,6 +37,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace interlock {
@@ -45,6 +51,9 @@ struct sl_result {
   double latency_mean = 0;           // creation to delivery, cycles
   double network_latency_mean = 0;   // leaving the NIC to delivery, cycles
   std::uint64_t packets = 0;         // messages delivered in the window (each whole)
+  // In a mean over runs: how many runs measured the latencies (delivered a
+  // message of the SL) and the share (delivered any flit).
+  std::size_t latency_runs = 0, share_runs = 0;
 };
 
 /// into[sl] += r[sl] / runs for every field (packets summed): one run's
@@ -56,18 +65,43 @@ inline void accumulate_mean(std::vector<sl_result>& into, const std::vector<sl_r
   for (std::size_t sl = 0; sl < r.size(); ++sl) {
     into[sl].offered += r[sl].offered / n;
     into[sl].throughput += r[sl].throughput / n;
-    into[sl].normalized_throughput += r[sl].normalized_throughput / n;
-    into[sl].latency_mean += r[sl].latency_mean / n;
-    into[sl].network_latency_mean += r[sl].network_latency_mean / n;
+    if (r[sl].normalized_throughput == r[sl].normalized_throughput) {
+      into[sl].normalized_throughput += r[sl].normalized_throughput / n;
+      ++into[sl].share_runs;
+    }
+    if (r[sl].latency_mean == r[sl].latency_mean) {
+      into[sl].latency_mean += r[sl].latency_mean / n;
+      into[sl].network_latency_mean += r[sl].network_latency_mean / n;
+      ++into[sl].latency_runs;
+    }
     into[sl].packets += r[sl].packets;
   }
 }
 
-/// The mean of run(seed)'s per-SL results over seeds 1..runs.
+/// Turns sums of accumulate_mean() over `runs` into means over the runs
+/// that measured each figure: NaN where none did, unchanged where all did.
+inline void finish_mean(std::vector<sl_result>& mean, std::size_t runs) {
+  const auto over = [runs](double& x, std::size_t measured) {
+    if (measured == 0) {
+      x = std::numeric_limits<double>::quiet_NaN();
+    } else if (measured != runs) {
+      x *= static_cast<double>(runs) / static_cast<double>(measured);
+    }
+  };
+  for (sl_result& m : mean) {
+    over(m.normalized_throughput, m.share_runs);
+    over(m.latency_mean, m.latency_runs);
+    over(m.network_latency_mean, m.latency_runs);
+  }
+}
+
+/// The mean of run(seed)'s per-SL results over seeds 1..runs, each figure
+/// over the runs that measured it.
 template <class Run>
 std::vector<sl_result> mean_over_seeds(std::size_t runs, Run&& run) {
   std::vector<sl_result> mean;
   for (std::size_t seed = 1; seed <= runs; ++seed) accumulate_mean(mean, run(seed), runs);
+  finish_mean(mean, runs);
   return mean;
 }
 
@@ -119,17 +153,23 @@ class switch_measurement {
     const std::uint64_t last = std::min(end_, std::max(now, start_ + 1));
     const double cycles = static_cast<double>(last - start_);
     const double n = static_cast<double>(nics);
+    const double none = std::numeric_limits<double>::quiet_NaN();
     double total = 0;
     for (std::size_t sl = 0; sl < sls_; ++sl) total += static_cast<double>(delivered_[sl]);
     for (std::size_t sl = 0; sl < sls_; ++sl) {
       r[sl].offered = static_cast<double>(created_[sl]) / cycles / n;
       r[sl].throughput = static_cast<double>(delivered_[sl]) / cycles / n;
-      r[sl].normalized_throughput = total > 0 ? static_cast<double>(delivered_[sl]) / total : 0;
+      r[sl].normalized_throughput = total > 0 ? static_cast<double>(delivered_[sl]) / total : none;
       r[sl].packets = packets_[sl];
+      r[sl].latency_runs = r[sl].share_runs = 1;
       if (packets_[sl] > 0) {
         r[sl].latency_mean = latency_[sl] / static_cast<double>(packets_[sl]);
         r[sl].network_latency_mean = network_latency_[sl] / static_cast<double>(packets_[sl]);
+      } else {
+        r[sl].latency_mean = r[sl].network_latency_mean = none;
+        r[sl].latency_runs = 0;
       }
+      if (total == 0) r[sl].share_runs = 0;
     }
     return r;
   }
