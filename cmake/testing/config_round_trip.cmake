@@ -1,18 +1,23 @@
 # SPDX-License-Identifier: BSL-1.0
 # cmake -DPROGRAM=<exe> -DARGS=a;b;c -DDIR=<folder> -DWALL=col;col [-DSTDOUT=1]
-#       -P config_round_trip.cmake
+#       [-DFROM=<folder>] -P config_round_trip.cmake
 # Runs PROGRAM with ARGS, writing its resolved configuration
 # (--write-config) and its CSV; runs it again from that configuration alone
 # (--config); the two CSVs must be equal but for the wall-clock columns WALL.
 # With STDOUT (a tool that writes no CSV) what the two runs print must be
-# equal instead.
+# equal instead. With FROM the first run works in FROM (ARGS may name files
+# relative to it) and the second in DIR: the written configuration must
+# name the files it reads so that they read back from anywhere.
 cmake_policy(SET CMP0007 NEW)  # lists keep empty cells
 file(MAKE_DIRECTORY "${DIR}")
+if(NOT FROM)
+  set(FROM "${DIR}")
+endif()
 set(config "${DIR}/written.conf")
 if(STDOUT)
   execute_process(COMMAND "${PROGRAM}" ${ARGS} --write-config "${config}"
-                  OUTPUT_VARIABLE first RESULT_VARIABLE status)
-  execute_process(COMMAND "${PROGRAM}" --config "${config}"
+                  WORKING_DIRECTORY "${FROM}" OUTPUT_VARIABLE first RESULT_VARIABLE status)
+  execute_process(COMMAND "${PROGRAM}" --config "${config}" WORKING_DIRECTORY "${DIR}"
                   OUTPUT_VARIABLE second ERROR_VARIABLE err RESULT_VARIABLE status2)
   file(READ "${config}" text)
   if(NOT status EQUAL status2)
@@ -25,12 +30,13 @@ if(STDOUT)
   return()
 endif()
 execute_process(COMMAND "${PROGRAM}" ${ARGS} --write-config "${config}" --csv "${DIR}/first.csv"
-                OUTPUT_QUIET RESULT_VARIABLE status)
+                WORKING_DIRECTORY "${FROM}" OUTPUT_QUIET RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "first run exited with ${status}")
 endif()
 execute_process(COMMAND "${PROGRAM}" --config "${config}" --csv "${DIR}/second.csv"
-                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
+                WORKING_DIRECTORY "${DIR}" OUTPUT_VARIABLE out ERROR_VARIABLE err
+                RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   file(READ "${config}" text)
   message(FATAL_ERROR "the run from the written configuration exited with ${status}:\n${err}\n${text}")

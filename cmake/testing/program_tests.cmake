@@ -65,13 +65,14 @@ function(effects_test name program csv key checks)
 endfunction()
 
 function(config_round_trip name program)
-  cmake_parse_arguments(PARSE_ARGV 2 r "STDOUT" "" "WALL")
+  cmake_parse_arguments(PARSE_ARGV 2 r "STDOUT" "FROM" "WALL")
   string(MAKE_C_IDENTIFIER "${name}" dir)
   add_test(NAME "example: ${program} configuration round trip, ${name}"
     COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>"
             "-DARGS=${r_UNPARSED_ARGUMENTS}"
             "-DDIR=${CMAKE_CURRENT_BINARY_DIR}/round_trip_${dir}" "-DWALL=${r_WALL}"
-            "-DSTDOUT=${r_STDOUT}" -P "${INTERLOCK_TESTING_DIR}/config_round_trip.cmake")
+            "-DSTDOUT=${r_STDOUT}" "-DFROM=${r_FROM}"
+            -P "${INTERLOCK_TESTING_DIR}/config_round_trip.cmake")
 endfunction()
 
 function(jobs_equal name program)

@@ -8,11 +8,16 @@
 // flag, prefixed for a file by FILE:LINE:COLUMN; so do an empty value and
 // two outputs (--csv, --json, --write-config, ...) naming one file.
 // read_config() is the only reader of a file: it refuses one that is not a
-// regular file, that it cannot read to the end, or over 1 MiB.
+// regular file, that it cannot read to the end, or over 1 MiB. A file the
+// program reads (--trace, --trace-node-map, --high, --low) named by a
+// relative path in a configuration file is found relative to that file,
+// and a written configuration names it by its absolute path, so that the
+// file reads back from anywhere.
 #ifndef INTERLOCK_EXAMPLES_CLI_FLAGS_HPP
 #define INTERLOCK_EXAMPLES_CLI_FLAGS_HPP
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstddef>
@@ -36,6 +41,30 @@ struct token {
 
 /// Whether a flag takes no value (in a configuration file `key = true`).
 using switch_test = bool (*)(const std::string& flag);
+
+/// The flags that name a file a program reads.
+inline bool is_input(const std::string& flag) {
+  return flag == "--trace" || flag == "--trace-node-map" || flag == "--high" || flag == "--low";
+}
+
+/// `path` relative to the folder of `file` (unchanged when absolute, or
+/// when `file` names no folder).
+inline std::string beside(const std::string& file, const std::string& path) {
+  const std::size_t slash = file.find_last_of('/');
+  if (path.empty() || path[0] == '/' || slash == std::string::npos) return path;
+  return file.substr(0, slash + 1) + path;
+}
+
+/// `path` as an absolute path (relative to the working folder).
+inline std::string absolute(const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  std::vector<char> folder(4096);
+  if (::getcwd(folder.data(), folder.size()) == nullptr) return path;
+  std::string out = folder.data();
+  std::string rest = path;
+  while (rest.compare(0, 2, "./") == 0) rest = rest.substr(2);
+  return out + (out.size() > 1 ? "/" : "") + rest;
+}
 
 inline std::vector<token> config_tokens(const std::string& text, const std::string& path,
                                         switch_test is_switch);
@@ -117,7 +146,7 @@ inline std::vector<token> config_tokens(const std::string& text, const std::stri
     }
     if (value.empty()) throw bad_input{value_at + ": " + flag + ": needs a value"};
     tokens.push_back({flag, key_at});
-    tokens.push_back({value, value_at});
+    tokens.push_back({is_input(flag) ? beside(path, value) : value, value_at});
   }
   return tokens;
 }
@@ -262,7 +291,8 @@ class flags {
     if (write_path_.empty()) return;
     output_file out("--write-config", write_path_);
     out.line("# the configuration as run; read it back with --config FILE");
-    for (const auto& r : resolved) out.line(r.first + " = " + r.second);
+    for (const auto& r : resolved)
+      out.line(r.first + " = " + (is_input("--" + r.first) ? absolute(r.second) : r.second));
     out.close();
   }
   /// Whether `flag` was given (in the file or on the command line).
@@ -313,7 +343,7 @@ class flags {
     out.line("# the flags as read; read them back with --config FILE");
     for (const auto& r : read) {
       if (r.first == "--csv" || r.first == "--json" || r.first == "--per-source") continue;
-      out.line(r.first.substr(2) + " = " + r.second);
+      out.line(r.first.substr(2) + " = " + (is_input(r.first) ? absolute(r.second) : r.second));
     }
     out.close();
   }

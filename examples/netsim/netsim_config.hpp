@@ -9,7 +9,8 @@
 //     so a rerun from the file reproduces the CSV but for wall-clock columns;
 //   - --json FILE's "configuration" object;
 //   - the CSV's configuration columns, one row per point of a sweep.
-// Output paths (--csv, --per-source, --json, --write-config) are left out.
+// Output paths (--csv, --per-source, --json, --write-config) are left out;
+// the files a run reads (--trace, --trace-node-map) are written absolute.
 #ifndef INTERLOCK_EXAMPLES_NETSIM_CONFIG_HPP
 #define INTERLOCK_EXAMPLES_NETSIM_CONFIG_HPP
 
@@ -73,7 +74,9 @@ inline void write_config(cli::output_file& out, const std::vector<setting>& sett
                          const char* program) {
   out.line(std::string("# ") + program + "'s configuration as run (" + cli::version_line(program) +
            "); read it back with --config FILE");
-  for (const setting& x : settings) out.line(x.first + " = " + x.second);
+  for (const setting& x : settings)
+    out.line(x.first + " = " +
+             (cli::is_input("--" + x.first) ? cli::absolute(x.second) : x.second));
   out.close();
 }
 inline void write_config(const std::string& path, const std::vector<setting>& settings,

@@ -7,8 +7,12 @@
 //
 // Output: CSV "vl,share,mean_distance,max_distance". Exit status: 0 done,
 // 2 bad input (a message naming the flag, or the file, line and column).
+#include <sys/stat.h>
 #include <interlock/qos/ib_analysis.hpp>
 #include <interlock/qos/ib_vl_arbiter.hpp>
+
+#include <cerrno>
+#include <cstring>
 
 #include "ib_analyze_args.hpp"
 
@@ -25,52 +29,41 @@ namespace {
 
 using namespace ib_analyze_tool;
 
-const char* const help_text =
-    "usage: ib_analyze --high HIGH.csv [--low LOW.csv] [--limit L] [--runs R]\n"
-    "                  [--packet-size BYTES] [--low-turn entry|packet]\n"
-    "\n"
-    "Simulates an InfiniBand output port whose VLs always have packets to send\n"
-    "(Algorithm 4 of the thesis) and prints, for each VL that sends:\n"
-    "  vl,share,mean_distance,max_distance\n"
-    "  share          percent of the packets sent (all packets have one size, so\n"
-    "                 also percent of the bytes)\n"
-    "  mean_distance  entry selections between consecutive selections of this\n"
-    "                 VL's entries (high- or low-priority), averaged\n"
-    "  max_distance   the largest of those distances\n"
-    "\n"
-    "tables: one entry per line, 'vl,weight'; VL 0..14, weight 0..255 in units\n"
-    "of 64 bytes (weight 0 skips the entry); '#' starts a comment; at most 64\n"
-    "entries. The high-priority table is required.\n"
-    "\n"
-    "options\n"
-    "  --limit L          LimitOfHighPriority 0..255, in units of 4096 bytes:\n"
-    "                     the low-priority table gets a turn once L * 4096\n"
-    "                     high-priority bytes were sent (0: after every\n"
-    "                     high-priority packet; 255: never). Default 1.\n"
-    "  --runs R           high-priority table cycles to simulate (default 30;\n"
-    "                     more for configurations that converge slowly)\n"
-    "  --packet-size B    every packet's size in bytes, 1..4222 (default 64).\n"
-    "                     An entry sends whole packets while weight is left,\n"
-    "                     each spending its size in whole 64-byte units, so it\n"
-    "                     sends ceil(weight / ceil(B / 64)) packets: with the\n"
-    "                     default, one packet per weight unit, as Algorithm 4\n"
-    "                     counts. The thesis's Table 6.1 figures (SL3 at 8.57%\n"
-    "                     with --runs 300) arise at 64 bytes; with 4096-byte\n"
-    "                     packets every entry of weight <= 64 sends one packet.\n"
-    "  --low-turn T       entry (default): a low-priority turn serves a whole\n"
-    "                     entry, as the thesis's tool does; packet: one packet,\n"
-    "                     as the InfiniBand specification words it\n"
-    "  --max-packets N    refuse an analysis that could walk more packets\n"
-    "                     (default 10000000000, about 20 s; estimated before it\n"
-    "                     starts)\n"
-    "  --config FILE      flags from a file of 'key = value' lines (keys: the long\n"
-    "                     flags without the dashes); the command line overrides it\n"
-    "  --help             this text\n";
+std::string help_text() {
+  return "usage: ib_analyze --high HIGH.csv [--low LOW.csv] [--limit L] [--runs R]\n"
+         "                  [--packet-size BYTES] [--low-turn entry|packet]\n"
+         "\n"
+         "Simulates an InfiniBand output port whose VLs always have packets to send\n"
+         "(Algorithm 4 of the thesis) and prints, for each VL that sends:\n"
+         "  vl,share,mean_distance,max_distance\n"
+         "  share          percent of the packets sent (all packets have one size, so\n"
+         "                 also percent of the bytes)\n"
+         "  mean_distance  entry selections between consecutive selections of this\n"
+         "                 VL's entries (high- or low-priority), averaged\n"
+         "  max_distance   the largest of those distances\n"
+         "\n"
+         "tables: one entry per line, 'vl,weight'; VL 0..14, weight 0..255 in units\n"
+         "of 64 bytes (weight 0 skips the entry); '#' starts a comment; at most 64\n"
+         "entries. The high-priority table is required.\n"
+         "\n"
+         "options\n" +
+         settings().help() +
+         "  --config FILE          flags from a file of 'key = value' lines (keys: the\n"
+         "                         long flags without the dashes; tables named relative\n"
+         "                         to the file); the command line overrides it\n"
+         "  --help                 this text\n";
+}
 
 std::vector<interlock::qos::ib_vl_arbitration_entry> read_table(const std::string& flag,
                                                                 const std::string& path) {
+  // Only a regular file: a FIFO or a device would block or never end.
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0)
+    throw bad_input{flag + ": cannot open '" + path.substr(0, 200) + "': " + std::strerror(errno)};
+  if (!S_ISREG(info.st_mode))
+    throw bad_input{flag + ": '" + path.substr(0, 200) + "' is not a regular file"};
   std::ifstream in(path);
-  if (!in) throw bad_input{flag + ": cannot open '" + path + "'"};
+  if (!in) throw bad_input{flag + ": cannot open '" + path.substr(0, 200) + "'"};
   return interlock::qos::read_vl_arbitration_table(in, path);
 }
 
@@ -117,7 +110,8 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("ib_analyze", help_text, "fewer --runs", argc, argv, [&] {
+  const std::string help = help_text();
+  return cli::run_tool("ib_analyze", help.c_str(), "fewer --runs", argc, argv, [&] {
     try {
       return run(argc, argv);
     } catch (const interlock::qos::table_parse_error& e) {
