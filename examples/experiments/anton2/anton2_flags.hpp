@@ -92,40 +92,29 @@ inline bool has_anton2(const std::vector<std::string>& nodes) {
 template <class S>
 std::vector<cli::setting<S>> network_settings() {
   using cli::whole;
-  const auto buffer = [](const char* flag, auto get, const char* help) {
-    return cli::custom<S>(
-        flag, "N", help,
-        [flag, get](S& s, const std::string& v) {
-          get(s) = static_cast<unsigned>(cli::number(flag, v, 1, 4096));
-        },
-        [get](const S& s) { return std::to_string(get(s)); });
-  };
+  // The adapters' and the cores' buffers default to --buffer-flits: each is
+  // written back as the run resolves it.
+  cli::setting<S> adapter = whole<S>(
+      "--adapter-buffer-flits", "N",
+      [](auto& s) -> auto& { return s.net.run.adapter_buffer_flits; }, 1, 4096,
+      "anton2: per VC at the channel adapters' inputs, from their router and from the torus "
+      "link, 1..4096");
+  adapter.write = [](const S& s) { return std::to_string(s.net.adapter_flits()); };
+  cli::setting<S> injection = whole<S>(
+      "--injection-buffer-flits", "N",
+      [](auto& s) -> auto& { return s.net.run.injection_buffer_flits; }, 1, 4096,
+      "per VC at the cores' injection ports, 1..4096");
+  injection.write = [](const S& s) { return std::to_string(s.net.injection_flits()); };
   return {
-      buffer(
-          "--buffer-flits", [](auto& s) -> auto& { return s.net.run.buffer_flits; },
+      whole<S>(
+          "--buffer-flits", "N", [](auto& s) -> auto& { return s.net.run.buffer_flits; }, 1, 4096,
           "input buffer per VC at the mesh routers' ports (router: the network ports), "
           "1..4096"),
-      cli::custom<S>(
-          "--adapter-buffer-flits", "N",
-          "anton2: per VC at the channel adapters' inputs, from their router and from the "
-          "torus link, 1..4096",
-          [](S& s, const std::string& v) {
-            s.net.run.adapter_buffer_flits =
-                static_cast<unsigned>(cli::number("--adapter-buffer-flits", v, 1, 4096));
-          },
-          [](const S& s) { return std::to_string(s.net.adapter_flits()); })
+      adapter
           .when([](const S& s) { return has_anton2(s.nodes); },
-                "--nodes anton2 (the router "
-                "shape has no channel adapters)")
+                "--nodes anton2 (the router shape has no channel adapters)")
           .defaults("--buffer-flits"),
-      cli::custom<S>(
-          "--injection-buffer-flits", "N", "per VC at the cores' injection ports, 1..4096",
-          [](S& s, const std::string& v) {
-            s.net.run.injection_buffer_flits =
-                static_cast<unsigned>(cli::number("--injection-buffer-flits", v, 1, 4096));
-          },
-          [](const S& s) { return std::to_string(s.net.injection_flits()); })
-          .defaults("--buffer-flits"),
+      injection.defaults("--buffer-flits"),
       whole<S>(
           "--torus-latency", "N", [](auto& s) -> auto& { return s.net.torus_latency; }, 0, 1000,
           "cycles a torus link takes beyond an on-chip channel, 0..1000; its credits take it "
