@@ -123,7 +123,7 @@ class experiment_flags {
   /// The resolved configuration, written to --write-config if given; the
   /// JSON's "configuration" too. --max-work is included when given (a
   /// table's list holds it already).
-  void resolve(flags& f, settings_list resolved) {
+  void resolve(const flags& f, settings_list resolved) {
     bool listed = false;
     for (const auto& r : resolved) listed = listed || r.first == "max-work";
     if (!listed && f.given("--max-work"))

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,7 +41,7 @@ struct token {
 };
 
 /// Whether a flag takes no value (in a configuration file `key = true`).
-using switch_test = bool (*)(const std::string& flag);
+using switch_test = std::function<bool(const std::string& flag)>;
 
 /// The flags that name a file a program reads.
 inline bool is_input(const std::string& flag) {
@@ -236,6 +237,8 @@ class flags {
       const std::string flag = words_[i].text;
       std::string where = words_[i].where;  // of the word an error is about
       try {
+        if (flag.empty())
+          throw bad_input{"an empty argument ('') where a flag was expected (see --help)"};
         if (flag.size() > 2 && flag[0] == '-' && flag[1] == '-') {
           if (given(flag)) throw bad_input{flag + ": given twice"};
           seen_.push_back(flag);

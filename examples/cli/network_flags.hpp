@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
-// The network flags every tool of a torus reads: --radix (2..max_radix per
-// dimension, 1 to 8 dimensions), --wrap (one 0/1 per dimension, default all
-// 1) and --slices.
+// The network settings every tool of a torus declares (settings.hpp):
+// --radix (2..max_radix per dimension, 1 to 8 dimensions), --wrap (one 0/1
+// per dimension, default all 1) and --slices, for a program whose settings
+// S hold `radix`, `wrap` and `slices`; finish_torus() checks them together
+// once the loop has read them.
 #ifndef INTERLOCK_EXAMPLES_CLI_NETWORK_FLAGS_HPP
 #define INTERLOCK_EXAMPLES_CLI_NETWORK_FLAGS_HPP
 
@@ -11,47 +13,56 @@
 #include <string>
 #include <vector>
 
+#include "flags.hpp"
+#include "output.hpp"
+#include "settings.hpp"
 #include "values.hpp"
 
 namespace cli {
 
-/// The network flags: --radix (2..max_radix per dimension, 1 to 8
-/// dimensions), --wrap (one 0/1 per dimension, default all 1), --slices.
-struct network {
-  std::vector<std::size_t> radix;
-  std::vector<bool> wrap;
-  std::size_t slices = 1;
-  bool wrap_given = false;
+/// --radix, --wrap and --slices.
+template <class S>
+std::vector<setting<S>> torus_settings(std::size_t max_radix) {
+  return {
+      custom<S>(
+          "--radix", "K0,K1,...",
+          "radix of each dimension (2.." + std::to_string(max_radix) + "), 1 to 8 dimensions",
+          [max_radix](S& s, const std::string& v) {
+            s.radix.clear();
+            for (const std::string& part : split(v))
+              s.radix.push_back(number("--radix", part, 2, max_radix));
+          },
+          [](const S& s) { return joined(s.radix); }),
+      custom<S>(
+          "--wrap", "W0,W1,...", "1: ring (torus), 0: line (mesh)",
+          [](S& s, const std::string& v) {
+            s.wrap.clear();
+            for (const std::string& part : split(v))
+              s.wrap.push_back(number("--wrap", part, 0, 1) != 0);
+          },
+          [](const S& s) { return joined(s.wrap); })
+          .defaults("all 1"),
+      whole<S>(
+          "--slices", "N", [](auto& s) -> auto& { return s.slices; }, 1, 8,
+          "parallel copies of every link (Anton 2: 2)"),
+  };
+}
 
-  /// Reads the flag if it is one of these; false otherwise.
-  template <class Value>
-  bool parse(const std::string& flag, Value&& value, std::size_t max_radix) {
-    if (flag == "--radix") {
-      radix.clear();
-      for (const std::string& part : split(value()))
-        radix.push_back(number(flag, part, 2, max_radix));
-    } else if (flag == "--wrap") {
-      wrap_given = true;
-      wrap.clear();
-      for (const std::string& part : split(value())) wrap.push_back(number(flag, part, 0, 1) != 0);
-    } else if (flag == "--slices") {
-      slices = number(flag, value(), 1, 8);
-    } else {
-      return false;
-    }
-    return true;
-  }
-  /// Checks the flags together once all are read.
-  void finish() {
-    if (radix.empty()) throw bad_input{"--radix: missing (e.g. --radix 8,8,8)"};
-    if (radix.size() > interlock::max_dimensions)
-      throw bad_input{"--radix: " + std::to_string(radix.size()) + " dimensions; allowed 1..8"};
-    if (!wrap_given) wrap.assign(radix.size(), true);
-    if (wrap.size() != radix.size())
-      throw bad_input{"--wrap: " + std::to_string(wrap.size()) + " values for " +
-                      std::to_string(radix.size()) + " dimensions"};
-  }
-};
+/// After the loop (and a preset): at most 8 dimensions; --wrap all 1 when
+/// not given, else one value per dimension. A refusal names FILE:LINE:COLUMN
+/// when a configuration file gave the flag.
+template <class S>
+void finish_torus(S& s, const flags& f) {
+  using table = setting_table<S>;
+  if (s.radix.size() > interlock::max_dimensions)
+    throw table::refusal(
+        f, "--radix", "--radix: " + std::to_string(s.radix.size()) + " dimensions; allowed 1..8");
+  if (!f.given("--wrap")) s.wrap.assign(s.radix.size(), true);
+  if (s.wrap.size() != s.radix.size())
+    throw table::refusal(f, "--wrap",
+                         "--wrap: " + std::to_string(s.wrap.size()) + " values for " +
+                             std::to_string(s.radix.size()) + " dimensions");
+}
 
 }  // namespace cli
 

@@ -4,10 +4,12 @@
 // how its text is checked and stored in S, how S's value is written back as
 // the flag takes it, what it is (a result setting, a control, an output
 // path) and when it applies. A setting_table<S> makes from them
-//   - the parser: read() takes the flags of cli::flags' loop (a
-//     configuration file's FILE:LINE:COLUMN, each flag once, no empty value);
-//     refuse_inapplicable() refuses, after the loop, a setting given where
-//     it does not apply, naming what it needs and where it was given;
+//   - the parser: parse() is the whole argument loop (a preset, a
+//     configuration file's FILE:LINE:COLUMN, each flag once, no empty value,
+//     an unknown flag refused); read() takes one flag for a program whose
+//     loop reads flags of its own; refuse_inapplicable() refuses, after the
+//     loop, a setting given where it does not apply, naming what it needs
+//     and where it was given;
 //   - --help's lines (help()), wrapped, with each setting's default;
 //   - the configuration as run (resolved()): `key` and value of every
 //     result and control setting that applies, for --write-config, the echo
@@ -217,15 +219,32 @@ class setting_table {
     return true;
   }
 
+  /// The argument loop of a program whose every flag is the table's: the
+  /// flags of a preset (--preset NAME, with `presets`), of a configuration
+  /// file (--config FILE) and of the command line read into `s`, each once;
+  /// an unknown flag refused; then refuse_inapplicable(). The flags are
+  /// returned for the program's checks across settings and write_resolved().
+  flags parse(int argc, char** argv, S& s, named_configs presets = nullptr) const {
+    flags f(
+        argc, argv, [this](const std::string& flag) { return is_switch(flag); }, presets);
+    f.resolves_config();
+    f.for_each([&](const std::string& flag, const auto& value) {
+      if (!read(s, flag, value)) throw bad_input{flag + ": unknown option (see --help)"};
+    });
+    refuse_inapplicable(s, f);
+    return f;
+  }
+
   /// After the loop: a setting given (in `f`) that does not apply to `s` is
-  /// refused, with FILE:LINE:COLUMN when it came from a file; but the flags
-  /// of `elsewhere`, which a driver read as its own.
+  /// refused, with FILE:LINE:COLUMN when it came from a file; but a preset's
+  /// (a preset gives its values whatever else is chosen) and the flags of
+  /// `elsewhere`, which a driver read as its own.
   void refuse_inapplicable(const S& s, const flags& f,
                            const std::vector<std::string>& elsewhere = {}) const {
     for (const setting<S>& x : list_) {
       bool theirs = false;
       for (const std::string& e : elsewhere) theirs = theirs || e == x.flag;
-      if (!theirs && f.given(x.flag) && !x.applies_to(s))
+      if (!theirs && f.given(x.flag) && !x.applies_to(s) && !from_preset(f, x.flag))
         throw bad_input{where(f, x.flag) + x.flag + ": applies only to " + x.needs};
     }
   }
@@ -291,6 +310,11 @@ class setting_table {
   }
 
  private:
+  static bool from_preset(const flags& f, const std::string& flag) {
+    for (const token& t : f.words())
+      if (t.text == flag) return t.where.rfind("--preset ", 0) == 0;
+    return false;
+  }
   static std::string where(const flags& f, const std::string& flag) {
     for (const token& t : f.words())
       if (t.text == flag) return t.where.empty() ? std::string() : t.where + ": ";

@@ -112,6 +112,32 @@ inline std::vector<std::string> names(const std::string& flag, const std::string
   return v;
 }
 
+/// --name a,b,...: each a whole number in lo..hi, none twice.
+inline std::vector<std::size_t> numbers(const std::string& flag, const std::string& text,
+                                        std::size_t lo, std::size_t hi) {
+  std::vector<std::size_t> out;
+  for (const std::string& part : split(text)) {
+    const std::size_t x = number(flag, part, lo, hi);
+    for (const std::size_t y : out)
+      if (y == x) throw bad_input{flag + ": '" + part.substr(0, 80) + "' given twice"};
+    out.push_back(x);
+  }
+  return out;
+}
+
+/// --name x,y,...: each a real number in lo..hi, none twice.
+inline std::vector<double> reals(const std::string& flag, const std::string& text, double lo,
+                                 double hi) {
+  std::vector<double> out;
+  for (const std::string& part : split(text)) {
+    const double x = real(flag, part, lo, hi);
+    for (const double y : out)
+      if (y == x) throw bad_input{flag + ": '" + part.substr(0, 80) + "' given twice"};
+    out.push_back(x);
+  }
+  return out;
+}
+
 }  // namespace cli
 
 #endif  // INTERLOCK_EXAMPLES_CLI_VALUES_HPP

@@ -155,13 +155,7 @@ inline arguments parse(int argc, char** argv, const own_flags& own = {}) {
     if (!given("--staging-flits")) a.model.staging_flits = p.model.staging_flits;
     if (!given("--node")) a.node = p.node;
   }
-  if (a.radix.size() > interlock::max_dimensions)
-    throw refuse("--radix",
-                 "--radix: " + std::to_string(a.radix.size()) + " dimensions; allowed 1..8");
-  if (!given("--wrap")) a.wrap.assign(a.radix.size(), true);
-  if (a.wrap.size() != a.radix.size())
-    throw refuse("--wrap", "--wrap: " + std::to_string(a.wrap.size()) + " values for " +
-                               std::to_string(a.radix.size()) + " dimensions");
+  cli::finish_torus(a, flags);
   settings().refuse_inapplicable(a, flags, theirs);
   if ((a.allocator == "islip" || a.allocator == "wavefront") && a.arbiter != "round_robin")
     throw refuse("--allocator", "--allocator: " + a.allocator +

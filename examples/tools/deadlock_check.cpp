@@ -35,68 +35,24 @@ namespace {
 
 using namespace deadlock_check_tool;
 
-const char* const help_text =
-    "usage: deadlock_check --radix K0,K1,... --scheme NAME [options]\n"
-    "\n"
-    "Walks every route the scheme gives between every two nodes (every order,\n"
-    "slice, route tag, initial and final hop it allows), builds the channel\n"
-    "dependency graph over (channel, VC) and looks for a cycle.\n"
-    "\n"
-    "network\n"
-    "  --radix K0,K1,...     radix of each dimension (2..65535), 1 to 8 dimensions\n"
-    "  --wrap W0,W1,...      1: the dimension is a ring (torus), 0: a line (mesh);\n"
-    "                        default all 1\n"
-    "  --slices N            parallel copies of every link (Anton 2: 2); default 1\n"
-    "  --node NAME           router (default): one router per node; anton2: every node\n"
-    "                        Anton 2's 4x4 mesh of routers, skip channels and channel\n"
-    "                        adapters, one graph with the torus (a 3-D torus of 2\n"
-    "                        slices, --scheme vc_promotion; routes between every two\n"
-    "                        cores: 4x4x4 takes about 20 s)\n"
-    "\n"
-    "schemes (--scheme)\n"
-    "  dor                   dimension order, dateline VC switch (2 VCs per class)\n"
-    "                          --orders LIST   orders packets may take (default xyz...)\n"
-    "                          --no-datelines  no switch: 1 VC (deadlocks on rings >= 5)\n"
-    "  t3e                   Cray T3E direction order +X,+Y,+Z,-X,-Y,-Z (2 VCs per class)\n"
-    "                          --other-way     route tags may go the long way round\n"
-    "                          --initial-hops  an initial +X, +Y or +Z hop\n"
-    "                          --final-hop     a final hop in the last direction\n"
-    "                          --tables toc|optimized  VC lookup tables (default toc)\n"
-    "                          --initial-onto-dateline  unsafe: allow initial hops onto\n"
-    "                                          a dateline node\n"
-    "  t3e_adaptive          T3E adaptive routing over the t3e escape network\n"
-    "                          --flow whole_packet|wormhole  (default whole_packet,\n"
-    "                          the T3E's rule; wormhole checks Duato's extended graph)\n"
-    "  vc_promotion          Anton 2: VC +1 at a dateline or at the end of a dimension\n"
-    "                        without one (n+1 VCs per class)\n"
-    "                          --orders LIST   (default all)\n"
-    "                          --non-minimal   unsafe: routes may go the long way round\n"
-    "                          --minus-dateline S  unsafe when S != 0: the - dateline\n"
-    "                                          between ordinates S-1 and S\n"
-    "  per_dimension         the 2n-VC scheme VC promotion improves on\n"
-    "                          --orders LIST   (default all)\n"
-    "\n"
-    "common options\n"
-    "  --orders LIST         'all', or orders separated by commas, each naming every\n"
-    "                        dimension once: xyz, zyx, ... or 0123, 3210, ...\n"
-    "  --vcs N               the hardware has only N VCs per class: a VC number above\n"
-    "                        N-1 saturates at N-1 (1..the scheme's count)\n"
-    "  --classes request|response|both   traffic classes to check (default both)\n"
-    "  --max-memory MIB      refuse a run estimated to need more (default 4096)\n"
-    "  --max-routes N        refuse a run of more routes (default 1000000000, about\n"
-    "                        two minutes at 110-140 ns a route)\n"
-    "  --config FILE         flags from a file of 'key = value' lines (keys: the long\n"
-    "                        flags without the dashes); the command line overrides it\n"
-    "  --help                this text\n"
-    "\n"
-    "Before it starts, the check estimates the routes it will walk (pairs x the\n"
-    "routes the scheme gives a pair x classes) and the memory it needs (the graph's\n"
-    "bits, and the memo of the routes to one destination), and refuses a run over\n"
-    "either limit, printing the estimate. A flag the scheme does not take, or a\n"
-    "flag given twice, is refused.\n"
-    "\n"
-    "exit status: 0 deadlock free, 1 a cycle or a route that does not arrive,\n"
-    "2 bad input or a run over the limits, 3 out of memory or another failure\n";
+std::string help_text() {
+  return "usage: deadlock_check --radix K0,K1,... --scheme NAME [options]\n"
+         "\n"
+         "Walks every route the scheme gives between every two nodes (every order,\n"
+         "slice, route tag, initial and final hop it allows), builds the channel\n"
+         "dependency graph over (channel, VC) and looks for a cycle.\n"
+         "\n" +
+         settings().help() +
+         "\n"
+         "Before it starts, the check estimates the routes it will walk (pairs x the\n"
+         "routes the scheme gives a pair x classes) and the memory it needs (the graph's\n"
+         "bits, and the memo of the routes to one destination), and refuses a run over\n"
+         "either limit, printing the estimate. A flag the scheme does not take, or a\n"
+         "flag given twice, is refused.\n"
+         "\n"
+         "exit status: 0 deadlock free, 1 a cycle or a route that does not arrive,\n"
+         "2 bad input or a run over the limits, 3 out of memory or another failure\n";
+}
 
 std::string order_names(const std::vector<interlock::dimension_sequence>& orders, std::size_t n) {
   std::string text;
@@ -297,6 +253,7 @@ int run(const arguments& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("deadlock_check", help_text, "lower the network or --max-memory", argc, argv,
-                       [&] { return run(parse(argc, argv)); });
+  const std::string help = help_text();
+  return cli::run_tool("deadlock_check", help.c_str(), "lower the network or --max-memory", argc,
+                       argv, [&] { return run(parse(argc, argv)); });
 }

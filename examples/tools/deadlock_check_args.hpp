@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: BSL-1.0
-// deadlock_check's command line: the flags, their checks and the orders, read
-// by the tools' shared layer (cli.hpp; --config FILE too). Shared by the tool
-// and by the fuzz harness of its flag parsing (tests/fuzz/tool_flags_fuzz.cpp):
-// parse() throws bad_input naming the flag for anything it refuses and
-// nothing else.
+// deadlock_check's settings, each declared once (cli::setting_table): the
+// network (as netsim's), the node, the scheme with the options each scheme
+// takes, and the limits of a run. parse() reads them (--config FILE too) and
+// throws bad_input naming the flag, with FILE:LINE:COLUMN when a file gave
+// it, for anything it refuses and nothing else. Shared by the tool and by
+// the fuzz harness of its flag parsing (tests/fuzz/tool_flags_fuzz.cpp).
 #ifndef INTERLOCK_EXAMPLES_DEADLOCK_CHECK_ARGS_HPP
 #define INTERLOCK_EXAMPLES_DEADLOCK_CHECK_ARGS_HPP
 
 #include <interlock/routing/route.hpp>
 #include <interlock/topology/torus.hpp>
 
+#include "catalogue.hpp"
 #include "cli.hpp"
 #include "routing_flags.hpp"
+#include "settings.hpp"
 
 #include <cstddef>
 #include <string>
@@ -31,7 +34,7 @@ struct arguments {
   std::string scheme;
   std::string node = "router";  // router: one per node; anton2: Anton 2's on-chip mesh
   std::string orders;
-  unsigned vcs = 0;
+  unsigned vcs = 0;  // 0: the scheme's
   std::vector<interlock::traffic_class> classes{interlock::traffic_class::request,
                                                 interlock::traffic_class::response};
   bool no_datelines = false, other_way = false, initial_hops = false, final_hop = false;
@@ -41,162 +44,183 @@ struct arguments {
   std::size_t minus_dateline = 0;
   std::size_t max_memory_mib = 4096;
   std::size_t max_routes = 1000000000;
-  std::vector<std::string> scheme_flags;  // the scheme-specific flags given
 };
 
-inline bool is_switch(const std::string& flag) {
-  return flag == "--no-datelines" || flag == "--other-way" || flag == "--initial-hops" ||
-         flag == "--final-hop" || flag == "--initial-onto-dateline" || flag == "--non-minimal";
+/// The orders a scheme takes when --orders is not given, as --orders names
+/// them: dimension order's x, y, z... ; the others' "all".
+inline std::string default_orders(const arguments& a) {
+  if (a.scheme != "dor" || a.node == "anton2") return "all";
+  std::string orders;
+  for (std::size_t d = 0; d < a.radix.size(); ++d)
+    orders += a.radix.size() <= 3 ? static_cast<char>('x' + d) : static_cast<char>('0' + d);
+  return orders;
 }
 
-/// The configuration as run, for --write-config: every flag after the
-/// defaults (the orders a scheme takes by default written out; --vcs only
-/// when it limits the scheme's).
-inline std::vector<std::pair<std::string, std::string>> resolved(const arguments& a) {
-  std::vector<std::pair<std::string, std::string>> r;
-  const auto list = [](const auto& values) {
-    std::string text;
-    for (const auto& v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
-    return text;
+inline const cli::setting_table<arguments>& settings() {
+  using a = arguments;
+  using cli::custom;
+  using cli::toggle;
+  // The scheme's own options, on one router per node (Anton 2's node takes
+  // --orders only).
+  const auto scheme_is = [](std::vector<std::string> names) {
+    return [names](const a& s) {
+      bool in = false;
+      for (const std::string& n : names) in = in || s.scheme == n;
+      return in && s.node == "router";
+    };
   };
-  r.emplace_back("radix", list(a.radix));
-  std::vector<int> wrap;
-  for (const bool w : a.wrap) wrap.push_back(w ? 1 : 0);
-  r.emplace_back("wrap", list(wrap));
-  r.emplace_back("slices", std::to_string(a.slices));
-  r.emplace_back("scheme", a.scheme);
-  r.emplace_back("node", a.node);
-  const bool ordered = a.scheme == "dor" || a.scheme == "vc_promotion" ||
-                       a.scheme == "per_dimension" || a.node == "anton2";
-  if (ordered) {
-    std::string orders = a.orders;
-    if (orders.empty() && a.scheme == "dor") {
-      for (std::size_t d = 0; d < a.radix.size(); ++d)
-        orders += a.radix.size() <= 3 ? static_cast<char>('x' + d) : static_cast<char>('0' + d);
-    }
-    r.emplace_back("orders", orders.empty() ? "all" : orders);
-  }
-  if (a.vcs != 0) r.emplace_back("vcs", std::to_string(a.vcs));
-  r.emplace_back("classes", a.classes.size() == 2                               ? "both"
-                            : a.classes[0] == interlock::traffic_class::request ? "request"
-                                                                                : "response");
-  for (const std::string& f : a.scheme_flags) {
-    const std::string key = f.substr(2);
-    if (key == "orders") continue;
-    if (key == "tables") {
-      r.emplace_back(key, a.tables);
-    } else if (key == "flow") {
-      r.emplace_back(key, a.flow);
-    } else if (key == "minus-dateline") {
-      r.emplace_back(key, std::to_string(a.minus_dateline));
-    } else {
-      r.emplace_back(key, "true");  // a switch
-    }
-  }
-  r.emplace_back("max-memory", std::to_string(a.max_memory_mib));
-  r.emplace_back("max-routes", std::to_string(a.max_routes));
-  return r;
+  const auto ordered = [](const a& s) {
+    return s.node == "anton2" || s.scheme == "dor" || s.scheme == "vc_promotion" ||
+           s.scheme == "per_dimension";
+  };
+  static const cli::setting_table<a> table([&] {
+    std::vector<cli::setting<a>> list = cli::torus_settings<a>(65535);
+    cli::append(
+        list,
+        {custom<a>(
+             "--node", "NAME",
+             "router: one router per node; anton2: every node Anton 2's 4x4 mesh of routers, "
+             "skip channels and channel adapters, one graph with the torus (a 3-D torus of 2 "
+             "slices, --scheme vc_promotion; routes between every two cores: 4x4x4 takes about "
+             "20 s)",
+             [](a& s, const std::string& v) {
+               s.node = cli::catalogue::check("--node", "node", v);
+             },
+             [](const a& s) { return s.node; }),
+         custom<a>(
+             "--scheme", "NAME",
+             "the routing scheme: dor (dimension order, a dateline VC switch: 2 VCs per "
+             "class), t3e (the Cray T3E's direction order +X,+Y,+Z,-X,-Y,-Z: 2 VCs per class), "
+             "t3e_adaptive (the T3E's adaptive routing over the t3e escape network), "
+             "vc_promotion (Anton 2: VC +1 at a dateline or at the end of a dimension without "
+             "one: n+1 VCs per class), per_dimension (the 2n-VC scheme VC promotion improves "
+             "on); required",
+             [](a& s, const std::string& v) {
+               s.scheme = cli::catalogue::check("--scheme", "routing", v);
+             },
+             [](const a& s) { return s.scheme; })
+             .defaults("-"),
+         custom<a>(
+             "--orders", "LIST",
+             "dor, vc_promotion, per_dimension: 'all', or orders separated by commas, each "
+             "naming every dimension once: xyz, zyx, ... or 0123, 3210, ...",
+             [](a& s, const std::string& v) { s.orders = v; },
+             [](const a& s) { return s.orders.empty() ? default_orders(s) : s.orders; })
+             .when(ordered, "--scheme dor, vc_promotion or per_dimension")
+             .defaults("dor: xyz...; the others: all")
+             .under(),
+         toggle<a>(
+             "--no-datelines", [](auto& s) -> auto& { return s.no_datelines; },
+             "dor: no switch, 1 VC (deadlocks on rings of 5 and more)")
+             .when(scheme_is({"dor"}), "--scheme dor on --node router")
+             .under(),
+         toggle<a>(
+             "--other-way", [](auto& s) -> auto& { return s.other_way; },
+             "t3e: route tags may go the long way round")
+             .when(scheme_is({"t3e"}), "--scheme t3e on --node router")
+             .under(),
+         toggle<a>(
+             "--initial-hops", [](auto& s) -> auto& { return s.initial_hops; },
+             "t3e: an initial +X, +Y or +Z hop")
+             .when(scheme_is({"t3e"}), "--scheme t3e on --node router")
+             .under(),
+         toggle<a>(
+             "--final-hop", [](auto& s) -> auto& { return s.final_hop; },
+             "t3e: a final hop in the last direction")
+             .when(scheme_is({"t3e"}), "--scheme t3e on --node router")
+             .under(),
+         custom<a>(
+             "--initial-onto-dateline", "", "t3e, unsafe: initial hops, onto a dateline node too",
+             [](a& s, const std::string&) { s.initial_onto_dateline = s.initial_hops = true; },
+             [](const a& s) { return std::string(s.initial_onto_dateline ? "true" : "false"); })
+             .when(scheme_is({"t3e"}), "--scheme t3e on --node router")
+             .under(),
+         cli::one_of<a>(
+             "--tables", [](auto& s) -> auto& { return s.tables; }, {"toc", "optimized"},
+             "t3e, t3e_adaptive: the VC lookup tables (optimized: Table 1's)")
+             .when(scheme_is({"t3e", "t3e_adaptive"}),
+                   "--scheme t3e or t3e_adaptive on --node router")
+             .under(),
+         cli::one_of<a>(
+             "--flow", [](auto& s) -> auto& { return s.flow; }, {"whole_packet", "wormhole"},
+             "t3e_adaptive: whole_packet, the T3E's rule; wormhole checks Duato's extended "
+             "graph")
+             .when(scheme_is({"t3e_adaptive"}), "--scheme t3e_adaptive on --node router")
+             .under(),
+         toggle<a>(
+             "--non-minimal", [](auto& s) -> auto& { return s.non_minimal; },
+             "vc_promotion, per_dimension, unsafe: routes may go the long way round")
+             .when(scheme_is({"vc_promotion", "per_dimension"}),
+                   "--scheme vc_promotion or per_dimension on --node router")
+             .under(),
+         cli::whole<a>(
+             "--minus-dateline", "S", [](auto& s) -> auto& { return s.minus_dateline; }, 0, 65534,
+             "vc_promotion, per_dimension, unsafe when S != 0: the - dateline between "
+             "ordinates S-1 and S")
+             .when(scheme_is({"vc_promotion", "per_dimension"}),
+                   "--scheme vc_promotion or per_dimension on --node router")
+             .under(),
+         cli::whole<a>(
+             "--vcs", "N", [](auto& s) -> auto& { return s.vcs; }, 1, 4096,
+             "the hardware has only N VCs per class: a VC number above N-1 saturates at N-1 "
+             "(1..the scheme's count)")
+             .when([](const a& s) { return s.vcs != 0; }, "a limit")
+             .defaults("the scheme's"),
+         custom<a>(
+             "--classes", "request|response|both", "the traffic classes to check",
+             [](a& s, const std::string& v) {
+               if (v == "request") {
+                 s.classes = {interlock::traffic_class::request};
+               } else if (v == "response") {
+                 s.classes = {interlock::traffic_class::response};
+               } else if (v != "both") {
+                 throw bad_input{"--classes: '" + v.substr(0, 80) +
+                                 "'; allowed: request, response, both"};
+               }
+             },
+             [](const a& s) -> std::string {
+               if (s.classes.size() == 2) return "both";
+               return s.classes[0] == interlock::traffic_class::request ? "request" : "response";
+             }),
+         cli::whole<a>(
+             "--max-memory", "MIB", [](auto& s) -> auto& { return s.max_memory_mib; }, 1, 1u << 24,
+             "refuse a run estimated to need more")
+             .control(),
+         cli::whole<a>(
+             "--max-routes", "N", [](auto& s) -> auto& { return s.max_routes; }, 1,
+             1000000000000000,
+             "refuse a run of more routes (the default: about two minutes "
+             "at 110-140 ns a route)")
+             .control()});
+    return list;
+  }());
+  return table;
 }
 
 inline arguments parse(int argc, char** argv) {
   arguments a;
-  cli::network net;
-  cli::flags flags(argc, argv, is_switch);
-  flags.resolves_config();
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    static const char* const scheme_specific[] = {
-        "--orders", "--no-datelines",          "--other-way", "--initial-hops", "--final-hop",
-        "--tables", "--initial-onto-dateline", "--flow",      "--non-minimal",  "--minus-dateline"};
-    for (const char* f : scheme_specific)
-      if (flag == f) a.scheme_flags.push_back(flag);
-    if (net.parse(flag, value, 65535)) {
-    } else if (flag == "--scheme") {
-      a.scheme = value();
-    } else if (flag == "--node") {
-      a.node = value();
-      if (a.node != "router" && a.node != "anton2")
-        throw bad_input{"--node: '" + a.node + "'; allowed: router, anton2"};
-    } else if (flag == "--orders") {
-      a.orders = value();
-    } else if (flag == "--vcs") {
-      a.vcs = static_cast<unsigned>(cli::number(flag, value(), 1, 4096));
-    } else if (flag == "--classes") {
-      const std::string c = value();
-      if (c == "request") {
-        a.classes = {interlock::traffic_class::request};
-      } else if (c == "response") {
-        a.classes = {interlock::traffic_class::response};
-      } else if (c != "both") {
-        throw bad_input{"--classes: '" + c + "'; allowed: request, response, both"};
-      }
-    } else if (flag == "--tables") {
-      a.tables = value();
-      if (a.tables != "toc" && a.tables != "optimized")
-        throw bad_input{"--tables: '" + a.tables + "'; allowed: toc, optimized"};
-    } else if (flag == "--flow") {
-      a.flow = value();
-      if (a.flow != "whole_packet" && a.flow != "wormhole")
-        throw bad_input{"--flow: '" + a.flow + "'; allowed: whole_packet, wormhole"};
-    } else if (flag == "--minus-dateline") {
-      a.minus_dateline = cli::number(flag, value(), 0, 65534);
-    } else if (flag == "--no-datelines") {
-      a.no_datelines = true;
-    } else if (flag == "--other-way") {
-      a.other_way = true;
-    } else if (flag == "--initial-hops") {
-      a.initial_hops = true;
-    } else if (flag == "--final-hop") {
-      a.final_hop = true;
-    } else if (flag == "--initial-onto-dateline") {
-      a.initial_onto_dateline = a.initial_hops = true;
-    } else if (flag == "--non-minimal") {
-      a.non_minimal = true;
-    } else if (flag == "--max-memory") {
-      a.max_memory_mib = cli::number(flag, value(), 1, 1u << 24);
-    } else if (flag == "--max-routes") {
-      a.max_routes = cli::number(flag, value(), 1, 1000000000000000);
-    } else {
-      throw bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  net.finish();
-  a.radix = net.radix;
-  a.wrap = net.wrap;
-  a.slices = net.slices;
+  const cli::flags flags = settings().parse(argc, argv, a);
+  using table = cli::setting_table<arguments>;
+  if (a.radix.empty()) throw bad_input{"--radix: missing (e.g. --radix 8,8,8)"};
+  cli::finish_torus(a, flags);
   if (a.scheme.empty()) throw bad_input{"--scheme: missing (see --help for the list)"};
-  // Each scheme-specific flag must belong to the chosen scheme.
-  const std::vector<std::pair<std::string, std::vector<std::string>>> takes = {
-      {"dor", {"--orders", "--no-datelines"}},
-      {"t3e",
-       {"--other-way", "--initial-hops", "--final-hop", "--tables", "--initial-onto-dateline"}},
-      {"t3e_adaptive", {"--tables", "--flow"}},
-      {"vc_promotion", {"--orders", "--non-minimal", "--minus-dateline"}},
-      {"per_dimension", {"--orders", "--non-minimal", "--minus-dateline"}}};
   if (a.node == "anton2") {
     if (a.scheme != "vc_promotion")
-      throw bad_input{
-          "--node: anton2 routes with VC promotion across its mesh and the torus; "
-          "--scheme vc_promotion, not " +
-          a.scheme};
-    for (const std::string& f : a.scheme_flags)
-      if (f != "--orders") throw bad_input{f + ": does not apply to --node anton2"};
+      throw table::refusal(flags, "--node",
+                           "--node: anton2 routes with VC promotion across its mesh and the "
+                           "torus; --scheme vc_promotion, not " +
+                               a.scheme);
     // Anton 2's node lays its channels out for a 3-D torus of two slices.
     if (a.radix.size() != 3)
-      throw bad_input{"--radix: " + std::to_string(a.radix.size()) +
-                      " dimensions; --node anton2 takes a 3-D torus (K0,K1,K2)"};
+      throw table::refusal(flags, "--radix",
+                           "--radix: " + std::to_string(a.radix.size()) +
+                               " dimensions; --node anton2 takes a 3-D torus (K0,K1,K2)");
     if (a.slices != 2)
-      throw bad_input{"--slices: " + std::to_string(a.slices) +
-                      "; --node anton2 has Anton 2's two slices (--slices 2)"};
+      throw table::refusal(flags, "--slices",
+                           "--slices: " + std::to_string(a.slices) +
+                               "; --node anton2 has Anton 2's two slices (--slices 2)");
   }
-  for (const auto& [scheme, allowed] : takes) {
-    if (scheme != a.scheme) continue;
-    for (const std::string& f : a.scheme_flags) {
-      bool ok = false;
-      for (const std::string& g : allowed) ok = ok || g == f;
-      if (!ok) throw bad_input{f + ": does not apply to --scheme " + a.scheme};
-    }
-  }
-  flags.write_resolved(resolved(a));
+  flags.write_resolved(settings().resolved(a));
   return a;
 }
 

@@ -48,10 +48,8 @@ std::string help_text() {
          "\n"
          "options\n" +
          settings().help() +
-         "  --config FILE          flags from a file of 'key = value' lines (keys: the\n"
-         "                         long flags without the dashes; tables named relative\n"
-         "                         to the file); the command line overrides it\n"
-         "  --help                 this text\n";
+         "\n"
+         "A configuration file (--config) names tables relative to its own folder.\n";
 }
 
 std::vector<interlock::qos::ib_vl_arbitration_entry> read_table(const std::string& flag,

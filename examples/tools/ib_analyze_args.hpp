@@ -90,12 +90,7 @@ inline const cli::setting_table<arguments>& settings() {
 
 inline arguments parse(int argc, char** argv) {
   arguments a;
-  cli::flags flags(argc, argv, cli::no_switches);
-  flags.resolves_config();
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (!settings().read(a, flag, value)) throw bad_input{flag + ": unknown option (see --help)"};
-  });
-  settings().refuse_inapplicable(a, flags);
+  const cli::flags flags = settings().parse(argc, argv, a);
   if (a.high.empty()) throw bad_input{"--high: missing (the high-priority table is required)"};
   flags.write_resolved(settings().resolved(a));
   return a;

@@ -5,7 +5,7 @@
 // shares and the latency order hold.
 //
 //   qos_plan [--sls NAME:SHARE:DISTANCE:MTU,...] [--entries N] [--gmtu BYTES] [--w W --k K]
-//            [--loads L,...] [--seeds N] [--csv FILE]
+//            [--loads L,...] [--seeds N] [--csv FILE]   (qos_plan_args.hpp: every setting)
 #include <interlock/model/switch/network.hpp>
 #include <interlock/qos/dtable_config.hpp>
 
@@ -19,132 +19,39 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "qos_plan_args.hpp"
 
 namespace {
 
-const char* help =
-    "usage: qos_plan [options]\n"
-    "\n"
-    "Plans an output table from each SL's requirements, as [QoSThesis] Section\n"
-    "5.5.3 configures Table 5.4: an SL whose table entries may be at most D apart\n"
-    "gets N / D entries (entries left over go to the SLs with the largest\n"
-    "distance); k is the smallest multiple of 0.1 that lets every SL's MTU fit\n"
-    "its share (min_phi <= share), then w the smallest multiple of 0.1 from k\n"
-    "that lets every share fit the entries (max_phi >= share); the methodology\n"
-    "and its bandwidth correction give the DTable's entry weights. The\n"
-    "InfiniBand table is the same entries as (VL, weight in 64-byte units), in\n"
-    "the low-priority table. Then one 48-port switch (Chapter 2's, with 64-byte\n"
-    "flits), each SL on its own SC and VL, every NIC injecting each SL at\n"
-    "share x load flits/cycle in packets of its MTU to uniform destinations:\n"
-    "per scheduler and load, each SL's share of the delivered flits against its\n"
-    "requirement, and whether mean latency follows the distances.\n"
-    "\n"
-    "  --sls LIST              NAME:SHARE:DISTANCE:MTU_BYTES per SL, comma-separated\n"
-    "                          (default Table 5.4's NC:0.094:2:192, VO:0.164:4:128,\n"
-    "                          VI:0.3:8:2048, CL:0.35:16:2048, EE:0.04:32:1024,\n"
-    "                          BE:0.036:64:1024, BK:0.016:64:1024)\n"
-    "  --entries N             table entries (default 64)\n"
-    "  --gmtu BYTES            the general MTU (default: the largest MTU)\n"
-    "  --w W  --k K            the decoupling parameters (default: searched as above;\n"
-    "                          Table 5.4 takes w = 3, k = 0.5)\n"
-    "  --loads L,...           offered loads, flits/cycle/NIC (default 0.6,1.2)\n"
-    "  --seeds N               runs averaged per point (default 2)\n"
-    "  --cycles N              measured cycles per run (default 20000; warm-up 5000)\n"
-    "  --whole-packets         packets cross the crossbars only once wholly in their\n"
-    "                          input buffer (default: cut-through)\n"
-    "  --csv FILE              one row per (scheduler, load, SL), with a header\n"
-    "\n"
-    "Exit status: 0 done; 2 bad input (a requirement the methodology cannot meet\n"
-    "names the SL and its range); 3 an output could not be written.\n";
-
-struct requirement {
-  std::string name;
-  double share = 0;
-  std::size_t distance = 0;
-  std::uint32_t mtu_bytes = 0;
-};
-
-std::vector<requirement> parse_sls(const std::string& flag, const std::string& text) {
-  std::vector<requirement> out;
-  for (const std::string& item : cli::split(text)) {
-    const std::vector<std::string> f = cli::split(item, ':');
-    if (f.size() != 4 || f[0].empty())
-      throw cli::bad_input{flag + ": '" + item.substr(0, 60) +
-                           "' is not NAME:SHARE:DISTANCE:MTU_BYTES"};
-    requirement r;
-    if (f[0].size() > 16)
-      throw cli::bad_input{flag + ": the name '" + f[0].substr(0, 40) +
-                           "' is longer than 16 characters"};
-    r.name = f[0];
-    r.share = cli::real(flag, f[1], 0.000001, 1);
-    r.distance = cli::number(flag, f[2], 1, 256);
-    r.mtu_bytes = static_cast<std::uint32_t>(cli::number(flag, f[3], 1, 65536));
-    out.push_back(r);
-  }
-  if (out.size() > 15)
-    throw cli::bad_input{flag + ": " + std::to_string(out.size()) + " SLs; allowed 1..15"};
-  return out;
+std::string help() {
+  return "usage: qos_plan [options]\n"
+         "\n"
+         "Plans an output table from each SL's requirements, as [QoSThesis] Section\n"
+         "5.5.3 configures Table 5.4: an SL whose table entries may be at most D apart\n"
+         "gets N / D entries (entries left over go to the SLs with the largest\n"
+         "distance); k is the smallest multiple of 0.1 that lets every SL's MTU fit\n"
+         "its share (min_phi <= share), then w the smallest multiple of 0.1 from k\n"
+         "that lets every share fit the entries (max_phi >= share); the methodology\n"
+         "and its bandwidth correction give the DTable's entry weights. The\n"
+         "InfiniBand table is the same entries as (VL, weight in 64-byte units), in\n"
+         "the low-priority table. Then one 48-port switch (Chapter 2's, with 64-byte\n"
+         "flits), each SL on its own SC and VL, every NIC injecting each SL at\n"
+         "share x load flits/cycle in packets of its MTU to uniform destinations:\n"
+         "per scheduler and load, each SL's share of the delivered flits against its\n"
+         "requirement, and whether mean latency follows the distances.\n"
+         "\n" +
+         qos_plan_tool::table().help() +
+         "\n"
+         "Exit status: 0 done; 2 bad input (a requirement the methodology cannot meet\n"
+         "names the SL and its range); 3 an output could not be written.\n";
 }
 
 int run(int argc, char** argv) {
-  std::vector<requirement> req =
-      parse_sls("--sls",
-                "NC:0.094:2:192,VO:0.164:4:128,VI:0.3:8:2048,CL:0.35:16:2048,EE:0.04:32:1024,"
-                "BE:0.036:64:1024,BK:0.016:64:1024");
-  std::size_t entries = 64, seeds = 2, cycles = 20000;
-  std::uint32_t gmtu_bytes = 0;
-  double w = 0, k = 0;
-  std::vector<double> loads{0.6, 1.2};
-  std::string csv_path;
-  bool whole = false;
-  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--whole-packets"; });
-  flags.resolves_config();
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--sls") {
-      req = parse_sls(flag, value());
-    } else if (flag == "--entries") {
-      entries = cli::number(flag, value(), 1, 256);
-    } else if (flag == "--gmtu") {
-      gmtu_bytes = static_cast<std::uint32_t>(cli::number(flag, value(), 64, 65536));
-    } else if (flag == "--w") {
-      w = cli::real(flag, value(), 0.1, 4096);
-    } else if (flag == "--k") {
-      k = cli::real(flag, value(), 0.1, 4096);
-    } else if (flag == "--loads") {
-      loads.clear();
-      for (const std::string& l : cli::split(value())) loads.push_back(cli::real(flag, l, 0.01, 4));
-    } else if (flag == "--seeds") {
-      seeds = cli::number(flag, value(), 1, 1000);
-    } else if (flag == "--cycles") {
-      cycles = cli::number(flag, value(), 1000, 100000000);
-    } else if (flag == "--whole-packets") {
-      whole = true;
-    } else if (flag == "--csv") {
-      csv_path = value();
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  if ((w > 0) != (k > 0)) throw cli::bad_input{"--w: give --w and --k together, or neither"};
-  {
-    // The configuration as run (--gmtu, --w and --k, when not given, are
-    // derived by the run: left out, they are derived again).
-    std::string sls_text, loads_text;
-    for (const requirement& r : req)
-      sls_text += (sls_text.empty() ? "" : ",") + r.name + ":" + cli::real_text(r.share) + ":" +
-                  std::to_string(r.distance) + ":" + std::to_string(r.mtu_bytes);
-    for (const double l : loads) loads_text += (loads_text.empty() ? "" : ",") + cli::real_text(l);
-    std::vector<std::pair<std::string, std::string>> resolved = {
-        {"sls", sls_text}, {"entries", std::to_string(entries)}};
-    if (gmtu_bytes != 0) resolved.emplace_back("gmtu", std::to_string(gmtu_bytes));
-    if (w > 0) resolved.emplace_back("w", cli::real_text(w));
-    if (k > 0) resolved.emplace_back("k", cli::real_text(k));
-    resolved.emplace_back("loads", loads_text);
-    resolved.emplace_back("seeds", std::to_string(seeds));
-    resolved.emplace_back("cycles", std::to_string(cycles));
-    resolved.emplace_back("whole-packets", whole ? "true" : "false");
-    flags.write_resolved(resolved);
-  }
+  qos_plan_tool::settings s = qos_plan_tool::parse(argc, argv);
+  const std::vector<qos_plan_tool::requirement>& req = s.sls;
+  const std::size_t entries = s.entries;
+  double& w = s.w;  // 0 until searched
+  double& k = s.k;
   const std::size_t sls = req.size();
   constexpr std::uint32_t credit = 64;
   std::vector<std::uint32_t> mtu(sls);
@@ -153,9 +60,9 @@ int run(int argc, char** argv) {
     mtu[i] = (req[i].mtu_bytes + credit - 1) / credit;
     largest = std::max(largest, mtu[i]);
   }
-  const std::uint32_t gmtu = gmtu_bytes == 0 ? largest : (gmtu_bytes + credit - 1) / credit;
+  const std::uint32_t gmtu = s.gmtu_bytes == 0 ? largest : (s.gmtu_bytes + credit - 1) / credit;
   if (gmtu < largest)
-    throw cli::bad_input{"--gmtu: " + std::to_string(gmtu_bytes) +
+    throw cli::bad_input{"--gmtu: " + std::to_string(s.gmtu_bytes) +
                          " bytes is below the largest MTU (" + std::to_string(largest * credit) +
                          " bytes)"};
 
@@ -261,23 +168,32 @@ int run(int argc, char** argv) {
   shape.vl_max_flits = shape.input_flits;
   shape.vl_min_flits = std::min<std::uint32_t>(gmtu, shape.input_flits / std::uint32_t(sls));
   shape.latency = {1, 4, 6, 1, 0, 1};
-  shape.whole_packet_crossing = whole;
+  shape.whole_packet_crossing = s.whole_packets;
   std::vector<double> normalized_phi = phi;
   double total_phi = 0;
   for (const double p : phi) total_phi += p;
   for (double& p : normalized_phi) p /= total_phi;
   const interlock::model::sl_traffic offered{normalized_phi, mtu};
 
-  cli::output_file csv("--csv", csv_path);
-  csv.line("scheduler,load,sl,name,share,distance,throughput,normalized_throughput,latency_mean");
+  cli::output_file csv("--csv", s.csv);
+  // What the run derived (the general MTU, w and k when searched) is what
+  // its rows were run with.
+  s.gmtu_bytes = gmtu * credit;
+  const std::string config = qos_plan_tool::table().values(s);
+  csv.line(
+      "scheduler,load,sl,name,share,distance,throughput,normalized_throughput,latency_mean,"
+      "mtu_bytes," +
+      qos_plan_tool::table().columns());
   const auto sweep = [&](const char* name, const auto& scheduler) {
-    for (const double load : loads) {
+    for (const double load : s.loads) {
       using S = std::decay_t<decltype(scheduler)>;
       const std::vector<interlock::model::sl_result> m =
-          interlock::model::mean_over_seeds(seeds, [&](std::uint64_t seed) {
-            interlock::model::switch_network<S> net(interlock::model::single_switch(48), shape,
-                                                    levels, offered, scheduler);
-            net.run(interlock::model::switch_pattern::uniform, load, 5000, cycles, seed);
+          interlock::model::mean_over_seeds(s.seeds, [&](std::uint64_t seed) {
+            interlock::model::switch_network<S> net(
+                interlock::model::single_switch(qos_plan_tool::ports), shape, levels, offered,
+                scheduler);
+            net.run(interlock::model::switch_pattern::uniform, load, qos_plan_tool::warmup,
+                    s.cycles, seed);
             return net.results();
           });
       std::printf("%s, load %.2f:\n  %-6s %6s %9s %9s\n", name, load, "SL", "share", "delivered",
@@ -293,10 +209,11 @@ int run(int argc, char** argv) {
         for (std::size_t j = 0; j < sls; ++j)
           if (req[j].distance < req[i].distance && m[j].latency_mean > m[i].latency_mean)
             ordered = false;
-        csv.line(cli::format("%s,%.2f,%zu,%s,%.5f,%zu,%.5f,%s,%s", name, load, i,
+        csv.line(cli::format("%s,%.2f,%zu,%s,%.5f,%zu,%.5f,%s,%s,%u,", name, load, i,
                              req[i].name.c_str(), normalized_phi[i], req[i].distance,
                              m[i].throughput, cli::cell("%.5f", m[i].normalized_throughput).c_str(),
-                             cli::cell("%.1f", m[i].latency_mean).c_str()));
+                             cli::cell("%.1f", m[i].latency_mean).c_str(), req[i].mtu_bytes) +
+                 config);
       }
       if (measured < 2) {
         std::printf("  latency against the distances: inconclusive (%zu SL%s delivered)\n\n",
@@ -318,6 +235,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("qos_plan", help, "try fewer --entries", argc, argv,
+  const std::string text = help();
+  return cli::run_tool("qos_plan", text.c_str(), "try fewer --entries", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -80,12 +80,7 @@ inline arguments parse(int argc, char** argv) {
   }
   std::vector<char*> args;
   for (std::string& w : words) args.push_back(&w[0]);
-  cli::flags flags(static_cast<int>(args.size()), args.data(), cli::no_switches);
-  flags.resolves_config();
-  flags.for_each([&](const std::string& word, const auto& value) {
-    if (!settings().read(a, word, value)) throw bad_input{word + ": unknown option (see --help)"};
-  });
-  settings().refuse_inapplicable(a, flags);
+  const cli::flags flags = settings().parse(static_cast<int>(args.size()), args.data(), a);
   flags.write_resolved(settings().resolved(a));
   return a;
 }

@@ -363,17 +363,7 @@ class shapes {
 
 using cli::names;
 
-inline std::vector<std::size_t> numbers(const std::string& flag, const std::string& text,
-                                        std::size_t lo, std::size_t hi) {
-  std::vector<std::size_t> v;
-  for (const std::string& x : cli::split(text)) {
-    v.push_back(cli::number(flag, x, lo, hi));
-    if (std::find(v.begin(), v.end() - 1, v.back()) != v.end() - 1)
-      throw cli::bad_input{flag + ": '" + x.substr(0, 80) + "' given twice"};
-  }
-  if (v.empty()) throw cli::bad_input{flag + ": names nothing"};
-  return v;
-}
+using cli::numbers;
 
 }  // namespace anton2_experiment
 

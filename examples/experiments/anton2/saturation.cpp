@@ -138,8 +138,6 @@ const cli::setting_table<settings>& table() {
   return t;
 }
 
-bool is_switch(const std::string& flag) { return table().is_switch(flag); }
-
 std::string help_text() {
   return "usage: saturation [options]\n"
          "\n"
@@ -164,12 +162,7 @@ struct cell {
 
 int run(int argc, char** argv) {
   settings s;
-  cli::flags flags(argc, argv, &is_switch);
-  flags.resolves_config();
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (!table().read(s, flag, value)) throw cli::bad_input{flag + ": unknown option (see --help)"};
-  });
-  table().refuse_inapplicable(s, flags);
+  const cli::flags flags = table().parse(argc, argv, s);
   s.net.check(flags);
   if (!s.timeline.empty()) s.net.run.timeline_bin = s.timeline_bin;
   s.net.run.family_over_time = !s.counts_timeline.empty();

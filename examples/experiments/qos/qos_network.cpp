@@ -162,8 +162,6 @@ const cli::setting_table<options>& settings() {
   return table;
 }
 
-bool is_switch(const std::string& flag) { return settings().is_switch(flag); }
-
 std::string help_text() {
   return "usage: qos_network [options]\n"
          "\n"
@@ -187,13 +185,7 @@ std::string help_text() {
 
 int run(int argc, char** argv) {
   options o;
-  cli::flags flags(argc, argv, &is_switch);
-  flags.resolves_config();
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (!settings().read(o, flag, value))
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-  });
-  settings().refuse_inapplicable(o, flags);
+  const cli::flags flags = settings().parse(argc, argv, o);
   using table = cli::setting_table<options>;
   for (const auto& kv : o.zero_load)
     if (std::find(o.switches.begin(), o.switches.end(), kv.first) == o.switches.end())

@@ -346,8 +346,6 @@ inline const cli::setting_table<options>& settings() {
   return table;
 }
 
-inline bool is_switch(const std::string& flag) { return settings().is_switch(flag); }
-
 /// The label a run without --label gets: the preset's name, the stem of the
 /// --config file (characters a CSV cell or the label cannot hold as '_',
 /// at most 64), or A.
@@ -368,19 +366,9 @@ inline std::string default_label(const cli::flags& flags) {
 /// configuration written (every key the run reads, in flag syntax).
 inline options parse(int argc, char** argv) {
   options o;
-  cli::flags flags(argc, argv, &is_switch, named);
-  flags.resolves_config();
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (!settings().read(o, flag, value))
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-  });
-  // Presets A and B set --table for every scheduler: only a --table the
-  // user gave is refused where no chosen scheduler reads it.
-  bool user_table = false;
-  for (const cli::token& t : flags.words())
-    user_table = user_table || (t.text == "--table" && t.where.rfind("--preset ", 0) != 0);
-  settings().refuse_inapplicable(
-      o, flags, user_table ? std::vector<std::string>{} : std::vector<std::string>{"--table"});
+  // Presets A and B set --table for every scheduler; only a --table the
+  // user gave is refused where no chosen scheduler reads it (parse()).
+  const cli::flags flags = settings().parse(argc, argv, o, named);
   if (o.label.empty()) o.label = default_label(flags);
   if (o.load != 0) {
     o.loads = {o.load};

@@ -28,6 +28,7 @@
 #include <interlock/model/presets.hpp>
 #include "cli.hpp"
 #include "experiment.hpp"
+#include "settings.hpp"
 
 namespace {
 
@@ -57,77 +58,95 @@ std::vector<setting> all_settings() {
   };
 }
 
-const std::string help =
-    "usage: age_parameters [options]\n"
-    "\n"
-    "The age-epoch arbiter's parameters against round robin (Abts & Weisser,\n"
-    "SC'07, Section 4, Table 5) on a SeaStar-shaped torus (the seastar preset)\n"
-    "under uniform request/response traffic: per-direction stalled cycles per\n"
-    "packet (Eq. 17), latency mean, sd and max, the spread of the sources' mean\n"
-    "latency, the departures' age histogram (Table 4's buckets).\n"
-    "\n"
-    "  --full               the paper's machine: an 11x12x16 torus, 40000 cycles\n"
-    "  --radix K0,K1,K2     the torus (default 6,6,6)\n"
-    "  --load-fraction F    offered load as a share of uniform traffic's capacity,\n"
-    "                       0.05..1 (default 1: heavy traffic)\n"
-    "  --cycles N           measured cycles (default 16000; warm-up half as many)\n"
-    "  --settings S,...     round_robin, default (AGE_CLK_PERIOD 0x1000), age4_111,\n"
-    "                       age4_321, age8_111, age8_321, age16_111, age16_321,\n"
-    "                       predicted (Section 3.2's period and biases),\n"
-    "                       age8_321_half_rr (AGE_RR_SELECT 0x5555...: every other\n"
-    "                       grant by round robin); default all\n"
-    "  --seed N             the runs' seed (default 1)\n" +
-    cli::experiment_flags::help() +
-    "\n"
-    "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
-    "be written.\n";
-
-int run(int argc, char** argv) {
-  std::vector<std::size_t> radix = {6, 6, 6};
+struct settings {
+  std::vector<std::size_t> radix{6, 6, 6};
   double fraction = 1.0;
   std::uint64_t cycles = 16000, seed = 1;
   std::vector<setting> chosen = all_settings();
   cli::experiment_flags shared;
-  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
-    if (flag == "--radix") {
-      radix.clear();
-      for (const std::string& k : cli::split(value())) radix.push_back(cli::number(flag, k, 2, 64));
-      if (radix.size() != 3) throw cli::bad_input{"--radix: three radices (a 3-D torus)"};
-    } else if (flag == "--load-fraction") {
-      fraction = cli::real(flag, value(), 0.05, 1);
-    } else if (flag == "--cycles") {
-      cycles = cli::number(flag, value(), 100, 100000000);
-    } else if (flag == "--settings") {
-      chosen.clear();
-      for (const std::string& name : cli::split(value())) {
-        bool found = false;
-        for (const setting& s : all_settings())
-          if (s.name == name) {
-            chosen.push_back(s);
-            found = true;
-          }
-        if (!found)
-          throw cli::bad_input{"--settings: '" + name +
-                               "'; allowed: round_robin, default, age4_111, age4_321, age8_111, "
-                               "age8_321, age16_111, age16_321, predicted, age8_321_half_rr"};
-      }
-    } else if (flag == "--seed") {
-      seed = cli::number(flag, value(), 0, 1000000000);
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
+};
+
+const cli::setting_table<settings>& table() {
+  using s_t = settings;
+  static const cli::setting_table<s_t> t([] {
+    std::vector<cli::setting<s_t>> list{
+        cli::custom<s_t>(
+            "--radix", "K0,K1,K2", "the torus, 2..64 per dimension (the rows' radix column)",
+            [](s_t& s, const std::string& v) {
+              s.radix.clear();
+              for (const std::string& k : cli::split(v))
+                s.radix.push_back(cli::number("--radix", k, 2, 64));
+              if (s.radix.size() != 3)
+                throw cli::bad_input{"--radix: " + std::to_string(s.radix.size()) +
+                                     " radices; three (a 3-D torus)"};
+            },
+            [](const s_t& s) { return cli::joined(s.radix); })
+            .axis(),
+        cli::decimal<s_t>(
+            "--load-fraction", "F", [](auto& s) -> auto& { return s.fraction; }, 0.05, 1,
+            "offered load as a share of uniform traffic's capacity (1: heavy traffic)"),
+        cli::whole<s_t>(
+            "--cycles", "N", [](auto& s) -> auto& { return s.cycles; }, 100, 100000000,
+            "measured cycles (warm-up half as many)"),
+        cli::custom<s_t>(
+            "--settings", "S,...",
+            "round_robin, default (AGE_CLK_PERIOD 0x1000), age4_111, age4_321, age8_111, "
+            "age8_321, age16_111, age16_321, predicted (Section 3.2's period and biases), "
+            "age8_321_half_rr (AGE_RR_SELECT 0x5555...: every other grant by round robin)",
+            [](s_t& s, const std::string& v) {
+              std::vector<std::string> known;
+              for (const setting& x : all_settings()) known.push_back(x.name);
+              s.chosen.clear();
+              for (const std::string& name : cli::names("--settings", v, known))
+                for (const setting& x : all_settings())
+                  if (x.name == name) s.chosen.push_back(x);
+            },
+            [](const s_t& s) {
+              std::string out;
+              for (const setting& x : s.chosen) out += (out.empty() ? "" : ",") + x.name;
+              return out;
+            })
+            .axis()
+            .defaults("all"),
+        cli::whole<s_t>(
+            "--seed", "N", [](auto& s) -> auto& { return s.seed; }, 0, 1000000000,
+            "the runs' seed")};
+    cli::append(list, cli::experiment_flags::settings<s_t>(
+                          "the paper's machine: an 11x12x16 torus, 40000 cycles (flags given "
+                          "keep their value)"));
+    return list;
+  }());
+  return t;
+}
+
+std::string help_text() {
+  return "usage: age_parameters [options]\n"
+         "\n"
+         "The age-epoch arbiter's parameters against round robin (Abts & Weisser,\n"
+         "SC'07, Section 4, Table 5) on a SeaStar-shaped torus (the seastar preset)\n"
+         "under uniform request/response traffic: per-direction stalled cycles per\n"
+         "packet (Eq. 17), latency mean, sd and max, the spread of the sources' mean\n"
+         "latency, the departures' age histogram (Table 4's buckets).\n"
+         "\n" +
+         table().help() +
+         "\n"
+         "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
+         "be written.\n";
+}
+
+int run(int argc, char** argv) {
+  settings st;
+  const cli::flags flags = table().parse(argc, argv, st);
+  cli::experiment_flags& shared = st.shared;
   if (shared.full) {
-    if (!flags.given("--radix")) radix = {11, 12, 16};
-    if (!flags.given("--cycles")) cycles = 40000;
+    if (!flags.given("--radix")) st.radix = {11, 12, 16};
+    if (!flags.given("--cycles")) st.cycles = 40000;
   }
-  std::vector<std::string> setting_names;
-  for (const setting& s : chosen) setting_names.push_back(s.name);
-  shared.resolve(flags, {{"radix", cli::joined(radix)},
-                         {"load-fraction", cli::real_text(fraction)},
-                         {"cycles", std::to_string(cycles)},
-                         {"settings", cli::joined(setting_names)},
-                         {"seed", std::to_string(seed)}});
+  shared.resolve(flags, table().resolved(st));
+  const std::vector<std::size_t>& radix = st.radix;
+  const double fraction = st.fraction;
+  const std::uint64_t cycles = st.cycles, seed = st.seed;
+  const std::vector<setting>& chosen = st.chosen;
   // Every router stepped over warm-up, window and the longest drain, per setting.
   shared.check_work(static_cast<double>(radix[0] * radix[1] * radix[2]) *
                         static_cast<double>(cycles / 2 + cycles + 4 * cycles) *
@@ -153,7 +172,9 @@ int run(int argc, char** argv) {
       "setting,period,bias,age_rr_select,radix,offered,accepted,stalled_px,stalled_mx,"
       "stalled_py,stalled_my,stalled_pz,stalled_mz,latency_mean,latency_sd,latency_max,"
       "network_latency_mean,source_latency_max_min,age_0_63,age_64_127,age_128_191,"
-      "age_192_255,inhibited_share");
+      "age_192_255,inhibited_share," +
+      table().columns());
+  const std::string config = table().values(st);
   std::printf(
       "Age parameters (Abts & Weisser, SC'07, Section 4, Table 5) on a SeaStar-shaped\n"
       "%zux%zux%zu torus: 9-flit packets, half responses, 96-flit input and 16-flit staging\n"
@@ -215,16 +236,25 @@ int run(int argc, char** argv) {
             static_cast<unsigned long long>(r.age_histogram[2]),
             static_cast<unsigned long long>(r.age_histogram[3]));
         std::fflush(stdout);
-        csv.line(cli::format(
-            "%s,%u,%s,0x%llx,%zux%zux%zu,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,"
-            "%.0f,%.2f,%.4f,%llu,%llu,%llu,%llu,%.4f",
-            s.name.c_str(), out.period, csv_bias.c_str(), static_cast<unsigned long long>(select),
-            radix[0], radix[1], radix[2], r.offered, r.accepted, o[0][0], o[0][1], o[1][0], o[1][1],
-            o[2][0], o[2][1], r.latency_mean, r.latency_sd, r.latency_max, r.network_latency_mean,
-            r.source_latency_max_min, static_cast<unsigned long long>(r.age_histogram[0]),
-            static_cast<unsigned long long>(r.age_histogram[1]),
-            static_cast<unsigned long long>(r.age_histogram[2]),
-            static_cast<unsigned long long>(r.age_histogram[3]), r.inhibited_share));
+        // Latency over no delivered packet is none: an empty cell.
+        const auto latency = [&](const char* pattern, double x) {
+          return r.measured_delivered == 0 ? std::string() : cli::format(pattern, x);
+        };
+        csv.line(cli::format("%s,%u,%s,0x%llx,%zux%zux%zu,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,",
+                             s.name.c_str(), out.period, csv_bias.c_str(),
+                             static_cast<unsigned long long>(select), radix[0], radix[1], radix[2],
+                             r.offered, r.accepted, o[0][0], o[0][1], o[1][0], o[1][1], o[2][0],
+                             o[2][1]) +
+                 latency("%.2f", r.latency_mean) + "," + latency("%.2f", r.latency_sd) + "," +
+                 latency("%.0f", r.latency_max) + "," + latency("%.2f", r.network_latency_mean) +
+                 "," + latency("%.4f", r.source_latency_max_min) +
+                 cli::format(",%llu,%llu,%llu,%llu,%.4f,",
+                             static_cast<unsigned long long>(r.age_histogram[0]),
+                             static_cast<unsigned long long>(r.age_histogram[1]),
+                             static_cast<unsigned long long>(r.age_histogram[2]),
+                             static_cast<unsigned long long>(r.age_histogram[3]),
+                             r.inhibited_share) +
+                 config);
       });
   csv.close();
   return status;
@@ -233,6 +263,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::string help = help_text();
   return cli::run_tool("age_parameters", help.c_str(), "try a smaller --radix", argc, argv,
                        [&] { return run(argc, argv); });
 }

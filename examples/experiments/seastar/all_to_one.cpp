@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,31 +31,68 @@
 #include <interlock/model/network.hpp>
 #include "cli.hpp"
 #include "experiment.hpp"
+#include "settings.hpp"
 
 namespace {
 
 using interlock::node_id;
 
-const std::string help =
-    "usage: all_to_one [options]\n"
-    "\n"
-    "The parking lot at network scale: every node of a 3-D torus sends to the\n"
-    "last node as fast as it can (dimension order with datelines, 16-flit\n"
-    "buffers, 1-flit packets). Per arbiter: each source's share of the\n"
-    "destination's ejection port by its distance, Jain's index, max/min share\n"
-    "and network latency. Arbiters: round robin; age (Section 3.2's period, and\n"
-    "the smallest doubling of it with the age clock inhibited under 1% of the\n"
-    "time); inverse weights from this pattern's loads.\n"
-    "\n"
-    "  --full                  an 8x8x8 torus\n"
-    "  --radix K0,K1,K2        the torus (default 4,4,4)\n"
-    "  --cycles N              measured cycles (default 40000; warm-up 10000)\n"
-    "  --injection-buffers B,...  injection buffer depths (flits) for the age runs\n"
-    "                          (default 16: as the network's)\n" +
-    cli::experiment_flags::help() +
-    "\n"
-    "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
-    "be written.\n";
+struct settings {
+  std::vector<std::size_t> radix{4, 4, 4};
+  std::uint64_t cycles = 40000;
+  std::vector<std::size_t> injection{16};
+  cli::experiment_flags shared;
+};
+
+const cli::setting_table<settings>& table() {
+  using s_t = settings;
+  static const cli::setting_table<s_t> t([] {
+    std::vector<cli::setting<s_t>> list{
+        cli::custom<s_t>(
+            "--radix", "K0,K1,K2", "the torus, 2..32 per dimension",
+            [](s_t& s, const std::string& v) {
+              s.radix.clear();
+              for (const std::string& k : cli::split(v))
+                s.radix.push_back(cli::number("--radix", k, 2, 32));
+              if (s.radix.size() != 3)
+                throw cli::bad_input{"--radix: " + std::to_string(s.radix.size()) +
+                                     " radices; three (a 3-D torus)"};
+            },
+            [](const s_t& s) { return cli::joined(s.radix); }),
+        cli::whole<s_t>(
+            "--cycles", "N", [](auto& s) -> auto& { return s.cycles; }, 1000, 100000000,
+            "measured cycles (after 10000 of warm-up)"),
+        cli::custom<s_t>(
+            "--injection-buffers", "B,...",
+            "injection buffer depths (flits) for the age runs; 16 is the network's",
+            [](s_t& s, const std::string& v) {
+              s.injection = cli::numbers("--injection-buffers", v, 1, 4096);
+            },
+            [](const s_t& s) { return cli::joined(s.injection); })
+            .axis()};
+    cli::append(list, cli::experiment_flags::settings<s_t>(
+                          "an 8x8x8 torus (--radix given keeps its value)"));
+    return list;
+  }());
+  return t;
+}
+
+std::string help_text() {
+  return "usage: all_to_one [options]\n"
+         "\n"
+         "The parking lot at network scale: every node of a 3-D torus sends to the\n"
+         "last node as fast as it can (dimension order with datelines, 16-flit\n"
+         "buffers, 1-flit packets). Per arbiter: each source's share of the\n"
+         "destination's ejection port by its distance, Jain's index, max/min share\n"
+         "and network latency. Arbiters: round robin; age (Section 3.2's period, and\n"
+         "the smallest doubling of it with the age clock inhibited under 1% of the\n"
+         "time); inverse weights from this pattern's loads.\n"
+         "\n" +
+         table().help() +
+         "\n"
+         "Exit status: 0 done; 1 a run deadlocked; 2 bad input; 3 an output could not\n"
+         "be written.\n";
+}
 
 struct row {
   std::string setting;
@@ -64,30 +102,14 @@ struct row {
 };
 
 int run(int argc, char** argv) {
-  std::vector<std::size_t> radix = {4, 4, 4};
-  std::uint64_t cycles = 40000;
-  std::vector<unsigned> injection = {16};
-  cli::experiment_flags shared;
-  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
-    if (flag == "--radix") {
-      radix.clear();
-      for (const std::string& k : cli::split(value())) radix.push_back(cli::number(flag, k, 2, 32));
-      if (radix.size() != 3) throw cli::bad_input{"--radix: three radices (a 3-D torus)"};
-    } else if (flag == "--cycles") {
-      cycles = cli::number(flag, value(), 1000, 100000000);
-    } else if (flag == "--injection-buffers") {
-      injection.clear();
-      for (const std::string& b : cli::split(value()))
-        injection.push_back(static_cast<unsigned>(cli::number(flag, b, 1, 4096)));
-      if (injection.empty()) throw cli::bad_input{"--injection-buffers: names nothing"};
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  if (shared.full && !flags.given("--radix")) radix = {8, 8, 8};
-  shared.resolve(flags, {{"radix", cli::joined(radix)},
-                         {"cycles", std::to_string(cycles)},
-                         {"injection-buffers", cli::joined(injection)}});
+  settings st;
+  const cli::flags flags = table().parse(argc, argv, st);
+  cli::experiment_flags& shared = st.shared;
+  if (shared.full && !flags.given("--radix")) st.radix = {8, 8, 8};
+  shared.resolve(flags, table().resolved(st));
+  const std::vector<std::size_t>& radix = st.radix;
+  const std::uint64_t cycles = st.cycles;
+  const std::vector<std::size_t>& injection = st.injection;
   const interlock::torus_topology t(radix, {}, 1);
   const interlock::dimension_order_routing dor(t);
   const node_id destination = t.node_count() - 1;
@@ -111,7 +133,9 @@ int run(int argc, char** argv) {
                         (2 + static_cast<double>(injection.size()) * (age_runs + 1)),
                     "lower --radix, --cycles or --injection-buffers");
   cli::table_output csv = shared.output("all_to_one");
-  csv.line("setting,period,injection_buffer_flits,source,hops,share,network_latency");
+  const std::string config = table().values(st);
+  csv.line("setting,period,injection_buffer_flits,source,hops,share,network_latency," +
+           table().columns());
   using rr = interlock::round_robin_arbiter<64>;
   using age = interlock::age_epoch_arbiter<64>;
   using iw = interlock::inverse_weighted_arbiter<64, 1, 8>;
@@ -143,7 +167,7 @@ int run(int argc, char** argv) {
               });
           out.rows.push_back({"inverse_weighted", c.buffer_flits, net.run(), 0});
         } else {
-          const unsigned inj = injection[k - 1];
+          const unsigned inj = static_cast<unsigned>(injection[k - 1]);
           interlock::model::config ci = c;
           ci.injection_buffer_flits = inj;
           for (std::uint32_t period = advice.age.period;; period *= 2) {
@@ -190,12 +214,21 @@ int run(int argc, char** argv) {
     std::map<std::size_t, std::pair<double, int>> by_hops;
     for (std::size_t i = 0; i < r.sources.size(); ++i) {
       const std::size_t h = t.distance(r.sources[i], destination);
-      const double share = total > 0 ? r.accepted_per_source[i] / total : 0;
-      by_hops[h].first += share * static_cast<double>(r.sources.size());
-      ++by_hops[h].second;
+      // A share of nothing delivered is none, and so is a latency over no packet.
+      const double share =
+          total > 0 ? r.accepted_per_source[i] / total : std::numeric_limits<double>::quiet_NaN();
+      if (total > 0) {
+        by_hops[h].first += share * static_cast<double>(r.sources.size());
+        ++by_hops[h].second;
+      }
+      const double latency = r.accepted_per_source[i] > 0
+                                 ? r.network_latency_per_source[i]
+                                 : std::numeric_limits<double>::quiet_NaN();
       const std::string period = x.setting.rfind("age_", 0) == 0 ? x.setting.substr(4) : "";
-      csv.line(cli::format("%s,%s,%u,%u,%zu,%.6f,%.2f", x.setting.c_str(), period.c_str(),
-                           x.injection, r.sources[i], h, share, r.network_latency_per_source[i]));
+      csv.line(cli::format("%s,%s,%u,%u,%zu,%s,%s,", x.setting.c_str(), period.c_str(), x.injection,
+                           r.sources[i], h, cli::cell("%.6f", share).c_str(),
+                           cli::cell("%.2f", latency).c_str()) +
+               config);
     }
     std::printf("%-18s %6u %6.3f %7.2f %7.2f ", x.setting.c_str(), x.injection, r.jain,
                 r.max_min_ratio, r.source_network_latency_max_min);
@@ -212,6 +245,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::string help = help_text();
   return cli::run_tool("all_to_one", help.c_str(), "try a smaller --radix", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -30,6 +30,7 @@
 #include <interlock/traffic/merging.hpp>
 #include "cli.hpp"
 #include "experiment.hpp"
+#include "settings.hpp"
 
 namespace {
 
@@ -93,37 +94,51 @@ std::string fraction(double x) {
   return text;
 }
 
-const std::string help_text =
-    "usage: parking_lot [options]\n"
-    "\n"
-    "The parking lot ([Abts07] Section 2, Figure 4): 8 nodes on a line and on a\n"
-    "ring, P0..P6 all sending to P7 as fast as they can; each source's share of\n"
-    "P7's ejection port and its network latency under round robin, age-based\n"
-    "arbitration (Section 3.2's parameters) and inverse weights ([Towles14]),\n"
-    "beside round robin's share by the paper's merging rule.\n"
-    "\n"
-    "  --cycles N           measured cycles, 100..100000000 (default 40000)\n" +
-    cli::experiment_flags::help() +
-    "\n"
-    "Exit status: 0 done; 2 bad input; 3 an output could not be written.\n";
+struct settings {
+  std::uint64_t cycles = 40000;
+  cli::experiment_flags shared;
+};
+
+const cli::setting_table<settings>& table() {
+  using s_t = settings;
+  static const cli::setting_table<s_t> t([] {
+    std::vector<cli::setting<s_t>> list{cli::whole<s_t>(
+        "--cycles", "N", [](auto& s) -> auto& { return s.cycles; }, 100, 100000000,
+        "measured cycles (after 2000 of warm-up)")};
+    cli::append(list, cli::experiment_flags::settings<s_t>(""));
+    return list;
+  }());
+  return t;
+}
+
+std::string help_text() {
+  return "usage: parking_lot [options]\n"
+         "\n"
+         "The parking lot ([Abts07] Section 2, Figure 4): 8 nodes on a line and on a\n"
+         "ring, P0..P6 all sending to P7 as fast as they can; each source's share of\n"
+         "P7's ejection port and its network latency under round robin, age-based\n"
+         "arbitration (Section 3.2's parameters) and inverse weights ([Towles14]),\n"
+         "beside round robin's share by the paper's merging rule.\n"
+         "\n" +
+         table().help() +
+         "\n"
+         "Exit status: 0 done; 2 bad input; 3 an output could not be written.\n";
+}
 
 int run_all(int argc, char** argv) {
-  std::uint64_t cycles = 40000;
-  cli::experiment_flags shared(false);
-  cli::flags flags = shared.read(argc, argv, [&](const std::string& flag, const auto& value) {
-    if (flag == "--cycles") {
-      cycles = cli::number(flag, value(), 100, 100000000);
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  shared.resolve(flags, {{"cycles", std::to_string(cycles)}});
+  settings st;
+  const cli::flags flags = table().parse(argc, argv, st);
+  const std::uint64_t cycles = st.cycles;
+  cli::experiment_flags& shared = st.shared;
+  shared.resolve(flags, table().resolved(st));
   // Two networks of 8 routers, three runs each, over warm-up and window.
   shared.check_work(2.0 * 3 * 8 * static_cast<double>(2000 + cycles), "lower --cycles");
   cli::table_output csv = shared.output("parking_lot");
+  const std::string config = table().values(st);
   csv.line(
       "network,source,hops,round_robin,age,merging_rule,round_robin_network_latency,"
-      "age_network_latency,inverse_weighted,inverse_weighted_network_latency");
+      "age_network_latency,inverse_weighted,inverse_weighted_network_latency," +
+      table().columns());
   std::printf(
       "Parking lot ([Abts07] Section 2, Figure 4): 8 nodes, P0..P6 all send to P7 as\n"
       "fast as they can; each source's share of P7's ejection port, measured over\n"
@@ -154,11 +169,15 @@ int run_all(int argc, char** argv) {
               o.inverse.accepted_per_source[i], fraction(o.merging[s]).c_str(),
               o.round_robin.network_latency_per_source[i], o.age.network_latency_per_source[i],
               o.inverse.network_latency_per_source[i]);
-          csv.line(cli::format(
-              "%s,P%u,%zu,%.6f,%.6f,%.6f,%.3f,%.3f,%.6f,%.3f", wrap ? "ring" : "mesh", s, hops,
-              o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i], o.merging[s],
-              o.round_robin.network_latency_per_source[i], o.age.network_latency_per_source[i],
-              o.inverse.accepted_per_source[i], o.inverse.network_latency_per_source[i]));
+          csv.line(
+              cli::format("%s,P%u,%zu,%.6f,%.6f,%.6f,%s,%s,%.6f,%s,", wrap ? "ring" : "mesh", s,
+                          hops, o.round_robin.accepted_per_source[i], o.age.accepted_per_source[i],
+                          o.merging[s],
+                          cli::cell("%.3f", o.round_robin.network_latency_per_source[i]).c_str(),
+                          cli::cell("%.3f", o.age.network_latency_per_source[i]).c_str(),
+                          o.inverse.accepted_per_source[i],
+                          cli::cell("%.3f", o.inverse.network_latency_per_source[i]).c_str()) +
+              config);
         }
         std::printf(
             "  Jain's fairness index   round robin %.3f   age-based %.3f   inverse weights %.3f\n",
@@ -190,6 +209,7 @@ int run_all(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("parking_lot", help_text.c_str(), "fewer --cycles", argc, argv,
+  const std::string help = help_text();
+  return cli::run_tool("parking_lot", help.c_str(), "fewer --cycles", argc, argv,
                        [&] { return run_all(argc, argv); });
 }

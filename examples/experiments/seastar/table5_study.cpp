@@ -220,8 +220,7 @@ int run(int argc, char** argv) {
       max_runs = cli::number(flag, value(), 1, 1000000);
     } else if (flag == "--seeds") {
       seed_list.clear();
-      for (const std::string& s : cli::split(value()))
-        seed_list.push_back(cli::number(flag, s, 1, 1000));
+      for (const std::size_t s : cli::numbers(flag, value(), 1, 1000)) seed_list.push_back(s);
     } else if (flag == "--list") {
       list = true;
     } else {
