@@ -3,7 +3,8 @@
 // --radix (2..max_radix per dimension, 1 to 8 dimensions), --wrap (one 0/1
 // per dimension, default all 1) and --slices, for a program whose settings
 // S hold `radix`, `wrap` and `slices`; finish_torus() checks them together
-// once the loop has read them.
+// once the loop has read them. radix3_setting(): --radix of a program that
+// runs 3-D tori only.
 #ifndef INTERLOCK_EXAMPLES_CLI_NETWORK_FLAGS_HPP
 #define INTERLOCK_EXAMPLES_CLI_NETWORK_FLAGS_HPP
 
@@ -11,6 +12,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "flags.hpp"
@@ -46,6 +48,22 @@ std::vector<setting<S>> torus_settings(std::size_t max_radix) {
           "--slices", "N", [](auto& s) -> auto& { return s.slices; }, 1, 8,
           "parallel copies of every link (Anton 2: 2)"),
   };
+}
+
+/// --radix K0,K1,K2 alone: a 3-D torus of 2..max_radix per dimension, for a
+/// program whose settings S hold `radix` (its help: `help`).
+template <class S>
+setting<S> radix3_setting(std::size_t max_radix, std::string help) {
+  return custom<S>(
+      "--radix", "K0,K1,K2", std::move(help),
+      [max_radix](S& s, const std::string& v) {
+        s.radix.clear();
+        for (const std::string& k : split(v)) s.radix.push_back(number("--radix", k, 2, max_radix));
+        if (s.radix.size() != 3)
+          throw bad_input{"--radix: " + std::to_string(s.radix.size()) +
+                          " radices; three (a 3-D torus)"};
+      },
+      [](const S& s) { return joined(s.radix); });
 }
 
 /// After the loop (and a preset): at most 8 dimensions; --wrap all 1 when

@@ -63,6 +63,12 @@ class output_file {
 /// takes it: "0.1", "1e-05"), for configurations written to be read again.
 inline std::string real_text(double x) {
   char text[40] = "";
+  // A whole number as digits (100, not 1e+02).
+  // (The range first: a cast of a value beyond long long, or of NaN, is undefined.)
+  if (x > -1e15 && x < 1e15 && x == static_cast<double>(static_cast<long long>(x))) {
+    std::snprintf(text, sizeof text, "%lld", static_cast<long long>(x));
+    return text;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(text, sizeof text, "%.*g", precision, x);
     if (std::strtod(text, nullptr) == x) break;

@@ -52,12 +52,13 @@ const char* const help_text =
     "                         and measures the window undrained\n"
     "  --write-config FILE    the network's settings and the check's, to rerun\n"
     "                         with --config FILE\n"
-    "  --csv FILE             one row per test: test,destination,load,sources,\n"
+    "  --csv FILE             one row per test: test,sources,\n"
     "                         accepted,jain,max_min,latency_max_min,\n"
     "                         network_latency_max_min,deadlocked,fair,\n"
     "                         latency_fair (the verdicts: fair, unfair or\n"
     "                         inconclusive; figures empty when nothing was\n"
-    "                         measured)\n"
+    "                         measured), min_jain, max_latency_ratio, then\n"
+    "                         the network's settings as the test ran them\n"
     "  --json FILE            the flags, both tests' figures and the verdict\n"
     "\n"
     "Exit status: 0 fair by both verdicts; 1 unfair by either (or a run\n"
@@ -78,24 +79,28 @@ void print(const char* what, const interlock::model::fairness_figures& f) {
   }
 }
 
-const char* const csv_header =
-    "test,destination,load,sources,accepted,jain,max_min,latency_max_min,"
-    "network_latency_max_min,deadlocked,fair,latency_fair";
+// The measures and verdicts, the thresholds, then the network's settings
+// as the test ran them (netsim's columns: its traffic, load and destination).
+std::string csv_header() {
+  return "test,sources,accepted,jain,max_min,latency_max_min,network_latency_max_min,"
+         "deadlocked,fair,latency_fair,min_jain,max_latency_ratio," +
+         netsim_tool::settings().columns();
+}
 
 // One CSV row of a test; the fairness cells are empty when nothing arrived.
 std::string csv_row(const char* test, const interlock::model::fairness_options& o,
                     const interlock::model::fairness_figures& f, const char* fair,
-                    const char* latency_fair) {
+                    const char* latency_fair, const std::string& network) {
   const bool measured = f.accepted > 0;
   const auto cell = [&](const char* pattern, double x) {
     return measured ? cli::format(pattern, x) : std::string();
   };
-  return cli::format("%s,%u,%s,%zu,%.4f,", test, static_cast<unsigned>(o.destination),
-                     cli::real_text(o.load).c_str(), f.sources, f.accepted) +
-         cell("%.4f", f.jain) + "," +
+  return cli::format("%s,%zu,%.4f,", test, f.sources, f.accepted) + cell("%.4f", f.jain) + "," +
          (f.max_min == f.max_min ? cell("%.3f", f.max_min) : std::string()) + "," +
          cell("%.3f", f.latency_max_min) + "," + cell("%.3f", f.network_latency_max_min) + "," +
-         (f.deadlocked ? "1" : "0") + "," + fair + "," + latency_fair;
+         (f.deadlocked ? "1" : "0") + "," + fair + "," + latency_fair + "," +
+         cli::real_text(o.min_jain) + "," + cli::real_text(o.max_network_latency_ratio) + "," +
+         network;
 }
 
 int run(int argc, char** argv) {
@@ -160,6 +165,7 @@ int run(int argc, char** argv) {
                 a.weights_from.c_str(),
                 default_weights ? " (as the paper programs them)" : " (--weights-from)");
   int status = 0;
+  std::string network_columns[2];  // each test's, as it ran
   const interlock::model::fairness_report report = interlock::model::check_fairness(
       [&](const interlock::model::fairness_scenario& s) {
         arguments run_args = a;
@@ -171,6 +177,9 @@ int run(int argc, char** argv) {
         run_args.mix = {{run_args.traffic, 1}};
         interlock::model::results out;
         run_args.on_results = [&out](const interlock::model::results& r) { out = r; };
+        run_args.on_config_values = [&](const std::string& v) {
+          network_columns[s.traffic == interlock::model::fairness_traffic::all_to_one ? 0 : 1] = v;
+        };
         run_args.on_resolved = [&](const std::vector<setting>& settings) {
           if (!written.empty()) return;
           for (const setting& x : settings)
@@ -197,9 +206,11 @@ int run(int argc, char** argv) {
   const char* const verdict = !measured ? "inconclusive" : fair ? "fair" : "unfair";
   const char* const latency_verdict = !measured ? "inconclusive" : latency_fair ? "fair" : "unfair";
   const std::string rows[2] = {
-      csv_row("all_to_one", options, report.all_to_one, verdict, latency_verdict),
-      csv_row("uniform", options, report.uniform, verdict, latency_verdict)};
-  csv.line(csv_header);
+      csv_row("all_to_one", options, report.all_to_one, verdict, latency_verdict,
+              network_columns[0]),
+      csv_row("uniform", options, report.uniform, verdict, latency_verdict, network_columns[1])};
+  const std::string header = csv_header();
+  csv.line(header);
   for (const std::string& row : rows) csv.line(row);
   csv.close();
   if (json.open()) {
@@ -213,9 +224,8 @@ int run(int argc, char** argv) {
                            {"weights-from", weighted ? a.weights_from : std::string()},
                            {"load", cli::real_text(options.load)},
                            {"destination", std::to_string(options.destination)}}) +
-        ",\n  \"tests\": [\n    " + cli::json::row(csv_header, rows[0]) + ",\n    " +
-        cli::json::row(csv_header, rows[1]) +
-        "\n  ],\n  \"verdict\": " + cli::json::string(verdict) +
+        ",\n  \"tests\": [\n    " + cli::json::row(header, rows[0]) + ",\n    " +
+        cli::json::row(header, rows[1]) + "\n  ],\n  \"verdict\": " + cli::json::string(verdict) +
         ",\n  \"latency_verdict\": " + cli::json::string(latency_verdict) + "\n}");
     json.close();
   }

@@ -70,6 +70,8 @@ struct arguments {
   std::function<void(const interlock::model::results&)> on_results;
   // A driver's: the configuration as run (key, value), once per run.
   std::function<void(const std::vector<std::pair<std::string, std::string>>&)> on_resolved;
+  // A driver's: each row's configuration columns (settings().columns()), as run.
+  std::function<void(const std::string&)> on_config_values;
 
   /// A batch or a trace: every packet measured, the run ends at the last delivery.
   bool finite() const noexcept { return model.batch > 0 || trace.on(); }

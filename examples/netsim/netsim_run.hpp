@@ -185,6 +185,7 @@ int simulate(const arguments& a, const Scheme& scheme, const traffic_setup& traf
       std::fputs(results_text(a, r, a.trace.on() ? 0.0 : traffic.capacity).c_str(), stdout);
     if (a.on_results) a.on_results(r);
     const std::string row = interlock::model::csv_row(r);
+    if (a.on_config_values) a.on_config_values(config_values(as_run, load));
     csv.line(config_values(as_run, load) + "," + row +
              (a.trace.on() ? trace_csv_row(figures) : std::string()));
     const char* const source_header =

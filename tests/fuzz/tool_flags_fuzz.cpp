@@ -106,6 +106,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(text.find_first_not_of("0123456789.eE+-") == std::string::npos,
             "accepted a character outside decimal notation");
       check(std::isfinite(x) && x >= 0 && x <= 1e6, "accepted a number out of range");
+      // What a configuration is written with reads back as the same number.
+      const std::string written = cli::real_text(x);
+      check(cli::real("--load", written, 0, 1e6) == x, "real_text does not read back");
+      check(x != std::floor(x) || written.find_first_not_of("0123456789") == std::string::npos,
+            "a whole number not written as digits");
     } catch (const cli::bad_input& e) {
       check_message(e.message);
     }

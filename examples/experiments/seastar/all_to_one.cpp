@@ -48,17 +48,7 @@ const cli::setting_table<settings>& table() {
   using s_t = settings;
   static const cli::setting_table<s_t> t([] {
     std::vector<cli::setting<s_t>> list{
-        cli::custom<s_t>(
-            "--radix", "K0,K1,K2", "the torus, 2..32 per dimension",
-            [](s_t& s, const std::string& v) {
-              s.radix.clear();
-              for (const std::string& k : cli::split(v))
-                s.radix.push_back(cli::number("--radix", k, 2, 32));
-              if (s.radix.size() != 3)
-                throw cli::bad_input{"--radix: " + std::to_string(s.radix.size()) +
-                                     " radices; three (a 3-D torus)"};
-            },
-            [](const s_t& s) { return cli::joined(s.radix); }),
+        cli::radix3_setting<s_t>(32, "the torus, 2..32 per dimension"),
         cli::whole<s_t>(
             "--cycles", "N", [](auto& s) -> auto& { return s.cycles; }, 1000, 100000000,
             "measured cycles (after 10000 of warm-up)"),
