@@ -23,47 +23,76 @@ namespace {
 
 using namespace netsim_tool;
 
-const char* const help_text =
-    "usage: fairness_check [netsim's network, scheme, router and node flags]\n"
-    "                      [--min-jain J] [--destination N] [--load L]\n"
-    "\n"
-    "Runs the network model twice, as the papers test fairness: every source\n"
-    "sending to one node as fast as it can (all-to-one: the parking lot at\n"
-    "network scale), and uniform random traffic past saturation; reports over\n"
-    "the sources Jain's index and max/min of the throughput, and max/min of the\n"
-    "mean latency and network latency (age arbitration's claim is equal network\n"
-    "latency). Two verdicts: throughput, fair when both Jain indexes reach\n"
-    "--min-jain; latency, fair when max/min of the sources' mean network latency\n"
-    "is at most --max-latency-ratio in both. Inverse-weighted arbiters are\n"
-    "programmed as the paper programs them, one set from uniform traffic's loads\n"
-    "for both tests (--weights-from to choose others).\n"
-    "\n"
-    "  --min-jain J           the throughput verdict's threshold, 0..1 (default 0.9)\n"
-    "  --max-latency-ratio R  the latency verdict's threshold, 1..1000 (default 2)\n"
-    "  --destination N        all-to-one's node (default the last)\n"
-    "  --load L               uniform traffic's offered load per source, 0..1\n"
-    "                         (default 1: past saturation)\n"
-    "  netsim's flags         --radix, --wrap, --slices, --node, --scheme, --orders,\n"
-    "                         --arbiter and its options, --input-arbiter,\n"
-    "                         --allocator, --vcs, buffers, --packet-flits,\n"
-    "                         --cycles, --warmup, --seed, --preset, --config ...\n"
-    "                         (netsim --help); not --traffic, --batch, --sweep,\n"
-    "                         --per-source or --drain: the check sets the traffic\n"
-    "                         and measures the window undrained\n"
-    "  --write-config FILE    the network's settings and the check's, to rerun\n"
-    "                         with --config FILE\n"
-    "  --csv FILE             one row per test: test,sources,\n"
-    "                         accepted,jain,max_min,latency_max_min,\n"
-    "                         network_latency_max_min,deadlocked,fair,\n"
-    "                         latency_fair (the verdicts: fair, unfair or\n"
-    "                         inconclusive; figures empty when nothing was\n"
-    "                         measured), min_jain, max_latency_ratio, then\n"
-    "                         the network's settings as the test ran them\n"
-    "  --json FILE            the flags, both tests' figures and the verdict\n"
-    "\n"
-    "Exit status: 0 fair by both verdicts; 1 unfair by either (or a run\n"
-    "deadlocked); 2 bad input; 3 failure; 4 inconclusive: a test delivered\n"
-    "nothing in its window, so no verdict rests on a figure.\n";
+// fairness_check's own settings, beside netsim's table: the thresholds are
+// result columns; the destination and the uniform load are each test's and
+// so written in netsim's columns of the row (axes here).
+struct own_settings {
+  interlock::model::fairness_options options;
+  std::string destination;  // checked against the network's size once it is known
+  std::string csv, json;
+};
+
+const cli::setting_table<own_settings>& own_table() {
+  using o_t = own_settings;
+  static const cli::setting_table<o_t> table({
+      cli::decimal<o_t>(
+          "--min-jain", "J", [](auto& o) -> auto& { return o.options.min_jain; }, 0, 1,
+          "the throughput verdict's threshold"),
+      cli::decimal<o_t>(
+          "--max-latency-ratio", "R",
+          [](auto& o) -> auto& { return o.options.max_network_latency_ratio; }, 1, 1000,
+          "the latency verdict's threshold"),
+      cli::custom<o_t>(
+          "--destination", "N", "all-to-one's node",
+          [](o_t& o, const std::string& v) { o.destination = v; },
+          [](const o_t& o) { return std::to_string(o.options.destination); })
+          .axis()
+          .defaults("the last"),
+      cli::decimal<o_t>(
+          "--load", "L", [](auto& o) -> auto& { return o.options.load; }, 0.001, 1,
+          "uniform traffic's offered load per source (1: past saturation)")
+          .axis(),
+      cli::output<o_t>(
+          "--csv", [](auto& o) -> auto& { return o.csv; },
+          "one row per test: test, sources, accepted, jain, max_min, latency_max_min, "
+          "network_latency_max_min, deadlocked, fair, latency_fair (the verdicts: fair, unfair "
+          "or inconclusive; figures empty when nothing was measured), min_jain, "
+          "max_latency_ratio, then the network's settings as the test ran them"),
+      cli::output<o_t>(
+          "--json", [](auto& o) -> auto& { return o.json; },
+          "the flags, both tests' figures and the verdict"),
+  });
+  return table;
+}
+
+std::string help_text() {
+  return "usage: fairness_check [netsim's network, scheme, router and node flags]\n"
+         "                      [--min-jain J] [--destination N] [--load L]\n"
+         "\n"
+         "Runs the network model twice, as the papers test fairness: every source\n"
+         "sending to one node as fast as it can (all-to-one: the parking lot at\n"
+         "network scale), and uniform random traffic past saturation; reports over\n"
+         "the sources Jain's index and max/min of the throughput, and max/min of the\n"
+         "mean latency and network latency (age arbitration's claim is equal network\n"
+         "latency). Two verdicts: throughput, fair when both Jain indexes reach\n"
+         "--min-jain; latency, fair when max/min of the sources' mean network latency\n"
+         "is at most --max-latency-ratio in both. Inverse-weighted arbiters are\n"
+         "programmed as the paper programs them, one set from uniform traffic's loads\n"
+         "for both tests (--weights-from to choose others).\n"
+         "\n" +
+         own_table().help() +
+         "  netsim's flags         --radix, --wrap, --slices, --node, --scheme, --orders,\n"
+         "                         --arbiter and its options, --input-arbiter,\n"
+         "                         --allocator, --vcs, buffers, --packet-flits,\n"
+         "                         --cycles, --warmup, --seed, --preset, --config ...\n"
+         "                         (netsim --help); not --traffic, --batch, --sweep,\n"
+         "                         --per-source or --drain: the check sets the traffic\n"
+         "                         and measures the window undrained\n"
+         "\n"
+         "Exit status: 0 fair by both verdicts; 1 unfair by either (or a run\n"
+         "deadlocked); 2 bad input; 3 failure; 4 inconclusive: a test delivered\n"
+         "nothing in its window, so no verdict rests on a figure.\n";
+}
 
 void print(const char* what, const interlock::model::fairness_figures& f) {
   std::printf("%s: %zu sources, %.4f flits per source per cycle%s\n", what, f.sources, f.accepted,
@@ -83,12 +112,12 @@ void print(const char* what, const interlock::model::fairness_figures& f) {
 // as the test ran them (netsim's columns: its traffic, load and destination).
 std::string csv_header() {
   return "test,sources,accepted,jain,max_min,latency_max_min,network_latency_max_min,"
-         "deadlocked,fair,latency_fair,min_jain,max_latency_ratio," +
-         netsim_tool::settings().columns();
+         "deadlocked,fair,latency_fair," +
+         own_table().columns() + "," + netsim_tool::settings().columns();
 }
 
 // One CSV row of a test; the fairness cells are empty when nothing arrived.
-std::string csv_row(const char* test, const interlock::model::fairness_options& o,
+std::string csv_row(const char* test, const std::string& own,
                     const interlock::model::fairness_figures& f, const char* fair,
                     const char* latency_fair, const std::string& network) {
   const bool measured = f.accepted > 0;
@@ -98,45 +127,28 @@ std::string csv_row(const char* test, const interlock::model::fairness_options& 
   return cli::format("%s,%zu,%.4f,", test, f.sources, f.accepted) + cell("%.4f", f.jain) + "," +
          (f.max_min == f.max_min ? cell("%.3f", f.max_min) : std::string()) + "," +
          cell("%.3f", f.latency_max_min) + "," + cell("%.3f", f.network_latency_max_min) + "," +
-         (f.deadlocked ? "1" : "0") + "," + fair + "," + latency_fair + "," +
-         cli::real_text(o.min_jain) + "," + cli::real_text(o.max_network_latency_ratio) + "," +
-         network;
+         (f.deadlocked ? "1" : "0") + "," + fair + "," + latency_fair + "," + own + "," + network;
 }
 
 int run(int argc, char** argv) {
   // fairness_check's own flags; the rest are netsim's.
-  interlock::model::fairness_options options;
-  std::string destination_text, csv_path, json_path;
+  own_settings own;
   arguments a = parse(argc, argv, [&](const std::string& flag, const auto& value) {
-    if (flag == "--min-jain") {
-      options.min_jain = cli::real(flag, value(), 0, 1);
-    } else if (flag == "--max-latency-ratio") {
-      options.max_network_latency_ratio = cli::real(flag, value(), 1, 1000);
-    } else if (flag == "--load") {
-      options.load = cli::real(flag, value(), 0.001, 1);
-    } else if (flag == "--destination") {
-      destination_text = value();
-    } else if (flag == "--csv") {
-      csv_path = value();
-    } else if (flag == "--json") {
-      json_path = value();
-    } else if (flag == "--traffic" || flag == "--batch" || flag == "--sweep" ||
-               flag == "--per-source") {
+    if (flag == "--traffic" || flag == "--batch" || flag == "--sweep" || flag == "--per-source")
       throw bad_input{flag + ": fairness_check sets the traffic and runs itself"};
-    } else if (flag == "--drain") {
+    if (flag == "--drain")
       throw bad_input{flag + ": fairness_check measures the window past saturation, undrained"};
-    } else {
-      return false;
-    }
-    return true;
+    return own_table().read(own, flag, value);
   });
+  interlock::model::fairness_options& options = own.options;
+  const std::string& destination_text = own.destination;
   std::size_t nodes = 1;
   for (const std::size_t k : a.radix) nodes *= k;
   options.destination = static_cast<interlock::node_id>(
       destination_text.empty() ? nodes - 1
                                : cli::number("--destination", destination_text, 0, nodes - 1));
-  cli::output_file csv("--csv", csv_path);
-  cli::output_file json("--json", json_path);
+  cli::output_file csv("--csv", own.csv);
+  cli::output_file json("--json", own.json);
   // --write-config: the network's settings as the first test ran them (not
   // the tests' traffic, which fairness_check sets), then its own.
   cli::output_file config_file("--write-config", a.write_config);
@@ -192,10 +204,7 @@ int run(int argc, char** argv) {
       },
       options);
   if (config_file.open()) {
-    written.emplace_back("min-jain", cli::real_text(options.min_jain));
-    written.emplace_back("max-latency-ratio", cli::real_text(options.max_network_latency_ratio));
-    written.emplace_back("load", cli::real_text(options.load));
-    written.emplace_back("destination", std::to_string(options.destination));
+    for (const setting& x : own_table().resolved(own)) written.push_back(x);
     write_config(config_file, written, "fairness_check");
   }
   print(("all-to-one to node " + std::to_string(options.destination)).c_str(), report.all_to_one);
@@ -205,10 +214,11 @@ int run(int argc, char** argv) {
   const bool measured = report.measured();
   const char* const verdict = !measured ? "inconclusive" : fair ? "fair" : "unfair";
   const char* const latency_verdict = !measured ? "inconclusive" : latency_fair ? "fair" : "unfair";
-  const std::string rows[2] = {
-      csv_row("all_to_one", options, report.all_to_one, verdict, latency_verdict,
-              network_columns[0]),
-      csv_row("uniform", options, report.uniform, verdict, latency_verdict, network_columns[1])};
+  const std::string own_columns = own_table().values(own);
+  const std::string rows[2] = {csv_row("all_to_one", own_columns, report.all_to_one, verdict,
+                                       latency_verdict, network_columns[0]),
+                               csv_row("uniform", own_columns, report.uniform, verdict,
+                                       latency_verdict, network_columns[1])};
   const std::string header = csv_header();
   csv.line(header);
   for (const std::string& row : rows) csv.line(row);
@@ -253,7 +263,8 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("fairness_check", help_text, "a smaller network, or fewer --cycles", argc,
+  const std::string help = help_text();
+  return cli::run_tool("fairness_check", help.c_str(), "a smaller network, or fewer --cycles", argc,
                        argv, [&] {
                          try {
                            return run(argc, argv);
