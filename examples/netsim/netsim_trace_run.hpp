@@ -126,14 +126,18 @@ inline std::string trace_text(const trace_figures& f, const interlock::model::re
   const auto count = [](std::uint64_t x) { return static_cast<unsigned long long>(x); };
   std::string out;
   if (f.cut_off) {
+    // Read from the file is not yet sent: a packet read may still wait for
+    // a dependency, outside the network and its source queue.
+    const std::uint64_t sent = r.measured_packets;
+    const std::uint64_t waiting = f.replayed > sent ? f.replayed - sent : 0;
     out += cli::format(
         "TRACE CUT OFF at cycle %llu (--cycles + --drain): %llu of the trace's %llu packets "
-        "replayed (%.1f%%), %zu of them delivered, %zu still in source queues, %zu in the "
-        "network; every figure below is of the part replayed (partial)\n",
+        "read (%.1f%%): %zu delivered, %zu still in source queues, %zu in the network, %llu "
+        "waiting for a dependency; every figure below is of the part replayed (partial)\n",
         count(r.cycles), count(f.replayed), count(f.packets),
         f.packets > 0 ? 100.0 * static_cast<double>(f.replayed) / static_cast<double>(f.packets)
                       : 100.0,
-        r.measured_delivered, r.measured_in_source_queues, r.measured_in_network);
+        r.measured_delivered, r.measured_in_source_queues, r.measured_in_network, count(waiting));
     out += cli::format(
         "trace: %s, %llu packets over %llu cycles (its header); the replay was cut off\n",
         f.benchmark.c_str(), count(f.packets), count(f.header_cycles));
