@@ -85,9 +85,10 @@ std::string help_text() {
          "                         --arbiter and its options, --input-arbiter,\n"
          "                         --allocator, --vcs, buffers, --packet-flits,\n"
          "                         --cycles, --warmup, --seed, --preset, --config ...\n"
-         "                         (netsim --help); not --traffic, --batch, --sweep,\n"
-         "                         --per-source or --drain: the check sets the traffic\n"
-         "                         and measures the window undrained\n"
+         "                         (netsim --help); not --traffic, --trace..., --batch,\n"
+         "                         --sweep, --per-source, --jobs or --drain: the check\n"
+         "                         sets the traffic, runs its two tests in turn and\n"
+         "                         measures the window undrained\n"
          "\n"
          "Exit status: 0 fair by both verdicts; 1 unfair by either (or a run\n"
          "deadlocked); 2 bad input; 3 failure; 4 inconclusive: a test delivered\n"
@@ -134,8 +135,12 @@ int run(int argc, char** argv) {
   // fairness_check's own flags; the rest are netsim's.
   own_settings own;
   arguments a = parse(argc, argv, [&](const std::string& flag, const auto& value) {
-    if (flag == "--traffic" || flag == "--batch" || flag == "--sweep" || flag == "--per-source")
+    if (flag == "--traffic" || flag == "--batch" || flag == "--sweep" || flag == "--per-source" ||
+        flag.rfind("--trace", 0) == 0)
       throw bad_input{flag + ": fairness_check sets the traffic and runs itself"};
+    if (flag == "--jobs")
+      throw bad_input{flag +
+                      ": fairness_check runs its two tests in turn, with nothing to share out"};
     if (flag == "--drain")
       throw bad_input{flag + ": fairness_check measures the window past saturation, undrained"};
     return own_table().read(own, flag, value);
