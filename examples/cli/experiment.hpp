@@ -39,6 +39,17 @@ namespace cli {
 /// An experiment's resolved configuration: (key, value) in flag syntax.
 using settings_list = std::vector<std::pair<std::string, std::string>>;
 
+/// Refuses runs whose estimate, `work` in `unit` (router-cycles, a
+/// switch's port-cycles: about 3e6 a second), passes --max-work's
+/// `max_work`, saying what to `lower`.
+inline void refuse_work(double work, std::uint64_t max_work, const char* unit, const char* lower) {
+  if (work > static_cast<double>(max_work))
+    throw bad_input{format(
+        "--max-work: the runs could take %.3g %s (about %.3g hours at 3e6 %s/s); %s or raise "
+        "--max-work (now %.3g)",
+        work, unit, work / 3e6 / 3600, unit, lower, static_cast<double>(max_work))};
+}
+
 class experiment_flags {
  public:
   /// `has_full`: whether the experiment has a paper's size (--full).
@@ -140,11 +151,7 @@ class experiment_flags {
 
   /// Refuses a grid whose estimate, `work` router-cycles, passes --max-work.
   void check_work(double work, const char* lower) const {
-    if (work > static_cast<double>(max_work))
-      throw bad_input{
-          format("--max-work: the runs could take %.3g router-cycles (about %.3g hours at 3e6 "
-                 "router-cycles/s); %s or raise --max-work (now %.3g)",
-                 work, work / 3e6 / 3600, lower, static_cast<double>(max_work))};
+    refuse_work(work, max_work, "router-cycles", lower);
   }
 
   /// Runs `cells` runs on --jobs threads (run_grid).

@@ -129,10 +129,16 @@ inline const cli::setting_table<arguments>& settings() {
              "t3e: a final hop in the last direction")
              .when(scheme_is({"t3e"}), "--scheme t3e on --node router")
              .under(),
-         custom<a>(
-             "--initial-onto-dateline", "", "t3e, unsafe: initial hops, onto a dateline node too",
-             [](a& s, const std::string&) { s.initial_onto_dateline = s.initial_hops = true; },
-             [](const a& s) { return std::string(s.initial_onto_dateline ? "true" : "false"); })
+         [] {
+           // A switch that implies --initial-hops.
+           cli::setting<a> x = toggle<a>(
+               "--initial-onto-dateline", [](auto& s) -> auto& { return s.initial_onto_dateline; },
+               "t3e, unsafe: initial hops, onto a dateline node too");
+           x.read = [](a& s, const std::string&) {
+             s.initial_onto_dateline = s.initial_hops = true;
+           };
+           return x;
+         }()
              .when(scheme_is({"t3e"}), "--scheme t3e on --node router")
              .under(),
          cli::one_of<a>(

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "experiment.hpp"
 #include "settings.hpp"
 
 namespace qos_plan_tool {
@@ -154,11 +155,7 @@ inline settings parse(int argc, char** argv) {
   // warm-up and the measured cycles.
   const double work = static_cast<double>(ports) * static_cast<double>(warmup + s.cycles) * 2.0 *
                       static_cast<double>(s.loads.size() * s.seeds);
-  if (work > static_cast<double>(s.max_work))
-    throw cli::bad_input{cli::format(
-        "--max-work: the runs could take %.3g port-cycles (about %.3g hours at 3e6 "
-        "port-cycles/s); lower --seeds, --cycles or the loads, or raise --max-work (now %.3g)",
-        work, work / 3e6 / 3600, static_cast<double>(s.max_work))};
+  cli::refuse_work(work, s.max_work, "port-cycles", "lower --seeds, --cycles or the loads");
   flags.write_resolved(table().resolved(s));
   return s;
 }

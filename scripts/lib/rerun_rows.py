@@ -127,6 +127,7 @@ def rerun_study(entry, bin_dir, scratch, old_header, old_rows):
     folder = os.path.join(ROOT, "docs", "results", "studies", study)
     design_header, design = read_csv(os.path.join(folder, "design.csv"))
     shared = [c for c in design_header if c in old_header]
+    _, grid = read_csv(os.path.join(folder, "grid.csv"))
     new_rows = []
     for k, row in enumerate(old_rows):
         matches = [d for d in design if all(d[c] == row[c] for c in shared)]
@@ -138,7 +139,6 @@ def rerun_study(entry, bin_dir, scratch, old_header, old_rows):
             w = csv.writer(f, lineterminator="\n")
             w.writerow(design_header)
             w.writerow([matches[0][c] for c in design_header])
-        _, grid = read_csv(os.path.join(folder, "grid.csv"))
         others = [g for g in grid
                   if all(g[c] == row[c] for c in shared) and g["seed"] != row["seed"]]
         with open(os.path.join(here, "grid.csv"), "w", newline="", encoding="utf-8") as f:
@@ -148,13 +148,13 @@ def rerun_study(entry, bin_dir, scratch, old_header, old_rows):
                 w.writerow([g[c] for c in old_header])
         run([os.path.join(bin_dir, "study"), study, "--folder", here, "--summary", here,
              "--jobs", "1", "--bin", bin_dir], here)
-        header, grid_now = read_csv(os.path.join(here, "grid.csv"))
+        _, grid_now = read_csv(os.path.join(here, "grid.csv"))
         fresh = [g for g in grid_now
                  if all(g.get(c) == row[c] for c in shared) and g.get("seed") == row["seed"]]
         if len(fresh) != 1:
             raise RuntimeError(f"the study's runner left {len(fresh)} rows of seed {row['seed']}")
         new_rows.append(fresh[0])
-    return old_header if not new_rows else list(new_rows[0].keys()), new_rows
+    return list(new_rows[0].keys()), new_rows
 
 
 def main():
