@@ -108,6 +108,7 @@ interlock::verify::cdg_options checker_options(const arguments& a, unsigned per_
   interlock::verify::cdg_options o;
   o.vc_limit = a.vcs;
   o.classes = a.classes;
+  o.threads = static_cast<unsigned>(a.threads);
   return o;
 }
 
@@ -130,8 +131,10 @@ void check_limits(const Scheme& scheme, const arguments& a, unsigned vcs_per_cha
       2.0 * static_cast<double>(t.dimensions() * t.slices()) * vcs_per_channel;
   const double graph_bytes = vertices * std::ceil(successors / 64) * 8 + vertices / 8;
   const double memo_bytes = (nodes - 1) * per_pair * 2 * (sizeof(typename Scheme::state) + 16);
-  const double mib = (graph_bytes + memo_bytes) / (1024.0 * 1024.0);
-  char text[160];
+  // (each thread keeps a graph and a memo of its own)
+  const double threads = static_cast<double>(a.threads);
+  const double mib = threads * (graph_bytes + memo_bytes) / (1024.0 * 1024.0);
+  char text[200];
   if (routes > static_cast<double>(a.max_routes)) {
     std::snprintf(text, sizeof text, "%.3g routes (%.0f per pair); raise --max-routes to allow it",
                   routes, per_pair);
@@ -139,8 +142,9 @@ void check_limits(const Scheme& scheme, const arguments& a, unsigned vcs_per_cha
   }
   if (mib > static_cast<double>(a.max_memory_mib)) {
     std::snprintf(text, sizeof text,
-                  "%.1f MiB (graph %.1f, memo %.1f); raise --max-memory to allow it", mib,
-                  graph_bytes / 1048576, memo_bytes / 1048576);
+                  "%.1f MiB (graph %.1f, memo %.1f, each of %zu threads); raise --max-memory "
+                  "or lower --threads to allow it",
+                  mib, graph_bytes / 1048576, memo_bytes / 1048576, a.threads);
     throw bad_input{"--max-memory: the check would need " + std::string(text)};
   }
 }

@@ -13,6 +13,7 @@
 
 #include "catalogue.hpp"
 #include "cli.hpp"
+#include "grid.hpp"
 #include "routing_flags.hpp"
 #include "settings.hpp"
 
@@ -44,6 +45,7 @@ struct arguments {
   std::size_t minus_dateline = 0;
   std::size_t max_memory_mib = 4096;
   std::size_t max_routes = 1000000000;
+  std::size_t threads = cli::default_jobs();
 };
 
 /// The orders a scheme takes when --orders is not given, as --orders names
@@ -197,7 +199,13 @@ inline const cli::setting_table<arguments>& settings() {
              1000000000000000,
              "refuse a run of more routes (the default: about two minutes "
              "at 110-140 ns a route)")
-             .control()});
+             .control(),
+         cli::whole<a>(
+             "--threads", "N", [](auto& s) -> auto& { return s.threads; }, 1, 256,
+             "walk the routes on N threads, each with its own graph and memo; the report is "
+             "the same for any N")
+             .local()
+             .defaults("the machine's cores")});
     return list;
   }());
   return table;

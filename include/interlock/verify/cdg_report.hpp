@@ -59,6 +59,9 @@ struct cdg_options {
   std::vector<traffic_class> classes{traffic_class::request, traffic_class::response};
   /// Look up a route for every edge of a witness cycle (a second pass).
   bool witness_routes = true;
+  /// Threads that walk the routes, the destinations shared out among them
+  /// (1..256); the report is the same for any number.
+  unsigned threads = 1;
 };
 
 struct cdg_report {

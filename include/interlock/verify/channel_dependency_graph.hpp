@@ -35,6 +35,11 @@
 //     dependency into that hop and stops. This needs states that compare
 //     byte for byte (trivially copyable, no padding: detail::memoizable_v);
 //     other states are walked in full. report.hops counts the hops walked.
+//   - options.threads = n > 1 walks the routes on n threads, the
+//     destinations shared out among them, each with its own graph and
+//     remembered states; the report is the one thread's field by field
+//     (a failing route: the first in the order class, destination, source,
+//     route). config_error unless 1 <= n <= 256.
 //   - Cycle detection is an iterative depth-first search (no recursion, so
 //     no depth limit on large tori); the graph keeps one bit per possible
 //     edge: vertices x ceil(2n x slices x VCs / 64) words of memory.
@@ -52,10 +57,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -73,36 +81,122 @@ namespace interlock::verify {
 
 /// Builds the channel dependency graph of every route the scheme gives and
 /// looks for a cycle. See the contract at the top of this header.
+namespace detail {
+
+/// What one thread's share of the walk found: its graph, its counts and
+/// its first route that does not arrive, by item and then route order.
+struct cdg_part {
+  channel_dependency_graph graph;
+  std::array<unsigned, traffic_classes> vcs_used{};
+  std::uint64_t routes = 0, hops = 0;
+  bool failed = false;
+  std::size_t failed_item = 0;
+  enumerated_route failed_route;
+  std::string problem;
+
+  /// Whether (item, route) comes before this part's failure.
+  bool earlier(std::size_t item, const enumerated_route& r) const noexcept {
+    if (!failed || item != failed_item) return !failed || item < failed_item;
+    return r.source != failed_route.source ? r.source < failed_route.source
+                                           : r.choice < failed_route.choice;
+  }
+};
+
+/// Walks the items next_item() gives into `part`.
+template <class Scheme, class NextItem>
+void walk_part(const Scheme& scheme, const cdg_options& options, cdg_part& part,
+               NextItem&& next_item) {
+  const unsigned per_class = scheme.vcs_per_class();
+  const std::size_t nodes = scheme.topology().node_count();
+  channel_dependency_graph& g = part.graph;
+  for_each_dependency(
+      scheme, options, g, next_item,
+      [&](std::uint64_t from, std::uint64_t to, const hop& h, const enumerated_route& route) {
+        g.use(to);
+        if (from != no_vertex) g.add(from, h);
+        const unsigned within = h.vc - static_cast<unsigned>(route.cls) * per_class;
+        unsigned& used = part.vcs_used[static_cast<std::size_t>(route.cls)];
+        used = std::max(used, within + 1);
+        ++part.hops;
+      },
+      [&](std::uint64_t from, std::uint64_t, std::uint64_t key, const enumerated_route&) {
+        if (from != no_vertex) g.add_successor(from, key);
+      },
+      [&](const enumerated_route& route, const std::string& problem) {
+        ++part.routes;
+        if (problem.empty()) return true;
+        const std::size_t position = static_cast<std::size_t>(
+            std::find(options.classes.begin(), options.classes.end(), route.cls) -
+            options.classes.begin());
+        const std::size_t item = position * nodes + route.destination;
+        if (part.earlier(item, route)) {
+          part.failed = true;
+          part.failed_item = item;
+          part.failed_route = route;
+          part.problem = problem;
+        }
+        return true;
+      });
+}
+
+}  // namespace detail
+
+/// Builds the channel dependency graph of every route the scheme gives and
+/// looks for a cycle. See the contract at the top of this header.
 template <class Scheme>
 cdg_report check_deadlock_freedom(const Scheme& scheme, const cdg_options& options = {}) {
   static_assert(require_routing_function<Scheme>(),
                 "check_deadlock_freedom needs a routing function");
   const unsigned per_class = scheme.vcs_per_class();
   detail::check_options("check_deadlock_freedom", options, per_class);
-  channel_dependency_graph g(scheme.topology(), traffic_classes * per_class);
-  cdg_report report;
-  detail::for_each_dependency(
-      scheme, options, g,
-      [&](std::uint64_t from, std::uint64_t to, const hop& h, const enumerated_route& route) {
-        g.use(to);
-        if (from != detail::no_vertex) g.add(from, h);
-        const unsigned within = h.vc - static_cast<unsigned>(route.cls) * per_class;
-        unsigned& used = report.vcs_used[static_cast<std::size_t>(route.cls)];
-        used = std::max(used, within + 1);
-        ++report.hops;
-      },
-      [&](std::uint64_t from, std::uint64_t, std::uint64_t key, const enumerated_route&) {
-        if (from != detail::no_vertex) g.add_successor(from, key);
-      },
-      [&](const enumerated_route& route, const std::string& problem) {
-        ++report.routes;
-        if (!problem.empty() && report.routes_arrive) {
-          report.routes_arrive = false;
-          report.failed_route = route;
-          report.route_problem = problem;
+  interlock::detail::require_in_range("check_deadlock_freedom", "threads", options.threads, 1, 256);
+  const channel_dependency_graph empty(scheme.topology(), traffic_classes * per_class);
+  std::vector<detail::cdg_part> parts(options.threads,
+                                      detail::cdg_part{empty, {}, 0, 0, false, 0, {}, {}});
+  if (parts.size() == 1) {
+    detail::walk_part(scheme, options, parts[0], detail::items_in_order{});
+  } else {
+    // Each thread takes the next destination not taken yet.
+    std::atomic<std::size_t> next{0};
+    const auto take = [&next] { return next.fetch_add(1, std::memory_order_relaxed); };
+    std::vector<std::thread> threads;
+    std::vector<std::exception_ptr> errors(parts.size());
+    for (std::size_t k = 1; k < parts.size(); ++k)
+      threads.emplace_back([&, k] {
+        try {
+          detail::walk_part(scheme, options, parts[k], take);
+        } catch (...) {
+          errors[k] = std::current_exception();
         }
-        return true;
       });
+    try {
+      detail::walk_part(scheme, options, parts[0], take);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+    for (std::thread& th : threads) th.join();
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+  channel_dependency_graph& g = parts[0].graph;
+  cdg_report report;
+  const detail::cdg_part* failure = nullptr;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const detail::cdg_part& part = parts[k];
+    if (k != 0) g.merge(part.graph);
+    for (std::size_t c = 0; c < traffic_classes; ++c)
+      report.vcs_used[c] = std::max(report.vcs_used[c], part.vcs_used[c]);
+    report.routes += part.routes;
+    report.hops += part.hops;
+    if (part.failed &&
+        (failure == nullptr || failure->earlier(part.failed_item, part.failed_route)))
+      failure = &part;
+  }
+  if (failure != nullptr) {
+    report.routes_arrive = false;
+    report.failed_route = failure->failed_route;
+    report.route_problem = failure->problem;
+  }
   report.resources = g.used_count();
   report.dependencies = g.edge_count();
   detail::record_cycle(g, g.vcs(), report);
@@ -110,7 +204,7 @@ cdg_report check_deadlock_freedom(const Scheme& scheme, const cdg_options& optio
     detail::find_witness_routes(g.vcs(), report.cycle, [&](auto&& on_edge) {
       bool go = true;
       detail::for_each_dependency(
-          scheme, options, g,
+          scheme, options, g, detail::items_in_order{},
           [&](std::uint64_t from, std::uint64_t to, const hop&, const enumerated_route& route) {
             if (go && from != detail::no_vertex) go = on_edge(from, to, route, false);
           },

@@ -186,6 +186,21 @@ class channel_dependency_graph {
   std::size_t used_count() const noexcept { return used_count_; }
   std::size_t edge_count() const noexcept { return edge_count_; }
 
+  /// Adds every resource used and every edge of `other`, a graph of the
+  /// same topology and VCs (the parts of a walk split among threads).
+  void merge(const channel_dependency_graph& other) {
+    INTERLOCK_ASSERT(other.adjacency_.size() == adjacency_.size(), "merging unlike graphs");
+    if (other.adjacency_.size() != adjacency_.size()) return;
+    for (std::size_t i = 0; i < adjacency_.size(); ++i) {
+      edge_count_ += static_cast<std::size_t>(bits::popcount(other.adjacency_[i] & ~adjacency_[i]));
+      adjacency_[i] |= other.adjacency_[i];
+    }
+    for (std::size_t i = 0; i < used_.size(); ++i) {
+      used_count_ += static_cast<std::size_t>(bits::popcount(other.used_[i] & ~used_[i]));
+      used_[i] |= other.used_[i];
+    }
+  }
+
   /// A cycle as its vertices in order (each has an edge to the next, the
   /// last to the first), or nothing when the graph is acyclic.
   std::vector<std::uint64_t> find_cycle() const { return detail::find_cycle_in(*this); }

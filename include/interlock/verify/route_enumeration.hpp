@@ -32,6 +32,7 @@
 #include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/core/config_error.hpp"
+#include "interlock/core/prefetch.hpp"
 #include "interlock/routing/route.hpp"
 #include "interlock/topology/torus.hpp"
 #include "interlock/verify/cdg_report.hpp"
@@ -156,6 +157,10 @@ class state_memo {
       if (e.at == at && std::memcmp(&e.state, &s, sizeof(State)) == 0) return {&e, i};
     }
   }
+  /// Asks the cache for the slot find(at, s) looks at first.
+  void prefetch(node_id at, const State& s) const noexcept {
+    interlock::prefetch(&table_[hash(at, s) & (table_.size() - 1)]);
+  }
   /// Inserts at the slot find() returned (found nothing) since the last insert.
   void insert(std::size_t slot, node_id at, const State& s, std::uint32_t route, std::uint32_t key,
               std::uint64_t vertex) {
@@ -211,80 +216,140 @@ bool for_each_route_to(const Scheme& scheme, node_id destination, traffic_class 
   return go;
 }
 
+// for_each_route_to for a scheme with memoizable states: the routes of each
+// source are gathered (into `now` and `ahead`, kept by the caller so that
+// they allocate only while they grow) and the memo's first slot for each
+// route's second node is asked for while the routes of the source before
+// are walked, so that the walk's first look at the memo finds it in cache.
+template <class Scheme, class Memo, class Routes, class F>
+bool for_each_route_prefetched(const Scheme& scheme, node_id destination, traffic_class cls,
+                               unsigned base, unsigned vc_limit, const Memo& memo, Routes& now,
+                               Routes& ahead, F&& f) {
+  using state = typename Scheme::state;
+  const torus_topology& t = scheme.topology();
+  const auto next_source = [&](node_id s) { return s + 1 == destination ? s + 2 : s + 1; };
+  const auto gather = [&](node_id source, Routes& into) {
+    into.clear();
+    if (source >= t.node_count()) return;
+    enumerated_route route{source, destination, cls, 0};
+    scheme.for_each_start(source, destination, cls, [&](const state& s, double) {
+      into.emplace_back(route, s);
+      ++route.choice;
+    });
+    for (const auto& r : into) {
+      state s = r.second;
+      if (scheme.arrived(source, s)) continue;
+      const hop h = limit_vc(scheme.next(source, s), base, vc_limit);
+      if (hop_is_valid(scheme, source, h, cls))
+        memo.prefetch(t.neighbor(source, h.dimension, h.sign), s);
+    }
+  };
+  node_id source = destination == 0 ? 1 : 0;
+  gather(source, now);
+  while (source < t.node_count()) {
+    const node_id following = next_source(source);
+    gather(following, ahead);
+    for (const auto& r : now)
+      if (!f(r.first, r.second)) return false;
+    now.swap(ahead);
+    source = following;
+  }
+  return true;
+}
+
 // Walks every route: on_hop(previous vertex or none, vertex, hop, route)
 // for every hop walked, on_join(previous vertex, vertex, key, route) where a
 // route joins one walked before (memoizable states only) and stops,
 // on_route(route, problem) after every route, which returns false to stop.
+// The routes go by items, one per class and destination (item i: class
+// options.classes[i / nodes], destination i % nodes), in the order
+// next_item() gives them (an item past the last ends the walk): every item
+// in order walks every route once; threads that share out the items, each
+// with its own callbacks, walk each route once between them. An item's
+// walk does not depend on the items before it.
 inline constexpr std::uint64_t no_vertex = ~std::uint64_t{0};
 
-template <class Scheme, class OnHop, class OnJoin, class OnRoute>
+/// The items of for_each_dependency, one after another.
+struct items_in_order {
+  std::size_t next = 0;
+  std::size_t operator()() noexcept { return next++; }
+};
+
+template <class Scheme, class NextItem, class OnHop, class OnJoin, class OnRoute>
 void for_each_dependency(const Scheme& scheme, const cdg_options& options,
-                         const channel_dependency_graph& g, OnHop&& on_hop, OnJoin&& on_join,
-                         OnRoute&& on_route) {
+                         const channel_dependency_graph& g, NextItem&& next_item, OnHop&& on_hop,
+                         OnJoin&& on_join, OnRoute&& on_route) {
   using state = typename Scheme::state;
   const torus_topology& t = scheme.topology();
   [[maybe_unused]] state_memo<std::conditional_t<memoizable_v<state>, state, char>> memo;
+  [[maybe_unused]] std::vector<std::pair<enumerated_route, state>> now, ahead;
   std::uint32_t route_number = 0;  // per destination
-  for (const traffic_class cls : options.classes) {
+  const std::size_t nodes = t.node_count(), items = options.classes.size() * nodes;
+  for (std::size_t item = next_item(); item < items; item = next_item()) {
+    const traffic_class cls = options.classes[item / nodes];
     const unsigned base = static_cast<unsigned>(cls) * scheme.vcs_per_class();
-    for (node_id destination = 0; destination < t.node_count(); ++destination) {
-      if constexpr (memoizable_v<state>) memo.next_destination();
-      route_number = 0;
-      const bool go = for_each_route_to(
-          scheme, destination, cls, [&](const enumerated_route& route, const state& start) {
-            ++route_number;
-            std::uint64_t previous = no_vertex;
-            std::string problem;
-            if constexpr (memoizable_v<state>) {
-              // Routes start in distinct states, so the walk looks only
-              // from the second node on.
-              state s = start;
-              node_id at = route.source;
-              for (std::size_t hops = 0; problem.empty() && !scheme.arrived(at, s); ++hops) {
-                typename state_memo<state>::probe p{nullptr, 0};
-                if (hops != 0) {
-                  p = memo.find(at, s);
-                  if (p.found != nullptr) {
-                    if (p.found->route == route_number) {
-                      problem = "comes back to " + describe_node(t, at) + " in the same state";
-                    } else if (p.found->vertex != no_vertex) {
-                      on_join(previous, p.found->vertex, p.found->key, route);
-                    }
-                    break;
-                  }
-                }
-                if (hops == hop_limit(t)) {
-                  problem = "does not arrive within " + std::to_string(hops) + " hops";
-                  break;
-                }
-                const state before = s;
-                const hop h = limit_vc(scheme.next(at, s), base, options.vc_limit);
-                const bool valid = hop_is_valid(scheme, at, h, cls);
-                const std::uint64_t v = valid ? g.vertex(at, h) : no_vertex;
-                if (hops != 0)
-                  memo.insert(p.slot, at, before, route_number,
-                              valid ? static_cast<std::uint32_t>(g.key(h)) : 0u, v);
-                if (!valid) {
-                  problem = hop_problem(scheme, at, h, cls);
-                  break;
-                }
-                on_hop(previous, v, h, route);
-                previous = v;
-                at = t.neighbor(at, h.dimension, h.sign);
+    const node_id destination = static_cast<node_id>(item % nodes);
+    if constexpr (memoizable_v<state>) memo.next_destination();
+    route_number = 0;
+    const auto walk = [&](const enumerated_route& route, const state& start) {
+      ++route_number;
+      std::uint64_t previous = no_vertex;
+      std::string problem;
+      if constexpr (memoizable_v<state>) {
+        // Routes start in distinct states, so the walk looks only
+        // from the second node on.
+        state s = start;
+        node_id at = route.source;
+        for (std::size_t hops = 0; problem.empty() && !scheme.arrived(at, s); ++hops) {
+          typename state_memo<state>::probe p{nullptr, 0};
+          if (hops != 0) {
+            p = memo.find(at, s);
+            if (p.found != nullptr) {
+              if (p.found->route == route_number) {
+                problem = "comes back to " + describe_node(t, at) + " in the same state";
+              } else if (p.found->vertex != no_vertex) {
+                on_join(previous, p.found->vertex, p.found->key, route);
               }
-            } else {
-              problem = follow_route(
-                  scheme, route.source, start, cls, options.vc_limit, [](node_id, const state&) {},
-                  [&](node_id at, const hop& h) {
-                    const std::uint64_t v = g.vertex(at, h);
-                    on_hop(previous, v, h, route);
-                    previous = v;
-                  });
+              break;
             }
-            return on_route(route, problem);
-          });
-      if (!go) return;
-    }
+          }
+          if (hops == hop_limit(t)) {
+            problem = "does not arrive within " + std::to_string(hops) + " hops";
+            break;
+          }
+          const state before = s;
+          const hop h = limit_vc(scheme.next(at, s), base, options.vc_limit);
+          const bool valid = hop_is_valid(scheme, at, h, cls);
+          const std::uint64_t v = valid ? g.vertex(at, h) : no_vertex;
+          if (hops != 0)
+            memo.insert(p.slot, at, before, route_number,
+                        valid ? static_cast<std::uint32_t>(g.key(h)) : 0u, v);
+          if (!valid) {
+            problem = hop_problem(scheme, at, h, cls);
+            break;
+          }
+          on_hop(previous, v, h, route);
+          previous = v;
+          at = t.neighbor(at, h.dimension, h.sign);
+        }
+      } else {
+        problem = follow_route(
+            scheme, route.source, start, cls, options.vc_limit, [](node_id, const state&) {},
+            [&](node_id at, const hop& h) {
+              const std::uint64_t v = g.vertex(at, h);
+              on_hop(previous, v, h, route);
+              previous = v;
+            });
+      }
+      return on_route(route, problem);
+    };
+    bool go = true;
+    if constexpr (memoizable_v<state>)
+      go = for_each_route_prefetched(scheme, destination, cls, base, options.vc_limit, memo, now,
+                                     ahead, walk);
+    else
+      go = for_each_route_to(scheme, destination, cls, walk);
+    if (!go) return;
   }
 }
 
