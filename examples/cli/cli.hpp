@@ -17,7 +17,8 @@
 // (dimension orders, the T3E's VC tables), prefetch_flag.hpp (the network
 // model's --prefetch), catalogue.hpp (every name the programs accept,
 // with its parameters: interlock_info's list) and settings.hpp (a
-// program's settings declared once: parser, help, configuration, columns).
+// program's settings declared once, setting.hpp each: parser, help,
+// configuration, columns).
 #ifndef INTERLOCK_EXAMPLES_CLI_HPP
 #define INTERLOCK_EXAMPLES_CLI_HPP
 

@@ -11,10 +11,8 @@
 //   --write-config FILE  the resolved configuration: every flag after --full
 //                   and the defaults, read back by --config FILE
 // An experiment declares them with its own in one setting_table
-// (settings.hpp), from experiment_flags::settings<S>(); or, not yet moved
-// onto a table, experiment_flags::read() is its argument loop: it takes
-// these and hands the experiment its own. The experiment then calls
-// resolve() with its resolved settings, which writes --write-config;
+// (settings.hpp), from experiment_flags::settings<S>(), and calls resolve()
+// with its resolved settings, which writes --write-config;
 // output() opens the table; check_work() refuses a grid past --max-work;
 // grid() runs it.
 #ifndef INTERLOCK_EXAMPLES_CLI_EXPERIMENT_HPP
@@ -52,27 +50,6 @@ inline void refuse_work(double work, std::uint64_t max_work, const char* unit, c
 
 class experiment_flags {
  public:
-  /// `has_full`: whether the experiment has a paper's size (--full).
-  experiment_flags() = default;
-  explicit experiment_flags(bool has_full) : has_full_(has_full) {}
-
-  /// The switch test for cli::flags: --full.
-  static bool is_switch(const std::string& flag) { return flag == "--full"; }
-
-  /// The argument loop (cli::flags, with `presets` if the experiment has
-  /// them, and `switches`: the experiment's flags that take no value, --full
-  /// among them): the shared flags are taken here, every other goes to on().
-  template <class On>
-  flags read(int argc, char** argv, On&& on, named_configs presets = nullptr,
-             switch_test switches = &experiment_flags::is_switch) {
-    flags f(argc, argv, switches, presets);
-    f.resolves_config();
-    f.for_each([&](const std::string& flag, const auto& value) {
-      if (!take(flag, value)) on(flag, value);
-    });
-    return f;
-  }
-
   /// The shared flags as settings of a program whose settings S hold them
   /// as `shared`, in --help's order: --full when `full_help` (what the
   /// paper's size sets) is not empty, --csv, --json, --jobs, --max-work.
@@ -99,36 +76,6 @@ class experiment_flags {
                        .control()
                        .defaults("1e11, about 9 hours"));
     return list;
-  }
-
-  /// Takes `flag` when it is one of the shared flags, reading its value.
-  template <class Value>
-  bool take(const std::string& flag, const Value& value) {
-    if (flag == "--full" && has_full_) {
-      full = true;
-    } else if (flag == "--csv") {
-      csv = value();
-    } else if (flag == "--json") {
-      json = value();
-    } else if (flag == "--jobs") {
-      jobs = number(flag, value(), 1, 1024);
-    } else if (flag == "--max-work") {
-      max_work = number(flag, value(), 1, 1000000000000000000);
-    } else {
-      return false;
-    }
-    return true;
-  }
-
-  /// The shared flags' lines of an experiment's --help (--full's is the
-  /// experiment's own).
-  static std::string help() {
-    return "  --csv FILE           one row per run, with a header\n"
-           "  --json FILE          the rows as JSON, with the version and the configuration\n"
-           "  --jobs N             runs N at a time (default: the machine's cores); the\n"
-           "                       output equals --jobs 1's\n"
-           "  --max-work N         refuse a run estimated past N router-cycles\n"
-           "                       (default 1e11, about 9 hours)\n";
   }
 
   /// The resolved configuration, written to --write-config if given; the
@@ -166,7 +113,6 @@ class experiment_flags {
   std::uint64_t max_work = 100000000000;
 
  private:
-  bool has_full_ = true;
   settings_list resolved_;
 };
 

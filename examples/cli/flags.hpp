@@ -68,10 +68,13 @@ inline std::string absolute(const std::string& path) {
 }
 
 inline std::vector<token> config_tokens(const std::string& text, const std::string& path,
-                                        switch_test is_switch);
+                                        switch_test is_switch, switch_test reads = nullptr);
 
-/// A configuration file's flags and values as tokens that name their place.
-inline std::vector<token> read_config(const std::string& path, switch_test is_switch) {
+/// A configuration file's flags and values as tokens that name their place;
+/// the value of a flag that names a file read (`reads`, else is_input())
+/// taken relative to the file's folder.
+inline std::vector<token> read_config(const std::string& path, switch_test is_switch,
+                                      switch_test reads = nullptr) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
     throw bad_input{"--config: cannot read '" + path + "': " + std::strerror(errno)};
@@ -94,13 +97,13 @@ inline std::vector<token> read_config(const std::string& path, switch_test is_sw
   std::fclose(f);
   if (failed)
     throw bad_input{"--config: reading '" + path + "' failed: " + std::strerror(read_errno)};
-  return config_tokens(text, path, is_switch);
+  return config_tokens(text, path, is_switch, reads);
 }
 
 /// The text of a configuration file named `path` as tokens (read_config's
 /// parser, apart from the file so that the fuzz harness reaches it).
 inline std::vector<token> config_tokens(const std::string& text, const std::string& path,
-                                        switch_test is_switch) {
+                                        switch_test is_switch, switch_test reads) {
   std::vector<token> tokens;
   std::size_t line_number = 0, start = 0;
   while (start < text.size()) {
@@ -147,7 +150,8 @@ inline std::vector<token> config_tokens(const std::string& text, const std::stri
     }
     if (value.empty()) throw bad_input{value_at + ": " + flag + ": needs a value"};
     tokens.push_back({flag, key_at});
-    tokens.push_back({is_input(flag) ? beside(path, value) : value, value_at});
+    const bool read_file = reads ? reads(flag) : is_input(flag);
+    tokens.push_back({read_file ? beside(path, value) : value, value_at});
   }
   return tokens;
 }
@@ -179,7 +183,7 @@ inline std::vector<token> not_overridden(const std::vector<token>& lower,
 /// overriding the ones before.
 inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
                                  named_configs presets = nullptr, std::string* config_out = nullptr,
-                                 std::string* preset_out = nullptr) {
+                                 std::string* preset_out = nullptr, switch_test reads = nullptr) {
   std::vector<token> command_line;
   std::string config, preset;
   for (int i = 1; i < argc; ++i) {
@@ -205,7 +209,7 @@ inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
                       "' is not one of the presets (see --help)"};
   }
   const std::vector<token> file =
-      config.empty() ? std::vector<token>{} : read_config(config, is_switch);
+      config.empty() ? std::vector<token>{} : read_config(config, is_switch, reads);
   // In order: the preset's, the file's, the command line's, each flag once.
   std::vector<token> all =
       not_overridden(not_overridden(preset_tokens, file, is_switch), command_line, is_switch);
@@ -218,8 +222,11 @@ inline std::vector<token> gather(int argc, char** argv, switch_test is_switch,
 /// The argument loop.
 class flags {
  public:
-  flags(int argc, char** argv, switch_test is_switch, named_configs presets = nullptr)
-      : words_(gather(argc, argv, is_switch, presets, &config_, &preset_)) {}
+  /// `reads`: the flags that name a file the program reads (default
+  /// is_input()), taken relative to a configuration file's folder.
+  flags(int argc, char** argv, switch_test is_switch, named_configs presets = nullptr,
+        switch_test reads = nullptr)
+      : words_(gather(argc, argv, is_switch, presets, &config_, &preset_, std::move(reads))) {}
 
   /// Calls on(flag, value) for every word that is not a flag's value, in
   /// order (file first); `value()` reads the flag's value. Words starting
@@ -261,7 +268,7 @@ class flags {
         }
         on(flag, value);
         read_.emplace_back(flag, took ? taken : std::string("true"));
-        if (took && is_output(flag)) outputs_.emplace_back(flag, taken);
+        if (took && (writes_ ? writes_(flag) : is_output(flag))) outputs_.emplace_back(flag, taken);
       } catch (const bad_input& e) {
         if (where.empty()) throw;
         throw bad_input{where + ": " + e.message};  // a configuration file's line and column
@@ -283,6 +290,9 @@ class flags {
       if (r.first.compare(0, 2, "--") == 0) out.emplace_back(r.first.substr(2), r.second);
     return out;
   }
+  /// The flags that name a file the program writes (default is_output()),
+  /// before for_each(): two of them on one file are refused.
+  void writes(switch_test test) { writes_ = std::move(test); }
   /// The tool reads --write-config itself (it writes a resolved configuration).
   void tool_writes_config() noexcept { generic_write_ = false; }
   /// The tool resolves its configuration: for_each() keeps --write-config's
@@ -356,6 +366,7 @@ class flags {
   std::vector<std::string> seen_;
   std::vector<std::pair<std::string, std::string>> read_;
   std::vector<std::pair<std::string, std::string>> outputs_;  // flag, path
+  switch_test writes_;
   bool generic_write_ = true, resolves_ = false;
 };
 

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: BSL-1.0
-// A program's settings, each declared once. A setting<S> is a flag of a
-// program whose settings are the struct S: the value it takes, its help,
-// how its text is checked and stored in S, how S's value is written back as
-// the flag takes it, what it is (a result setting, a control, an output
-// path) and when it applies. A setting_table<S> makes from them
+// A program's settings, each declared once: a setting_table<S> of the
+// setting<S>s (setting.hpp) of a program whose settings are the struct S.
+// It makes from them
 //   - the parser: parse() is the whole argument loop (a preset, a
 //     configuration file's FILE:LINE:COLUMN, each flag once, no empty value,
-//     an unknown flag refused); read() takes one flag for a program whose
-//     loop reads flags of its own; refuse_inapplicable() refuses, after the
-//     loop, a setting given where it does not apply, naming what it needs
-//     and where it was given;
+//     an unknown flag refused, a required setting missing refused, the
+//     operand read: a word that is not a flag); read() takes one flag for a
+//     program whose loop reads flags of its own; refuse_inapplicable()
+//     refuses, after the loop, a setting given where it does not apply,
+//     naming what it needs and where it was given;
 //   - --help's lines (help()), wrapped, with each setting's default;
 //   - the configuration as run (resolved()): `key` and value of every
-//     result and control setting that applies, for --write-config, the echo
-//     and the JSON configuration (json::object), read back by --config FILE;
+//     result, control and input setting that applies (an input as an
+//     absolute path), for --write-config, the echo and the JSON
+//     configuration (json::object), read back by --config FILE;
 //   - the CSV configuration columns (columns(), values()): every result
 //     setting, the key with '_' for '-', empty where it does not apply, a
 //     list's commas written as spaces; an axis (a list the program runs a
@@ -26,171 +26,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <iterator>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "flags.hpp"
 #include "output.hpp"
+#include "setting.hpp"
 #include "values.hpp"
 
 namespace cli {
-
-/// What a setting is: it changes what a run measures (a CSV column), or
-/// how far a run may go (--max-work: written back, no column), or how this
-/// machine runs it (--jobs, --no-progress: neither, as the results are the
-/// same), or names a file the program writes (neither), or is an axis: a
-/// list whose every value a row of its own is run for, or a value whose
-/// column the program places itself (written back; the program writes the
-/// row's value in its column).
-enum class setting_role { result, control, local, output, axis };
-
-template <class S>
-struct setting {
-  std::string flag;        // "--buffer-flits"
-  std::string value_name;  // "N"; empty for a switch (no value; `key = true` in a file)
-  std::string help;        // one paragraph; help() wraps it
-  std::function<void(S&, const std::string&)> read;  // checks the text and stores it
-  std::function<std::string(const S&)> write;        // S's value as the flag takes it
-  setting_role role = setting_role::result;
-  std::function<bool(const S&)> applies;  // empty: always
-  std::string needs;                      // what applies() asks, for the refusal
-  std::string default_text;               // --help's default; empty: write(S{})
-  bool sub = false;                       // --help: indented under the setting before
-
-  std::string key() const { return flag.substr(2); }
-  std::string column() const {
-    std::string c = key();
-    for (char& ch : c)
-      if (ch == '-') ch = '_';
-    return c;
-  }
-  bool applies_to(const S& s) const { return !applies || applies(s); }
-
-  /// Applies only where `when` holds; given elsewhere it is refused, saying
-  /// it "applies only to " + `what`.
-  setting& when(std::function<bool(const S&)> when, std::string what) {
-    applies = std::move(when);
-    needs = std::move(what);
-    return *this;
-  }
-  setting& control() {
-    role = setting_role::control;
-    return *this;
-  }
-  setting& local() {
-    role = setting_role::local;
-    return *this;
-  }
-  setting& axis() {
-    role = setting_role::axis;
-    return *this;
-  }
-  setting& defaults(std::string text) {
-    default_text = std::move(text);
-    return *this;
-  }
-  setting& under() {
-    sub = true;
-    return *this;
-  }
-};
-
-/// A setting with its flag, value name and help; read and write to fill in.
-template <class S>
-setting<S> named(std::string flag, std::string value_name, std::string help) {
-  setting<S> x;
-  x.flag = std::move(flag);
-  x.value_name = std::move(value_name);
-  x.help = std::move(help);
-  return x;
-}
-
-// Builders: `get` is a generic lambda giving the member, for S and const S
-// alike: [](auto& s) -> auto& { return s.model.buffer_flits; }.
-
-/// A whole number in lo..hi.
-template <class S, class Get>
-setting<S> whole(std::string flag, std::string value_name, Get get, std::uint64_t lo,
-                 std::uint64_t hi, std::string help) {
-  setting<S> x = named<S>(flag, std::move(value_name), std::move(help));
-  x.read = [flag, get, lo, hi](S& s, const std::string& v) {
-    auto& m = get(s);
-    m = static_cast<std::remove_reference_t<decltype(m)>>(number(flag, v, lo, hi));
-  };
-  x.write = [get](const S& s) { return std::to_string(static_cast<unsigned long long>(get(s))); };
-  return x;
-}
-
-/// A real number in lo..hi, written as the shortest text that reads back.
-template <class S, class Get>
-setting<S> decimal(std::string flag, std::string value_name, Get get, double lo, double hi,
-                   std::string help) {
-  setting<S> x = named<S>(flag, std::move(value_name), std::move(help));
-  x.read = [flag, get, lo, hi](S& s, const std::string& v) { get(s) = real(flag, v, lo, hi); };
-  x.write = [get](const S& s) { return real_text(get(s)); };
-  return x;
-}
-
-/// One of `allowed`.
-template <class S, class Get>
-setting<S> one_of(std::string flag, Get get, std::vector<std::string> allowed, std::string help) {
-  std::string list;
-  for (const std::string& a : allowed) list += (list.empty() ? "" : "|") + a;
-  setting<S> x = named<S>(flag, list, std::move(help));
-  x.read = [flag, get, allowed](S& s, const std::string& v) {
-    std::string names;
-    for (const std::string& a : allowed) {
-      if (a == v) {
-        get(s) = v;
-        return;
-      }
-      names += (names.empty() ? "" : ", ") + a;
-    }
-    throw bad_input{flag + ": '" + v.substr(0, 80) + "'; allowed: " + names};
-  };
-  x.write = [get](const S& s) { return std::string(get(s)); };
-  return x;
-}
-
-/// A switch: given, it sets the bool; `key = true|false` in a file.
-template <class S, class Get>
-setting<S> toggle(std::string flag, Get get, std::string help) {
-  setting<S> x = named<S>(flag, "", std::move(help));
-  x.read = [get](S& s, const std::string&) { get(s) = true; };
-  x.write = [get](const S& s) { return std::string(get(s) ? "true" : "false"); };
-  return x;
-}
-
-/// A file the program writes: never written back, never a column.
-template <class S, class Get>
-setting<S> output(std::string flag, Get get, std::string help) {
-  setting<S> x = named<S>(flag, "FILE", std::move(help));
-  x.read = [get](S& s, const std::string& v) { get(s) = v; };
-  x.write = [get](const S& s) { return std::string(get(s)); };
-  x.role = setting_role::output;
-  return x;
-}
-
-/// Anything else: `read` checks and stores, `write` writes back.
-template <class S>
-setting<S> custom(std::string flag, std::string value_name, std::string help,
-                  std::function<void(S&, const std::string&)> read,
-                  std::function<std::string(const S&)> write) {
-  setting<S> x = named<S>(flag, std::move(value_name), std::move(help));
-  x.read = std::move(read);
-  x.write = std::move(write);
-  return x;
-}
-
-/// Appends `more` to `list` (a table's settings gathered from parts).
-template <class S>
-void append(std::vector<setting<S>>& list, std::vector<setting<S>> more) {
-  list.insert(list.end(), std::make_move_iterator(more.begin()),
-              std::make_move_iterator(more.end()));
-}
 
 template <class S>
 class setting_table {
@@ -219,18 +64,42 @@ class setting_table {
     return true;
   }
 
+  /// A word that is not a flag (a program's NAME), read by `read` once;
+  /// `name` is what --help and the refusals call it.
+  setting_table& operand(std::string name, std::function<void(S&, const std::string&)> read) {
+    operand_name_ = std::move(name);
+    operand_ = std::move(read);
+    return *this;
+  }
+
   /// The argument loop of a program whose every flag is the table's: the
   /// flags of a preset (--preset NAME, with `presets`), of a configuration
   /// file (--config FILE) and of the command line read into `s`, each once;
-  /// an unknown flag refused; then refuse_inapplicable(). The flags are
-  /// returned for the program's checks across settings and write_resolved().
+  /// an unknown flag refused, the operand read; then a required setting
+  /// missing refused, and refuse_inapplicable(). The flags are returned for
+  /// the program's checks across settings and write_resolved().
   flags parse(int argc, char** argv, S& s, named_configs presets = nullptr) const {
     flags f(
-        argc, argv, [this](const std::string& flag) { return is_switch(flag); }, presets);
+        argc, argv, [this](const std::string& flag) { return is_switch(flag); }, presets,
+        [this](const std::string& flag) {
+          return has_role(flag, setting_role::input) || is_input(flag);
+        });
+    f.writes([this](const std::string& flag) { return has_role(flag, setting_role::output); });
     f.resolves_config();
+    bool operand_read = false;
     f.for_each([&](const std::string& flag, const auto& value) {
-      if (!read(s, flag, value)) throw bad_input{flag + ": unknown option (see --help)"};
+      if (read(s, flag, value)) return;
+      if (operand_ && !operand_read && flag.compare(0, 1, "-") != 0) {
+        operand_(s, flag);
+        operand_read = true;
+        return;
+      }
+      throw bad_input{flag + ": unknown option (see --help)"};
     });
+    if (operand_ && !operand_read) throw bad_input{"name " + operand_name_ + " (see --help)"};
+    for (const setting<S>& x : list_)
+      if (!x.required_for.empty() && !f.given(x.flag))
+        throw bad_input{x.flag + ": required (" + x.required_for + ")"};
     refuse_inapplicable(s, f);
     return f;
   }
@@ -253,15 +122,18 @@ class setting_table {
     return bad_input{where(f, flag) + message};
   }
 
-  /// The configuration as run: key and value of every result, axis and
-  /// control setting that applies, in the table's order.
+  /// The configuration as run: key and value of every result, axis,
+  /// control and input setting that applies (an input's absolute path), in
+  /// the table's order; but a setting left empty (no flag takes an empty
+  /// value: a setting not given that has no default).
   std::vector<std::pair<std::string, std::string>> resolved(const S& s) const {
     std::vector<std::pair<std::string, std::string>> out;
-    for (const setting<S>& x : list_)
-      if ((x.role == setting_role::result || x.role == setting_role::control ||
-           x.role == setting_role::axis) &&
-          x.applies_to(s))
-        out.emplace_back(x.key(), x.write(s));
+    for (const setting<S>& x : list_) {
+      if (!x.applies_to(s) || x.role == setting_role::local || x.role == setting_role::output)
+        continue;
+      const std::string v = x.write(s);
+      if (!v.empty()) out.emplace_back(x.key(), x.role == setting_role::input ? absolute(v) : v);
+    }
     return out;
   }
   /// The CSV columns of the result settings, comma-separated.
@@ -310,15 +182,22 @@ class setting_table {
   }
 
  private:
-  static bool from_preset(const flags& f, const std::string& flag) {
+  bool has_role(const std::string& flag, setting_role role) const {
+    const setting<S>* x = find(flag);
+    return x != nullptr && x->role == role;
+  }
+  // Where `flag` was given: "FILE:LINE:COLUMN", "--preset NAME" or "".
+  static std::string token_of(const flags& f, const std::string& flag) {
     for (const token& t : f.words())
-      if (t.text == flag) return t.where.rfind("--preset ", 0) == 0;
-    return false;
+      if (t.text == flag) return t.where;
+    return std::string();
+  }
+  static bool from_preset(const flags& f, const std::string& flag) {
+    return token_of(f, flag).rfind("--preset ", 0) == 0;
   }
   static std::string where(const flags& f, const std::string& flag) {
-    for (const token& t : f.words())
-      if (t.text == flag) return t.where.empty() ? std::string() : t.where + ": ";
-    return std::string();
+    const std::string at = token_of(f, flag);
+    return at.empty() ? at : at + ": ";
   }
   static std::string wrapped(const std::string& head, const std::string& text) {
     constexpr std::size_t column = 25, width = 79;
@@ -353,6 +232,8 @@ class setting_table {
   }
 
   std::vector<setting<S>> list_;
+  std::string operand_name_;
+  std::function<void(S&, const std::string&)> operand_;
 };
 
 }  // namespace cli

@@ -18,24 +18,49 @@
 
 #include "catalogue.hpp"
 #include "cli.hpp"
+#include "settings.hpp"
 
 namespace {
 
-const char* const help_text =
-    "usage: interlock_info [--kind KIND] [--json]\n"
-    "\n"
-    "Lists what interlock's programs accept: every arbiter, allocator, routing\n"
-    "scheme, node shape, traffic pattern and QoS scheduler by the name its flag\n"
-    "takes, with each parameter's flag, range and default, the paper and the\n"
-    "programs; then the presets (netsim --preset) with the values they set.\n"
-    "\n"
-    "  --kind KIND   only one kind: arbiter, allocator, routing, node, traffic,\n"
-    "                qos_scheduler or preset\n"
-    "  --json        one JSON document instead of text\n"
-    "\n"
-    "Exit status: 0 listed; 2 bad input; 3 the output could not be written.\n";
+struct arguments {
+  std::string kind;
+  bool json = false;
+};
 
-bool is_switch(const std::string& flag) { return flag == "--json"; }
+const cli::setting_table<arguments>& settings() {
+  using a = arguments;
+  static const cli::setting_table<a> table({
+      cli::custom<a>(
+          "--kind", "KIND",
+          "only one kind: arbiter, allocator, routing, node, traffic, qos_scheduler or preset",
+          [](a& s, const std::string& v) {
+            std::vector<std::string> allowed = cli::catalogue::kinds();
+            allowed.push_back("preset");
+            const std::vector<std::string> chosen = cli::names("--kind", v, allowed);
+            if (chosen.size() != 1) throw cli::bad_input{"--kind: one kind at a time"};
+            s.kind = chosen.front();
+          },
+          [](const a& s) { return s.kind; })
+          .defaults("every kind"),
+      cli::toggle<a>(
+          "--json", [](auto& s) -> auto& { return s.json; }, "one JSON document instead of text"),
+  });
+  return table;
+}
+
+std::string help_text() {
+  return "usage: interlock_info [--kind KIND] [--json]\n"
+         "\n"
+         "Lists what interlock's programs accept: every arbiter, allocator, routing\n"
+         "scheme, node shape, traffic pattern and QoS scheduler by the name its flag\n"
+         "takes, with each parameter's flag, range and default, the paper and the\n"
+         "programs; then the presets (netsim --preset) with the values they set.\n"
+         "\n"
+         "options\n" +
+         settings().help() +
+         "\n"
+         "Exit status: 0 listed; 2 bad input; 3 the output could not be written.\n";
+}
 
 // A preset's values, as the flags that set them.
 std::vector<std::pair<std::string, std::string>> preset_values(const interlock::model::preset& p) {
@@ -127,22 +152,10 @@ std::string json_document(const std::string& kind) {
 }
 
 int run(int argc, char** argv) {
-  std::string kind;
-  bool json = false;
-  cli::flags flags(argc, argv, is_switch);
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--kind") {
-      std::vector<std::string> allowed = cli::catalogue::kinds();
-      allowed.push_back("preset");
-      const std::vector<std::string> chosen = cli::names(flag, value(), allowed);
-      if (chosen.size() != 1) throw cli::bad_input{flag + ": one kind at a time"};
-      kind = chosen.front();
-    } else if (flag == "--json") {
-      json = true;
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
+  arguments given;
+  settings().parse(argc, argv, given).write_resolved(settings().resolved(given));
+  const std::string& kind = given.kind;
+  const bool json = given.json;
   if (json) {
     std::printf("%s\n", json_document(kind).c_str());
   } else {
@@ -154,6 +167,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("interlock_info", help_text, "none expected", argc, argv,
+  const std::string help = help_text();
+  return cli::run_tool("interlock_info", help.c_str(), "none expected", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -21,24 +21,38 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
 #include "csv_file.hpp"
+#include "study_files.hpp"
 
 namespace {
 
-const char* const help_text =
-    "usage: decomposition_verdict --design FILE --grid FILE [--refused FILE]\n"
-    "\n"
-    "The Anton 2 decomposition study's verdict (docs/results/studies/\n"
-    "anton2_decomposition/registration.md) from its design and its grid.\n"
-    "\n"
-    "  --design FILE   the registered design (design.csv)\n"
-    "  --grid FILE     the runs (grid.csv, one row per run)\n"
-    "  --refused FILE  the runs saturation refused, with its message (refused.csv)\n"
-    "\n"
-    "Exit status: 0 done (the verdict may be pending); 2 bad input.\n";
+struct arguments {
+  cli::study_files files;
+  std::string refused;
+};
+
+const cli::setting_table<arguments>& settings() {
+  static const cli::setting_table<arguments> table = [] {
+    std::vector<cli::setting<arguments>> list = cli::study_file_settings<arguments>();
+    list.push_back(cli::input<arguments>(
+        "--refused", [](auto& s) -> auto& { return s.refused; },
+        "the runs saturation refused, with its message (the study's refused.csv)"));
+    return cli::setting_table<arguments>(std::move(list));
+  }();
+  return table;
+}
+
+std::string help_text() {
+  return cli::help_page("usage: decomposition_verdict --design FILE --grid FILE [--refused FILE]\n",
+                        "The Anton 2 decomposition study's verdict (docs/results/studies/\n"
+                        "anton2_decomposition/registration.md) from its design and its grid.\n",
+                        settings(),
+                        "Exit status: 0 done (the verdict may be pending); 2 bad input.\n");
+}
 
 const std::string design_header =
     "part,setting,size,router_buffer,adapter_buffer,torus_latency,pipeline,pattern,router,"
@@ -212,20 +226,10 @@ std::string figure9(const std::map<arm, stats>& s, const std::string& reading) {
 }
 
 int run(int argc, char** argv) {
-  std::string grid_path, design_path, refused_path;
-  cli::flags flags(argc, argv, cli::no_switches);
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--grid")
-      grid_path = value();
-    else if (flag == "--design")
-      design_path = value();
-    else if (flag == "--refused")
-      refused_path = value();
-    else
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-  });
-  if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
-  if (design_path.empty()) throw cli::bad_input{"--design: required (the registered design)"};
+  arguments given;
+  settings().parse(argc, argv, given).write_resolved(settings().resolved(given));
+  const std::string &grid_path = given.files.grid, &design_path = given.files.design,
+                    &refused_path = given.refused;
   std::vector<arm> design;
   std::map<arm, std::size_t> planned;
   for (const cli::csv_line& x :
@@ -339,6 +343,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("decomposition_verdict", help_text, "a smaller grid", argc, argv,
+  const std::string help = help_text();
+  return cli::run_tool("decomposition_verdict", help.c_str(), "a smaller grid", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -24,38 +24,47 @@
 #include "cli.hpp"
 #include "csv_file.hpp"
 #include "figure10_study.hpp"
+#include "study_files.hpp"
 
 namespace {
 
 using namespace figure10;
 
-const char* const help_text =
-    "usage: figure10_verdict --grid FILE --design FILE [--csv FILE]\n"
-    "\n"
-    "The Figure 10 study (docs/results.md, \"The Figure 10 study\"): from its grid\n"
-    "(one row per run, as scripts/study figure10 writes it) and its registered\n"
-    "design (the runs it makes, each with seeds 1, 2 and 3), each blend's\n"
-    "normalized throughput per arbiter setting over the seeds (mean,\n"
-    "least-greatest) and completion spread, then the verdict by the rule: two\n"
-    "labelled weight sets (both, the hardware model) hold a mean within\n"
-    "0.80-0.90 at every blend the design runs; not reproduced as soon as a blend\n"
-    "with its three seeds in is outside or has a run that did not finish,\n"
-    "pending while blends are missing. Then the single-set statement (forward\n"
-    "at least 0.05 above round robin at f = 0 and at most 0.03 above it at\n"
-    "f = 1, reverse the mirror) and the band with exact Eq. 3's weights.\n"
-    "\n"
-    "  --grid FILE        the runs (CSV with the grid's header)\n"
-    "  --design FILE      the registered design (CSV: size,router_buffer,\n"
-    "                     adapter_buffer,torus_latency,pipeline,setting,arbiter,\n"
-    "                     share,batch)\n"
-    "  --csv FILE         the summaries as CSV, one row per setting, arbiter and\n"
-    "                     blend: seeds in, all finished, normalized throughput's\n"
-    "                     mean, least and greatest, mean completion spread\n"
-    "  --config FILE      flags from a file of 'key = value' lines\n"
-    "  --help             this text\n"
-    "\n"
-    "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
-    "3 the output could not be written.\n";
+struct arguments {
+  cli::study_files files;
+};
+
+const cli::setting_table<arguments>& flag_settings() {
+  static const cli::setting_table<arguments> table = [] {
+    std::vector<cli::setting<arguments>> list = cli::study_file_settings<arguments>(
+        "the registered design (CSV: "
+        "size, router_buffer, adapter_buffer, torus_latency, pipeline, setting, arbiter, "
+        "share, batch)",
+        "the summaries as CSV, one row per setting, arbiter and blend: seeds in, all finished, "
+        "normalized throughput's mean, least and greatest, mean completion spread");
+    return cli::setting_table<arguments>(std::move(list));
+  }();
+  return table;
+}
+
+std::string help_text() {
+  return cli::help_page(
+      "usage: figure10_verdict --grid FILE --design FILE [--csv FILE]\n",
+      "The Figure 10 study (docs/results.md, \"The Figure 10 study\"): from its grid\n"
+      "(one row per run, as scripts/study figure10 writes it) and its registered\n"
+      "design (the runs it makes, each with seeds 1, 2 and 3), each blend's\n"
+      "normalized throughput per arbiter setting over the seeds (mean,\n"
+      "least-greatest) and completion spread, then the verdict by the rule: two\n"
+      "labelled weight sets (both, the hardware model) hold a mean within\n"
+      "0.80-0.90 at every blend the design runs; not reproduced as soon as a blend\n"
+      "with its three seeds in is outside or has a run that did not finish,\n"
+      "pending while blends are missing. Then the single-set statement (forward\n"
+      "at least 0.05 above round robin at f = 0 and at most 0.03 above it at\n"
+      "f = 1, reverse the mirror) and the band with exact Eq. 3's weights.\n",
+      flag_settings(),
+      "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
+      "3 the output could not be written.\n");
+}
 
 // The table's columns: each (setting, arbiter) the design runs, in Figure 10's order.
 std::vector<std::pair<std::string, std::string>> columns(const std::vector<planned>& design) {
@@ -159,21 +168,10 @@ void write_csv(cli::output_file& out, const std::map<summary_key, summary>& s) {
 }
 
 int run(int argc, char** argv) {
-  std::string grid_path, design_path, csv_path;
-  cli::flags flags(argc, argv, cli::no_switches);
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--grid") {
-      grid_path = value();
-    } else if (flag == "--design") {
-      design_path = value();
-    } else if (flag == "--csv") {
-      csv_path = value();
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
-  if (design_path.empty()) throw cli::bad_input{"--design: required (the registered design)"};
+  arguments given;
+  flag_settings().parse(argc, argv, given).write_resolved(flag_settings().resolved(given));
+  const std::string &grid_path = given.files.grid, &design_path = given.files.design,
+                    &csv_path = given.files.csv;
   const std::vector<planned> design =
       read_design(cli::file_text("--design", design_path), design_path);
   if (design.empty())
@@ -223,6 +221,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("figure10_verdict", help_text, "a smaller grid", argc, argv,
+  const std::string help = help_text();
+  return cli::run_tool("figure10_verdict", help.c_str(), "a smaller grid", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -32,32 +32,60 @@
 #include "cli.hpp"
 #include "csv_file.hpp"
 #include "figure9_study.hpp"
+#include "settings.hpp"
 
 namespace {
 
 using namespace figure9;
 using study_setting::name;
 
-const char* const help_text =
-    "usage: figure9_profile --grid FILE --positions FILE --timeline FILE [--maps] [--csv FILE]\n"
-    "\n"
-    "Where the Figure 9 study's runs (docs/results.md) lose throughput: per network\n"
-    "setting, arbiter and batch, over the seeds in the grid, the torus links' use\n"
-    "over the run, in its first half and in its last quarter, and the mesh router\n"
-    "position R(u,v) whose cores finish first and the one whose cores finish last\n"
-    "(mean completion over the last arrival).\n"
-    "\n"
-    "  --grid FILE        the runs (docs/results/studies/S/grid.csv)\n"
-    "  --positions FILE   their cores' completion by position (S_positions.csv)\n"
-    "  --timeline FILE    their torus links' use over time (S_timeline.csv)\n"
-    "  --maps             also each setting's and arbiter's 16 positions at its\n"
-    "                     largest batch, as a 4x4 map of the node (rows v, columns u)\n"
-    "  --csv FILE         the table as CSV, with the 16 positions' fractions\n"
-    "  --config FILE      flags from a file of 'key = value' lines\n"
-    "  --help             this text\n"
-    "\n"
-    "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
-    "3 the output could not be written.\n";
+struct arguments {
+  std::string grid, positions, timeline, csv;
+  bool maps = false;
+};
+
+const cli::setting_table<arguments>& settings() {
+  using a = arguments;
+  static const cli::setting_table<a> table({
+      cli::input<a>(
+          "--grid", [](auto& s) -> auto& { return s.grid; },
+          "the runs (docs/results/studies/S/grid.csv)")
+          .required("the study's runs"),
+      cli::input<a>(
+          "--positions", [](auto& s) -> auto& { return s.positions; },
+          "their cores' completion by position (S_positions.csv)")
+          .required("the runs' completion by position"),
+      cli::input<a>(
+          "--timeline", [](auto& s) -> auto& { return s.timeline; },
+          "their torus links' use over time (S_timeline.csv)")
+          .required("the runs' torus links' use over time"),
+      cli::toggle<a>(
+          "--maps", [](auto& s) -> auto& { return s.maps; },
+          "also each setting's and arbiter's 16 positions at its largest batch, as a 4x4 map "
+          "of the node (rows v, columns u)"),
+      cli::output<a>(
+          "--csv", [](auto& s) -> auto& { return s.csv; },
+          "the table as CSV, with the 16 positions' fractions"),
+  });
+  return table;
+}
+
+std::string help_text() {
+  return "usage: figure9_profile --grid FILE --positions FILE --timeline FILE [--maps]\n"
+         "                       [--csv FILE]\n"
+         "\n"
+         "Where the Figure 9 study's runs (docs/results.md) lose throughput: per network\n"
+         "setting, arbiter and batch, over the seeds in the grid, the torus links' use\n"
+         "over the run, in its first half and in its last quarter, and the mesh router\n"
+         "position R(u,v) whose cores finish first and the one whose cores finish last\n"
+         "(mean completion over the last arrival).\n"
+         "\n"
+         "options\n" +
+         settings().help() +
+         "\n"
+         "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
+         "3 the output could not be written.\n";
+}
 
 constexpr std::size_t positions = 16;  // R(u,v), position 4u + v
 using run_key = std::tuple<cell, std::string, std::size_t, std::uint64_t>;  // + batch, seed
@@ -222,32 +250,12 @@ void write_csv(cli::output_file& out, const std::map<profile_key, profile>& s) {
   out.close();
 }
 
-bool is_switch(const std::string& flag) { return flag == "--maps"; }
-
 int run(int argc, char** argv) {
-  std::string grid_path, positions_path, timeline_path, csv_path;
-  bool maps = false;
-  cli::flags flags(argc, argv, is_switch);
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--grid") {
-      grid_path = value();
-    } else if (flag == "--positions") {
-      positions_path = value();
-    } else if (flag == "--timeline") {
-      timeline_path = value();
-    } else if (flag == "--csv") {
-      csv_path = value();
-    } else if (flag == "--maps") {
-      maps = true;
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
-  if (positions_path.empty())
-    throw cli::bad_input{"--positions: required (the runs' completion by position)"};
-  if (timeline_path.empty())
-    throw cli::bad_input{"--timeline: required (the runs' torus links' use over time)"};
+  arguments given;
+  settings().parse(argc, argv, given).write_resolved(settings().resolved(given));
+  const std::string &grid_path = given.grid, &positions_path = given.positions,
+                    &timeline_path = given.timeline, &csv_path = given.csv;
+  const bool maps = given.maps;
   cli::output_file csv("--csv", csv_path);
   const std::vector<row> rows = read_grid(cli::file_text("--grid", grid_path), grid_path);
   const auto at = read_positions(cli::file_text("--positions", positions_path), positions_path);
@@ -308,6 +316,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("figure9_profile", help_text, "a smaller grid", argc, argv,
+  const std::string help = help_text();
+  return cli::run_tool("figure9_profile", help.c_str(), "a smaller grid", argc, argv,
                        [&] { return run(argc, argv); });
 }

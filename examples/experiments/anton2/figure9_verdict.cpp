@@ -30,44 +30,55 @@
 
 #include "cli.hpp"
 #include "figure9_study.hpp"
+#include "study_files.hpp"
 
 namespace {
 
 using namespace figure9;
 
-const char* const help_text =
-    "usage: figure9_verdict --grid FILE --design FILE [--pattern P] [--csv FILE]\n"
-    "\n"
-    "The Figure 9 study (docs/results.md, \"The Figure 9 study\"): from its grid\n"
-    "(one row per run, as scripts/study figure9 writes it) and its registered\n"
-    "design (the runs it makes, each with seeds 1, 2 and 3), every network\n"
-    "setting's normalized throughput per arbiter and batch over the seeds (mean,\n"
-    "least-greatest), then the verdict by the rule: inverse weights at least 0.85\n"
-    "at batches 1024 and 4096 in a physically consistent 8x8x8 setting (adapter\n"
-    "buffers covering the torus link's credit round trip) while round robin is\n"
-    "at most 0.65 at both and lower at 4096. Not reproduced once every setting\n"
-    "is ruled out (a batch with its seeds in on the wrong side of the rule, or a\n"
-    "run that did not finish; each setting's reason named), pending while runs\n"
-    "the rule reads are missing and a setting may still meet it, undecided when\n"
-    "the design holds none of the runs the rule reads; a second line applies it\n"
-    "to exact Eq. 3.\n"
-    "\n"
-    "  --grid FILE        the runs (CSV with the grid's header)\n"
-    "  --design FILE      the registered design (CSV: size,arbiter,router_buffer,\n"
-    "                     adapter_buffer,torus_latency,pipeline,batch)\n"
-    "  --pattern P        uniform (default): the study's rule; neighbor1: Figure 9's\n"
-    "                     1-hop statement (docs/results.md), stable when the mean\n"
-    "                     at batch 4096 is at least 0.95 of the greatest at 256,\n"
-    "                     1024 and 4096, for round robin and the hardware model\n"
-    "  --csv FILE         the summaries as CSV, one row per setting, arbiter and\n"
-    "                     batch: the seeds in, whether all finished, normalized\n"
-    "                     throughput's mean, least and greatest, mean spread and\n"
-    "                     forfeits per grant\n"
-    "  --config FILE      flags from a file of 'key = value' lines\n"
-    "  --help             this text\n"
-    "\n"
-    "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
-    "3 the output could not be written.\n";
+struct arguments {
+  cli::study_files files;
+  std::string pattern = "uniform";
+};
+
+const cli::setting_table<arguments>& settings() {
+  static const cli::setting_table<arguments> table = [] {
+    std::vector<cli::setting<arguments>> list = cli::study_file_settings<arguments>(
+        "the registered design (CSV: "
+        "size, arbiter, router_buffer, adapter_buffer, torus_latency, pipeline, batch)",
+        "the summaries as CSV, one row per setting, arbiter and batch: the seeds in, whether all "
+        "finished, normalized throughput's mean, least and greatest, mean spread and forfeits per "
+        "grant");
+    list.push_back(cli::one_of<arguments>(
+        "--pattern", [](auto& s) -> auto& { return s.pattern; }, {"uniform", "neighbor1"},
+        "uniform: the study's rule; neighbor1: Figure 9's 1-hop statement (docs/results.md), "
+        "stable when the mean at batch 4096 is at least 0.95 of the greatest at 256, 1024 and "
+        "4096, for round robin and the hardware model"));
+    return cli::setting_table<arguments>(std::move(list));
+  }();
+  return table;
+}
+
+std::string help_text() {
+  return cli::help_page(
+      "usage: figure9_verdict --grid FILE --design FILE [--pattern P] [--csv FILE]\n",
+      "The Figure 9 study (docs/results.md, \"The Figure 9 study\"): from its grid\n"
+      "(one row per run, as scripts/study figure9 writes it) and its registered\n"
+      "design (the runs it makes, each with seeds 1, 2 and 3), every network\n"
+      "setting's normalized throughput per arbiter and batch over the seeds (mean,\n"
+      "least-greatest), then the verdict by the rule: inverse weights at least 0.85\n"
+      "at batches 1024 and 4096 in a physically consistent 8x8x8 setting (adapter\n"
+      "buffers covering the torus link's credit round trip) while round robin is\n"
+      "at most 0.65 at both and lower at 4096. Not reproduced once every setting\n"
+      "is ruled out (a batch with its seeds in on the wrong side of the rule, or a\n"
+      "run that did not finish; each setting's reason named), pending while runs\n"
+      "the rule reads are missing and a setting may still meet it, undecided when\n"
+      "the design holds none of the runs the rule reads; a second line applies it\n"
+      "to exact Eq. 3.\n",
+      settings(),
+      "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
+      "3 the output could not be written.\n");
+}
 
 using study_setting::name;
 
@@ -257,25 +268,10 @@ void write_csv(cli::output_file& out, const std::map<summary_key, summary>& s) {
 }
 
 int run(int argc, char** argv) {
-  std::string grid_path, design_path, csv_path, pattern = "uniform";
-  cli::flags flags(argc, argv, cli::no_switches);
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--grid") {
-      grid_path = value();
-    } else if (flag == "--design") {
-      design_path = value();
-    } else if (flag == "--csv") {
-      csv_path = value();
-    } else if (flag == "--pattern") {
-      pattern = value();
-      if (pattern != "uniform" && pattern != "neighbor1")
-        throw cli::bad_input{"--pattern: '" + pattern + "'; allowed: uniform, neighbor1"};
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
-  if (design_path.empty()) throw cli::bad_input{"--design: required (the registered design)"};
+  arguments given;
+  settings().parse(argc, argv, given).write_resolved(settings().resolved(given));
+  const std::string &grid_path = given.files.grid, &design_path = given.files.design,
+                    &csv_path = given.files.csv, &pattern = given.pattern;
   const std::vector<planned> design =
       read_design(cli::file_text("--design", design_path), design_path);
   // (a path that cannot be written is bad input, before any other work)
@@ -328,6 +324,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("figure9_verdict", help_text, "a smaller grid", argc, argv,
+  const std::string help = help_text();
+  return cli::run_tool("figure9_verdict", help.c_str(), "a smaller grid", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -17,23 +17,35 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
 #include "csv_file.hpp"
+#include "study_files.hpp"
 
 namespace {
 
-const char* const help_text =
-    "usage: switch_speedup_verdict --design FILE --grid FILE\n"
-    "\n"
-    "The QoS switch's crossbar speed-up study's verdict (docs/results/studies/\n"
-    "switch_speedup/registration.md) from its design and its grid.\n"
-    "\n"
-    "  --design FILE   the registered design (design.csv)\n"
-    "  --grid FILE     the runs (grid.csv, one row per run)\n"
-    "\n"
-    "Exit status: 0 done (the verdict may be pending); 2 bad input.\n";
+struct arguments {
+  cli::study_files files;
+};
+
+const cli::setting_table<arguments>& settings() {
+  static const cli::setting_table<arguments> table = [] {
+    std::vector<cli::setting<arguments>> list =
+        cli::study_file_settings<arguments>("the registered design (the study's design.csv)", "");
+    return cli::setting_table<arguments>(std::move(list));
+  }();
+  return table;
+}
+
+std::string help_text() {
+  return cli::help_page(
+      "usage: switch_speedup_verdict --design FILE --grid FILE\n",
+      "The QoS switch's crossbar speed-up study's verdict (docs/results/studies/\n"
+      "switch_speedup/registration.md) from its design and its grid.\n",
+      settings(), "Exit status: 0 done (the verdict may be pending); 2 bad input.\n");
+}
 
 const std::string design_header = "speedup,traffic,scheduler,load";
 const std::string grid_header =
@@ -74,18 +86,9 @@ std::string level_name(const std::string& l) {
 }
 
 int run(int argc, char** argv) {
-  std::string grid_path, design_path;
-  cli::flags flags(argc, argv, cli::no_switches);
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--grid")
-      grid_path = value();
-    else if (flag == "--design")
-      design_path = value();
-    else
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-  });
-  if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
-  if (design_path.empty()) throw cli::bad_input{"--design: required (the registered design)"};
+  arguments given;
+  settings().parse(argc, argv, given).write_resolved(settings().resolved(given));
+  const std::string &grid_path = given.files.grid, &design_path = given.files.design;
   std::vector<cell> design;
   std::map<cell, std::size_t> planned;
   for (const cli::csv_line& x :
@@ -168,6 +171,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("switch_speedup_verdict", help_text, "a smaller grid", argc, argv,
+  const std::string help = help_text();
+  return cli::run_tool("switch_speedup_verdict", help.c_str(), "a smaller grid", argc, argv,
                        [&] { return run(argc, argv); });
 }

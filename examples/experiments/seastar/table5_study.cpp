@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -41,6 +42,7 @@
 #include "cli.hpp"
 #include "csv_file.hpp"
 #include "grid.hpp"
+#include "study_files.hpp"
 #include "table5_study.hpp"
 
 namespace {
@@ -49,26 +51,78 @@ using interlock::node_id;
 using age_arbiter = interlock::age_epoch_arbiter<64>;
 using namespace table5;
 
-const char* const help_text =
-    "usage: table5_study --design FILE --grid FILE [options]\n"
-    "\n"
-    "The Table 5 study (docs/results.md, \"The Table 5 study\"; Abts & Weisser,\n"
-    "SC'07, Section 4): runs each point of the registered design with each seed\n"
-    "on a SeaStar-shaped torus and appends its row to the grid the moment it\n"
-    "ends; runs already in the grid are skipped, so a stopped study goes on where\n"
-    "it stopped. A run: 8000 cycles of warm-up, 16000 measured, then up to 64000\n"
-    "more for the measured packets to arrive.\n"
-    "\n"
-    "  --design FILE      the registered design (CSV: workload,load,period,bias,queue)\n"
-    "  --grid FILE        the runs so far; created with its header when missing\n"
-    "  --jobs N           runs at a time (default: the machine's cores)\n"
-    "  --workloads LIST   run only these workloads' points (default: all)\n"
-    "  --max-runs N       stop after starting N runs (default: all)\n"
-    "  --seeds LIST       the seeds of each point (default 1,2,3, the study's)\n"
-    "  --list             print the runs still to make, one per line, and stop\n"
-    "\n"
-    "Exit status: 0 done; 1 a run deadlocked (its row says so); 2 bad input (a\n"
-    "flag, or the file, line and column); 3 the grid could not be written.\n";
+struct arguments {
+  cli::study_files files;
+  std::size_t jobs = cli::default_jobs(), max_runs = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> seeds = {1, 2, 3};
+  std::set<std::string> only;
+  bool list = false;
+};
+
+const cli::setting_table<arguments>& settings() {
+  using a = arguments;
+  static const cli::setting_table<a> table = [] {
+    std::vector<cli::setting<a>> list = cli::study_file_settings<a>(
+        "the registered design (CSV: workload, load, period, bias, queue)");
+    list[1].help = "the runs so far; created with its header when missing";
+    cli::append(
+        list,
+        {
+            cli::whole<a>(
+                "--jobs", "N", [](auto& s) -> auto& { return s.jobs; }, 1, 256, "runs at a time")
+                .local()
+                .defaults("the machine's cores"),
+            cli::custom<a>(
+                "--workloads", "LIST", "run only these workloads' points",
+                [](a& s, const std::string& v) {
+                  std::vector<std::string> names;
+                  for (const workload& x : workloads()) names.push_back(x.name);
+                  const std::vector<std::string> chosen = cli::names("--workloads", v, names);
+                  s.only = std::set<std::string>(chosen.begin(), chosen.end());
+                },
+                [](const a& s) {
+                  std::string out;
+                  for (const std::string& w : s.only) out += (out.empty() ? "" : ",") + w;
+                  return out;
+                })
+                .defaults("all"),
+            cli::limit<a>(
+                "--max-runs", "N", [](auto& s) -> auto& { return s.max_runs; }, 1, 1000000,
+                "stop after starting N runs")
+                .control(),
+            cli::custom<a>(
+                "--seeds", "LIST", "the seeds of each point",
+                [](a& s, const std::string& v) { s.seeds = cli::numbers("--seeds", v, 1, 1000); },
+                [](const a& s) {
+                  std::string out;
+                  for (const std::size_t x : s.seeds)
+                    out += (out.empty() ? "" : ",") + std::to_string(x);
+                  return out;
+                })
+                .defaults("1,2,3, the study's"),
+            cli::toggle<a>(
+                "--list", [](auto& s) -> auto& { return s.list; },
+                "print the runs still to make, one per line, and stop")
+                .control(),
+        });
+    return cli::setting_table<a>(std::move(list));
+  }();
+  return table;
+}
+
+std::string help_text() {
+  return cli::help_page(
+      "usage: table5_study --design FILE --grid FILE [options]\n",
+      "The Table 5 study (docs/results.md, \"The Table 5 study\"; Abts & Weisser,\n"
+      "SC'07, Section 4): runs each point of the registered design with each seed\n"
+      "on a SeaStar-shaped torus and appends its row to the grid the moment it\n"
+      "ends; runs already in the grid are skipped, so a stopped study goes on where\n"
+      "it stopped. A run: 8000 cycles of warm-up, 16000 measured, then up to 64000\n"
+      "more for the measured packets to arrive.\n",
+      settings(),
+      "Exit status: 0 done; 1 a run deadlocked (its row says so); 2 bad input (a\n"
+      "flag, or the file, line and column); 3 the grid could not be written.\n");
+}
 
 struct one_run {
   planned p;
@@ -192,43 +246,12 @@ class grid_appender {
 };
 
 int run(int argc, char** argv) {
-  std::string design_path, grid_path;
-  std::size_t jobs = cli::default_jobs(), max_runs = ~std::size_t{0};
-  std::set<std::string> only;
-  std::vector<std::uint64_t> seed_list = {1, 2, 3};
-  bool list = false;
-  cli::flags flags(argc, argv, [](const std::string& f) { return f == "--list"; });
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--design") {
-      design_path = value();
-    } else if (flag == "--grid") {
-      grid_path = value();
-    } else if (flag == "--jobs") {
-      jobs = cli::number(flag, value(), 1, 256);
-    } else if (flag == "--workloads") {
-      for (const std::string& w : cli::split(value())) {
-        bool known = false;
-        for (const workload& x : workloads()) known = known || x.name == w;
-        if (!known) {
-          std::string names;
-          for (const workload& x : workloads()) names += (names.empty() ? "" : ", ") + x.name;
-          throw cli::bad_input{"--workloads: '" + w + "'; allowed: " + names};
-        }
-        only.insert(w);
-      }
-    } else if (flag == "--max-runs") {
-      max_runs = cli::number(flag, value(), 1, 1000000);
-    } else if (flag == "--seeds") {
-      seed_list.clear();
-      for (const std::size_t s : cli::numbers(flag, value(), 1, 1000)) seed_list.push_back(s);
-    } else if (flag == "--list") {
-      list = true;
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  if (design_path.empty()) throw cli::bad_input{"--design: required (the registered design)"};
-  if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
+  arguments given;
+  settings().parse(argc, argv, given).write_resolved(settings().resolved(given));
+  const std::string &design_path = given.files.design, &grid_path = given.files.grid;
+  const std::size_t jobs = given.jobs, max_runs = given.max_runs;
+  const std::set<std::string>& only = given.only;
+  const bool list = given.list;
   const std::vector<planned> design =
       read_design(cli::file_text("--design", design_path), design_path);
   // A grid that does not exist yet, or is empty, holds no runs; it gets its
@@ -245,7 +268,7 @@ int run(int argc, char** argv) {
   std::vector<one_run> todo;
   for (const planned& p : design) {
     if (!only.empty() && only.count(p.workload) == 0) continue;
-    for (const std::uint64_t s : seed_list)
+    for (const std::uint64_t s : given.seeds)
       if (done.count({detail::key_of(p), s}) == 0) todo.push_back({p, s});
   }
   if (todo.size() > max_runs) todo.resize(max_runs);
@@ -299,6 +322,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("table5_study", help_text, "fewer --jobs", argc, argv,
+  const std::string help = help_text();
+  return cli::run_tool("table5_study", help.c_str(), "fewer --jobs", argc, argv,
                        [&] { return run(argc, argv); });
 }

@@ -18,39 +18,50 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
 #include "csv_file.hpp"
+#include "study_files.hpp"
 #include "table5_study.hpp"
 
 namespace {
 
 using namespace table5;
 
-const char* const help_text =
-    "usage: table5_verdict --grid FILE --design FILE [--csv FILE]\n"
-    "\n"
-    "The Table 5 study (docs/results.md, \"The Table 5 study\"): from its grid (one\n"
-    "row per run, as table5_study writes it) and its registered design, each\n"
-    "point's settings over their seeds (mean, least-greatest), then the verdicts\n"
-    "by the rule: X beats Y at a point when X's range of mean network latency\n"
-    "over the seeds lies wholly below Y's and its accepted throughput's range is\n"
-    "not wholly below Y's, or the reverse with throughput first; judged once\n"
-    "both have all their seeds in, by throughput alone where a run of either left\n"
-    "measured packets undelivered (a source starved).\n"
-    "  Table 5 verdict: biases 3,2,1 against 1,1,1 at every point and period;\n"
-    "  Table 5 period verdict: period 8 against every other period;\n"
-    "  Table 5 age verdict: period 8 with 3,2,1 against round robin.\n"
-    "\n"
-    "  --grid FILE        the runs (CSV with the grid's header)\n"
-    "  --design FILE      the registered design (CSV: workload,load,period,bias,queue)\n"
-    "  --csv FILE         the summaries as CSV, one row per point and setting\n"
-    "  --config FILE      flags from a file of 'key = value' lines\n"
-    "  --help             this text\n"
-    "\n"
-    "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
-    "3 the output could not be written.\n";
+struct arguments {
+  cli::study_files files;
+};
+
+const cli::setting_table<arguments>& settings() {
+  static const cli::setting_table<arguments> table = [] {
+    std::vector<cli::setting<arguments>> list = cli::study_file_settings<arguments>(
+        "the registered design (CSV: workload, load, period, bias, queue)",
+        "the summaries as CSV, one row per point and setting");
+    return cli::setting_table<arguments>(std::move(list));
+  }();
+  return table;
+}
+
+std::string help_text() {
+  return cli::help_page(
+      "usage: table5_verdict --grid FILE --design FILE [--csv FILE]\n",
+      "The Table 5 study (docs/results.md, \"The Table 5 study\"): from its grid (one\n"
+      "row per run, as table5_study writes it) and its registered design, each\n"
+      "point's settings over their seeds (mean, least-greatest), then the verdicts\n"
+      "by the rule: X beats Y at a point when X's range of mean network latency\n"
+      "over the seeds lies wholly below Y's and its accepted throughput's range is\n"
+      "not wholly below Y's, or the reverse with throughput first; judged once\n"
+      "both have all their seeds in, by throughput alone where a run of either left\n"
+      "measured packets undelivered (a source starved).\n"
+      "  Table 5 verdict: biases 3,2,1 against 1,1,1 at every point and period;\n"
+      "  Table 5 period verdict: period 8 against every other period;\n"
+      "  Table 5 age verdict: period 8 with 3,2,1 against round robin.\n",
+      settings(),
+      "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
+      "3 the output could not be written.\n");
+}
 
 /// A setting's runs at a point, over its seeds.
 struct summary {
@@ -198,21 +209,10 @@ void print_point(const point& p, const std::map<setting, summary>& settings,
 }
 
 int run(int argc, char** argv) {
-  std::string grid_path, design_path, csv_path;
-  cli::flags flags(argc, argv, cli::no_switches);
-  flags.for_each([&](const std::string& flag, const auto& value) {
-    if (flag == "--grid") {
-      grid_path = value();
-    } else if (flag == "--design") {
-      design_path = value();
-    } else if (flag == "--csv") {
-      csv_path = value();
-    } else {
-      throw cli::bad_input{flag + ": unknown option (see --help)"};
-    }
-  });
-  if (grid_path.empty()) throw cli::bad_input{"--grid: required (the study's runs)"};
-  if (design_path.empty()) throw cli::bad_input{"--design: required (the registered design)"};
+  arguments given;
+  settings().parse(argc, argv, given).write_resolved(settings().resolved(given));
+  const std::string &grid_path = given.files.grid, &design_path = given.files.design,
+                    &csv_path = given.files.csv;
   const std::vector<planned> design =
       read_design(cli::file_text("--design", design_path), design_path);
   if (design.empty())
@@ -309,6 +309,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cli::run_tool("table5_verdict", help_text, "a smaller grid", argc, argv,
+  const std::string help = help_text();
+  return cli::run_tool("table5_verdict", help.c_str(), "a smaller grid", argc, argv,
                        [&] { return run(argc, argv); });
 }
