@@ -38,7 +38,8 @@ std::string own_folder() {
 struct arguments {
   std::string name, parts = "D1,D3,D2", workloads, folder, bin = own_folder(),
                     summary = "build/experiments";
-  std::size_t jobs = std::max(1u, std::thread::hardware_concurrency()), max_batch = std::numeric_limits<std::size_t>::max();
+  std::size_t jobs = std::max(1u, std::thread::hardware_concurrency()),
+              max_batch = std::numeric_limits<std::size_t>::max();
   bool verdict_only = false;
 };
 
