@@ -5,8 +5,11 @@
 //   An event is a packet's head arriving at an input buffer, credits arriving
 //   at an output, a packet delivered at its destination's ejection port, or
 //   an output staging buffer's space coming back (port: the output; vc: the
-//   staging buffer, input port x VCs + VC); each names a router. event_wheel keeps events by the
-//   cycle they happen in, in a ring of slots one per cycle; every event must
+//   staging buffer, input port x VCs + VC); each names a router.
+//   basic_event_wheel<Event> keeps events of any type by the cycle they
+//   happen in, in a ring of slots one per cycle (event_wheel: the torus
+//   model's events; event_calendar.hpp adds events beyond the reach, for the
+//   QoS switch); within a cycle they stay in the order scheduled; every event must
 //   be scheduled less than reach() cycles ahead (the reach is fixed when the
 //   wheel is built: the longest delay a run has). Scheduling is O(1) and, once
 //   each slot has grown to its busiest cycle, allocates nothing. due(t) is the
@@ -40,19 +43,20 @@ struct event {
   std::uint32_t payload;  // arrival, delivery: the packet; credit, staging_credit: flits
 };
 
-class event_wheel {
+template <class Event>
+class basic_event_wheel {
  public:
   /// A wheel for events at most `reach - 1` cycles ahead of the cycle handled.
-  explicit event_wheel(std::uint64_t reach = 2) {
+  explicit basic_event_wheel(std::uint64_t reach = 2) {
     while (size_ < reach) size_ <<= 1;
     slots_.resize(size_);
   }
 
-  void schedule(std::uint64_t at, const event& e) {
+  void schedule(std::uint64_t at, const Event& e) {
     slots_[at & (size_ - 1)].push_back(e);
     ++pending_;
   }
-  std::vector<event>& due(std::uint64_t t) { return slots_[t & (size_ - 1)]; }
+  std::vector<Event>& due(std::uint64_t t) { return slots_[t & (size_ - 1)]; }
   /// Empties cycle t's slot, once its events are handled.
   void clear(std::uint64_t t) {
     auto& slot = slots_[t & (size_ - 1)];
@@ -66,13 +70,16 @@ class event_wheel {
   template <class F>
   void for_each(F&& f) const {
     for (const auto& slot : slots_)
-      for (const event& e : slot) f(e);
+      for (const Event& e : slot) f(e);
   }
 
  private:
   std::uint64_t size_ = 1, pending_ = 0;
-  std::vector<std::vector<event>> slots_;
+  std::vector<std::vector<Event>> slots_;
 };
+
+/// The torus model's wheel.
+using event_wheel = basic_event_wheel<event>;
 
 }  // namespace model
 }  // namespace interlock

@@ -4,24 +4,23 @@
 // Contract
 //   switch_events holds the switch network's future events (network.hpp):
 //   a source buffer or link to look at again, space or a write port coming
-//   free, credits arriving, a NIC's next packet, a delivery. top() is the
-//   earliest; events of one cycle come out in the order they were pushed,
-//   so a run is the same on every standard library. A binary heap: push and
-//   pop are O(log n); its storage grows to the largest number pending and
-//   is reused.
+//   free, credits arriving, a NIC's next packet, a delivery. It is the
+//   model's calendar (event_calendar.hpp) of switch_event: events of one
+//   cycle come out in the order they were pushed, so a run is the same on
+//   every standard library; an event within the calendar's reach costs
+//   O(1), one beyond it (a NIC's next packet at a low rate) O(log n).
 //
 // Example
 //   interlock::model::switch_events q;
 //   q.push(5, interlock::model::switch_event_kind::credit, 2, 0, 16);
 //   q.push(3, interlock::model::switch_event_kind::deliver, 7);
-//   auto first = q.top().at;   // 3
+//   auto first = q.next();   // 3
 #ifndef INTERLOCK_MODEL_SWITCH_EVENTS_HPP
 #define INTERLOCK_MODEL_SWITCH_EVENTS_HPP
 
 #include <cstdint>
-#include <functional>
-#include <queue>
-#include <vector>
+
+#include "interlock/model/event_calendar.hpp"
 
 namespace interlock {
 namespace model {
@@ -37,28 +36,17 @@ enum class switch_event_kind : std::uint8_t {
 };
 
 struct switch_event {
-  std::uint64_t at;
-  std::uint64_t order;
   switch_event_kind kind;
   std::uint32_t a, b, c;
-  bool operator>(const switch_event& o) const noexcept {
-    return at != o.at ? at > o.at : order > o.order;
-  }
 };
 
-class switch_events {
+class switch_events : public event_calendar<switch_event> {
  public:
+  using event_calendar<switch_event>::push;
   void push(std::uint64_t at, switch_event_kind kind, std::uint32_t a, std::uint32_t b = 0,
             std::uint32_t c = 0) {
-    heap_.push(switch_event{at, order_++, kind, a, b, c});
+    push(at, switch_event{kind, a, b, c});
   }
-  bool empty() const noexcept { return heap_.empty(); }
-  const switch_event& top() const { return heap_.top(); }
-  void pop() { heap_.pop(); }
-
- private:
-  std::priority_queue<switch_event, std::vector<switch_event>, std::greater<switch_event>> heap_;
-  std::uint64_t order_ = 0;
 };
 
 }  // namespace model

@@ -282,18 +282,23 @@ class switch_network {
     links_.schedule(f_);
   }
 
+  // Cycle by cycle, each with events: its events (those pushed for it
+  // while they are handled too), then a step; a step that pushes events for
+  // its own cycle is followed by another round of it.
   void advance(std::uint64_t until) {
     switch_events& q = f_.events;
-    while (!q.empty() && q.top().at < until) {
-      f_.now = q.top().at;
-      while (!q.empty() && q.top().at == f_.now) {
-        const switch_event e = q.top();
-        q.pop();
-        handle(e);
-      }
+    for (std::uint64_t t = q.next(); t < until; t = q.next()) {
+      q.advance_to(t);
+      f_.now = t;
+      std::vector<switch_event>& due = q.due();
+      for (std::size_t i = 0; i < due.size(); ++i) handle(switch_event(due[i]));
+      q.clear();
       step();
     }
-    if (until != ~std::uint64_t{0}) f_.now = until;
+    if (until != ~std::uint64_t{0}) {
+      f_.now = until;
+      q.advance_to(until);
+    }
   }
 
   void handle(const switch_event& e) {
