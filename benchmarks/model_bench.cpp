@@ -27,6 +27,13 @@
 //     the network holds once warm, per router (glibc's count; 0 elsewhere).
 //     Uniform traffic saturates a k-ary torus at 8/k flits per node per
 //     cycle, so 0.3 is past saturation at k = 32.
+//   model/switch/A/<load>
+//     the QoS switch of [QoSThesis] Table 2.2, configuration A (48 ports in
+//     MPorts of 4, three SLs at 0.5/0.4/0.1 of the load, 16-flit packets,
+//     SBT 60/30/10), uniform traffic at <load> flits per NIC per cycle:
+//     one run of 2,000 cycles of warm-up and 10,000 measured per iteration,
+//     network built included; counter port_cycles_per_s (ports x cycles /
+//     second) and accepted (flits per NIC per cycle, every SL).
 // The torus cases build the network, run 2,000 cycles of warm-up untimed,
 // then time steps of 100 cycles. Counter router_cycles_per_s (a rate:
 // routers x cycles / second); accepted is the measured throughput,
@@ -52,6 +59,7 @@
 #endif
 
 #include <interlock/model/network.hpp>
+#include <interlock/model/switch/network.hpp>
 
 namespace {
 
@@ -206,6 +214,27 @@ void model_anton2(benchmark::State& state, std::size_t k) {
                                         static_cast<double>(t.node_count() * 16);
 }
 
+// One run of configuration A's switch per iteration.
+void model_switch_a(benchmark::State& state, double load) {
+  namespace m = interlock::model;
+  const m::service_levels a({0, 1, 2}, {0, 1, 2});
+  const m::sl_traffic traffic{{0.5, 0.4, 0.1}, {16, 16, 16}};
+  constexpr std::uint64_t warmup = 2000, measured = 10000;
+  std::uint64_t cycles = 0;
+  double accepted = 0;
+  for (auto _ : state) {
+    m::switch_network<interlock::qos::sbt_scheduler> net(m::single_switch(48), m::opa_48_port(), a,
+                                                         traffic, m::sbt_for(a, {60, 30, 10}));
+    net.run(m::switch_pattern::uniform, load, warmup, measured, 1);
+    accepted = 0;
+    for (const m::sl_result& r : net.results()) accepted += r.throughput;
+    cycles += warmup + measured;
+  }
+  state.counters["port_cycles_per_s"] =
+      benchmark::Counter(static_cast<double>(cycles) * 48, benchmark::Counter::kIsRate);
+  state.counters["accepted"] = accepted;
+}
+
 const bool registered = [] {
   const char* const loads[] = {"0.1", "0.3", "0.7"};
   namespace m = interlock::model;
@@ -242,6 +271,11 @@ const bool registered = [] {
   for (const std::size_t k : {4u, 8u, 12u, 16u, 24u, 32u})
     benchmark::RegisterBenchmark(("model/torus_size/" + std::to_string(k) + "/0.3/1").c_str(),
                                  model_torus_size, k, 0.3)
+        ->Unit(benchmark::kMillisecond);
+  // The QoS switch, configuration A, below and past its saturation (about 0.7).
+  for (const char* load : {"0.5", "1.0"})
+    benchmark::RegisterBenchmark(("model/switch/A/" + std::string(load)).c_str(), model_switch_a,
+                                 std::stod(load))
         ->Unit(benchmark::kMillisecond);
   // Anton 2's unified network.
   using rr8 = interlock::round_robin_arbiter<8>;
