@@ -236,6 +236,14 @@ class setting_table {
   std::function<void(S&, const std::string&)> operand_;
 };
 
+/// --help: `usage` (its lines), `about` (paragraphs), the table's option
+/// lines, then `closing` (the exit status).
+template <class S>
+std::string help_page(const std::string& usage, const std::string& about,
+                      const setting_table<S>& table, const std::string& closing) {
+  return usage + "\n" + about + "\noptions\n" + table.help() + "\n" + closing;
+}
+
 }  // namespace cli
 
 #endif  // INTERLOCK_EXAMPLES_CLI_SETTINGS_HPP

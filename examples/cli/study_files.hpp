@@ -4,8 +4,7 @@
 // study's runs), both required and read relative to a configuration file's
 // folder, and, where the program writes its summaries, --csv FILE. A
 // program whose settings S hold them as `files` takes
-// study_file_settings<S>() into its setting_table; help_page() makes its
-// --help from its usage, its description and the table.
+// study_file_settings<S>() into its setting_table.
 #ifndef INTERLOCK_EXAMPLES_CLI_STUDY_FILES_HPP
 #define INTERLOCK_EXAMPLES_CLI_STUDY_FILES_HPP
 
@@ -39,14 +38,6 @@ std::vector<setting<S>> study_file_settings(
     list.push_back(output<S>(
         "--csv", [](auto& s) -> auto& { return s.files.csv; }, csv_help));
   return list;
-}
-
-/// --help: `usage` (its lines), `about` (paragraphs), the table's option
-/// lines, then `closing` (the exit status).
-template <class S>
-std::string help_page(const std::string& usage, const std::string& about,
-                      const setting_table<S>& table, const std::string& closing) {
-  return usage + "\n" + about + "\noptions\n" + table.help() + "\n" + closing;
 }
 
 }  // namespace cli

@@ -49,17 +49,13 @@ const cli::setting_table<arguments>& settings() {
 }
 
 std::string help_text() {
-  return "usage: interlock_info [--kind KIND] [--json]\n"
-         "\n"
-         "Lists what interlock's programs accept: every arbiter, allocator, routing\n"
-         "scheme, node shape, traffic pattern and QoS scheduler by the name its flag\n"
-         "takes, with each parameter's flag, range and default, the paper and the\n"
-         "programs; then the presets (netsim --preset) with the values they set.\n"
-         "\n"
-         "options\n" +
-         settings().help() +
-         "\n"
-         "Exit status: 0 listed; 2 bad input; 3 the output could not be written.\n";
+  return cli::help_page(
+      "usage: interlock_info [--kind KIND] [--json]\n",
+      "Lists what interlock's programs accept: every arbiter, allocator, routing\n"
+      "scheme, node shape, traffic pattern and QoS scheduler by the name its flag\n"
+      "takes, with each parameter's flag, range and default, the paper and the\n"
+      "programs; then the presets (netsim --preset) with the values they set.\n",
+      settings(), "Exit status: 0 listed; 2 bad input; 3 the output could not be written.\n");
 }
 
 // A preset's values, as the flags that set them.

@@ -71,20 +71,17 @@ const cli::setting_table<arguments>& settings() {
 }
 
 std::string help_text() {
-  return "usage: figure9_profile --grid FILE --positions FILE --timeline FILE [--maps]\n"
-         "                       [--csv FILE]\n"
-         "\n"
-         "Where the Figure 9 study's runs (docs/results.md) lose throughput: per network\n"
-         "setting, arbiter and batch, over the seeds in the grid, the torus links' use\n"
-         "over the run, in its first half and in its last quarter, and the mesh router\n"
-         "position R(u,v) whose cores finish first and the one whose cores finish last\n"
-         "(mean completion over the last arrival).\n"
-         "\n"
-         "options\n" +
-         settings().help() +
-         "\n"
-         "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
-         "3 the output could not be written.\n";
+  return cli::help_page(
+      "usage: figure9_profile --grid FILE --positions FILE --timeline FILE [--maps]\n"
+      "                       [--csv FILE]\n",
+      "Where the Figure 9 study's runs (docs/results.md) lose throughput: per network\n"
+      "setting, arbiter and batch, over the seeds in the grid, the torus links' use\n"
+      "over the run, in its first half and in its last quarter, and the mesh router\n"
+      "position R(u,v) whose cores finish first and the one whose cores finish last\n"
+      "(mean completion over the last arrival).\n",
+      settings(),
+      "Exit status: 0 done; 2 bad input (a flag, or the file, line and column);\n"
+      "3 the output could not be written.\n");
 }
 
 constexpr std::size_t positions = 16;  // R(u,v), position 4u + v

@@ -109,30 +109,27 @@ const cli::setting_table<arguments>& settings() {
 }
 
 std::string help_text() {
-  return "usage: study NAME [--jobs N] [--max-batch B] [--parts P,...] [--workloads W,...]\n"
-         "             [--verdict-only] [--folder DIR] [--bin DIR] [--summary DIR]\n"
-         "\n"
-         "Runs the registered study NAME's runs that its grid does not hold yet, N at\n"
-         "a time, each a process of its own, appending each finished run's row to the\n"
-         "grid as it ends (a run its program refuses, exit status 2, is recorded with\n"
-         "the program's message in refused.csv and not run again); then the study's\n"
-         "verdict program writes verdict.md. A stopped study goes on where it stopped.\n"
-         "\n"
-         "Studies (docs/results/studies/NAME/: design.csv, grid.csv, refused.csv,\n"
-         "verdict.md):\n"
-         "  figure9, figure9_onehop, figure9_exact   saturation runs on Anton 2's node\n"
-         "                       (uniform, 1-hop neighbor, uniform traffic)\n"
-         "  figure10             blend runs on Anton 2's node\n"
-         "  anton2_decomposition saturation runs under the arbiter family's forms and\n"
-         "                       the router's readings, conditional rows in later rounds\n"
-         "  table5               table5_study's runs on SeaStar-shaped tori\n"
-         "  switch_speedup       qos_switch runs of the QoS switch's crossbar speed-ups\n"
-         "\n"
-         "options\n" +
-         settings().help() +
-         "\n"
-         "Exit status: 0 done (the verdict may be pending); 1 a run failed (its message\n"
-         "printed; not a run refused); 2 bad input; 3 a failed write.\n";
+  return cli::help_page(
+      "usage: study NAME [--jobs N] [--max-batch B] [--parts P,...] [--workloads W,...]\n"
+      "             [--verdict-only] [--folder DIR] [--bin DIR] [--summary DIR]\n",
+      "Runs the registered study NAME's runs that its grid does not hold yet, N at\n"
+      "a time, each a process of its own, appending each finished run's row to the\n"
+      "grid as it ends (a run its program refuses, exit status 2, is recorded with\n"
+      "the program's message in refused.csv and not run again); then the study's\n"
+      "verdict program writes verdict.md. A stopped study goes on where it stopped.\n"
+      "\n"
+      "Studies (docs/results/studies/NAME/: design.csv, grid.csv, refused.csv,\n"
+      "verdict.md):\n"
+      "  figure9, figure9_onehop, figure9_exact   saturation runs on Anton 2's node\n"
+      "                       (uniform, 1-hop neighbor, uniform traffic)\n"
+      "  figure10             blend runs on Anton 2's node\n"
+      "  anton2_decomposition saturation runs under the arbiter family's forms and\n"
+      "                       the router's readings, conditional rows in later rounds\n"
+      "  table5               table5_study's runs on SeaStar-shaped tori\n"
+      "  switch_speedup       qos_switch runs of the QoS switch's crossbar speed-ups\n",
+      settings(),
+      "Exit status: 0 done (the verdict may be pending); 1 a run failed (its message\n"
+      "printed; not a run refused); 2 bad input; 3 a failed write.\n");
 }
 
 int run(int argc, char** argv) {
