@@ -2,7 +2,7 @@
 // decomposition_verdict: the verdict of the Anton 2 decomposition study
 // (docs/results/studies/anton2_decomposition/registration.md) from its design and grid.
 //
-//   decomposition_verdict --design FILE --grid FILE [--refused FILE]
+//   decomposition_verdict --design FILE --grid FILE [--refused FILE] [--part-f-reading]
 //
 // Reads the registered design and the grid its runner appends to (scripts/
 // study anton2_decomposition), refusing a wrong header, a field that is not
@@ -11,7 +11,9 @@
 // the hardware model to exact Eq. 3 taken apart by ordering, quantization
 // and history (alone, and the 2^3 factorial effects), the lag, 2-hop
 // traffic, each router reading against the default router, and one line
-// per reading `Figure 9 verdict (READING): ...`. A figure over no runs is
+// per reading `Figure 9 verdict (READING): ...`, then rule 6's choice of
+// the reading part F (the Figure 10 rerun) runs under; --part-f-reading
+// prints that reading's name alone. A figure over no runs is
 // "pending", never a number; an arm whose runs saturation refused (the
 // runner's refused.csv: a configuration the model does not have) is
 // "refused" with saturation's message, and decides nothing.
@@ -33,6 +35,7 @@ namespace {
 struct arguments {
   cli::study_files files;
   std::string refused;
+  bool part_f_reading = false;
 };
 
 const cli::setting_table<arguments>& settings() {
@@ -41,17 +44,21 @@ const cli::setting_table<arguments>& settings() {
     list.push_back(cli::input<arguments>(
         "--refused", [](auto& s) -> auto& { return s.refused; },
         "the runs saturation refused, with its message (the study's refused.csv)"));
+    list.push_back(cli::toggle<arguments>(
+        "--part-f-reading", [](auto& s) -> auto& { return s.part_f_reading; },
+        "print only the reading rule 6 selects for part F (or 'pending')"));
     return cli::setting_table<arguments>(std::move(list));
   }();
   return table;
 }
 
 std::string help_text() {
-  return cli::help_page("usage: decomposition_verdict --design FILE --grid FILE [--refused FILE]\n",
-                        "The Anton 2 decomposition study's verdict (docs/results/studies/\n"
-                        "anton2_decomposition/registration.md) from its design and its grid.\n",
-                        settings(),
-                        "Exit status: 0 done (the verdict may be pending); 2 bad input.\n");
+  return cli::help_page(
+      "usage: decomposition_verdict --design FILE --grid FILE [--refused FILE]\n"
+      "                             [--part-f-reading]\n",
+      "The Anton 2 decomposition study's verdict (docs/results/studies/\n"
+      "anton2_decomposition/registration.md) from its design and its grid.\n",
+      settings(), "Exit status: 0 done (the verdict may be pending); 2 bad input.\n");
 }
 
 const std::string design_header =
@@ -183,19 +190,32 @@ void decomposition(const std::map<arm, stats>& s, const std::string& part,
   std::printf("\n");
 }
 
+// The (part, reading) whose rows stand for a reading in a setting: A4's
+// one-stage router is the pipelined one (registration.md, "The router
+// readings"), so in A4 `pipelined` is the default router and
+// `pipelined+X` is X.
+std::pair<std::string, std::string> rows_of(const std::string& reading,
+                                            const std::string& setting) {
+  std::string r = reading;
+  if (setting == "A4" && r.compare(0, 9, "pipelined") == 0)
+    r = r.size() == 9 ? "default" : r.substr(10);
+  return {r == "default" ? "D1" : "D2", r};
+}
+
 // Rule 4's line for one reading.
 std::string figure9(const std::map<arm, stats>& s, const std::string& reading) {
   std::string why, holds;
   bool pending = false;
   for (const char* setting : {"A4", "A1"}) {
-    const std::string part = reading == "default" ? "D1" : "D2";
-    const auto get = [&](const std::string& arbiter, std::size_t batch) -> const stats* {
-      const auto it = s.find(arm{part, setting, "uniform", reading, arbiter, batch});
+    const auto [part, rows] = rows_of(reading, setting);
+    const auto get = [&, part = part, rows = rows](const std::string& arbiter,
+                                                   std::size_t batch) -> const stats* {
+      const auto it = s.find(arm{part, setting, "uniform", rows, arbiter, batch});
       return it == s.end() || !it->second.complete() ? nullptr : &it->second;
     };
     const stats *h1 = get(hardware, 1024), *h4 = get(hardware, 4096),
                 *r1 = get("round_robin", 1024), *r4 = get("round_robin", 4096);
-    const auto r = s.find(arm{part, setting, "uniform", reading, hardware, 1024});
+    const auto r = s.find(arm{part, setting, "uniform", rows, hardware, 1024});
     if (r != s.end() && !r->second.refused.empty()) {
       why += cli::format("%s%s: refused", why.empty() ? "" : "; ", setting);
       continue;
@@ -223,6 +243,44 @@ std::string figure9(const std::map<arm, stats>& s, const std::string& reading) {
   if (!holds.empty()) return "reproduced (" + holds + ")";
   if (pending) return "pending";
   return "not reproduced (" + why + ")";
+}
+
+// Rule 6: the reading part F runs under, with the reason; "pending" while a
+// Figure 9 verdict or a hardware mean it needs is.
+std::pair<std::string, std::string> part_f_reading(const std::map<arm, stats>& s) {
+  std::string best, why;
+  double greatest = -1;
+  for (const std::string& r : readings) {
+    const std::string line = figure9(s, r);
+    if (line == "pending") return {"pending", "the Figure 9 verdict (" + r + ") is pending"};
+    if (line.compare(0, 10, "reproduced") != 0) continue;
+    for (const char* setting : {"A4", "A1"}) {
+      if (line.find(setting) == std::string::npos) continue;
+      const auto [part, rows] = rows_of(r, setting);
+      const auto it = s.find(arm{part, setting, "uniform", rows, hardware, 4096});
+      if (it->second.mean() > greatest) {
+        greatest = it->second.mean();
+        best = r;
+        why =
+            cli::format("reproduces Figure 9 with the greatest hardware mean at 4,096: %.3f in %s",
+                        greatest, setting);
+      }
+    }
+  }
+  if (!best.empty()) return {best, why};
+  for (const std::string& r : readings) {
+    const auto [part, rows] = rows_of(r, "A4");
+    const auto it = s.find(arm{part, "A4", "uniform", rows, hardware, 1024});
+    if (it == s.end() || (it->second.refused.empty() && !it->second.complete()))
+      return {"pending", "the hardware model in A4 under " + r + " is pending"};
+    if (!it->second.refused.empty() || it->second.mean() <= greatest) continue;
+    greatest = it->second.mean();
+    best = r;
+  }
+  if (best.empty()) return {"none", "every reading refused in A4"};
+  return {best, cli::format("no reading reproduces Figure 9; the greatest hardware mean at "
+                            "1,024 in A4: %.3f",
+                            greatest)};
 }
 
 int run(int argc, char** argv) {
@@ -284,6 +342,10 @@ int run(int argc, char** argv) {
       s[a].refused = f.text(12).substr(0, 300);
       ++refusals;
     }
+  if (given.part_f_reading) {
+    std::printf("%s\n", part_f_reading(s).first.c_str());
+    return 0;
+  }
   std::printf(
       "The Anton 2 decomposition study (registration.md): %zu runs in the grid, %zu refused, "
       "%zu design rows.\nNormalized throughput over seeds 1-3: mean (least-greatest); the family's "
@@ -337,6 +399,8 @@ int run(int argc, char** argv) {
   std::printf("\n");
   for (const std::string& r : readings)
     std::printf("Figure 9 verdict (%s): %s\n", r.c_str(), figure9(s, r).c_str());
+  const auto [f_reading, f_why] = part_f_reading(s);
+  std::printf("Part F reading (rule 6): %s (%s)\n", f_reading.c_str(), f_why.c_str());
   return 0;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // figure10_verdict: the Figure 10 study's tables and verdicts, from its grid and design files.
 //
-//   figure10_verdict --grid FILE --design FILE [--csv FILE]
+//   figure10_verdict --grid FILE --design FILE [--csv FILE] [--reading R]
 //
 // Reads the grid the study's runner writes (scripts/study figure10; one row
 // per run) and the registered design (figure10_study.hpp) and prints each
@@ -12,7 +12,11 @@
 // outside, pending otherwise), the single-set statement and the band with
 // exact Eq. 3's weights. Markdown tables, for docs/results.md. With --csv,
 // the summaries one row per setting, arbiter and blend (what
-// docs/results/studies/figure10/grid.gp plots).
+// docs/results/studies/figure10/grid.gp plots). --reading names the router
+// reading the runs were made under (the decomposition study's part F), for
+// the title; the single-set line says "not in the design" when the design
+// has no single weight set.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -32,6 +36,7 @@ using namespace figure10;
 
 struct arguments {
   cli::study_files files;
+  std::string reading = "default";
 };
 
 const cli::setting_table<arguments>& flag_settings() {
@@ -42,6 +47,16 @@ const cli::setting_table<arguments>& flag_settings() {
         "share, batch)",
         "the summaries as CSV, one row per setting, arbiter and blend: seeds in, all finished, "
         "normalized throughput's mean, least and greatest, mean completion spread");
+    list.push_back(cli::custom<arguments>(
+        "--reading", "R", "the router reading the runs were made under, for the title",
+        [](arguments& a, const std::string& v) {
+          if (v.empty() || v.size() > 40 ||
+              v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_+") != std::string::npos)
+            throw cli::bad_input{"--reading: '" + v.substr(0, 40) +
+                                 "'; allowed: a reading's name (letters, digits, _ and +)"};
+          a.reading = v;
+        },
+        [](const arguments& a) { return a.reading; }));
     return cli::setting_table<arguments>(std::move(list));
   }();
   return table;
@@ -49,7 +64,7 @@ const cli::setting_table<arguments>& flag_settings() {
 
 std::string help_text() {
   return cli::help_page(
-      "usage: figure10_verdict --grid FILE --design FILE [--csv FILE]\n",
+      "usage: figure10_verdict --grid FILE --design FILE [--csv FILE] [--reading R]\n",
       "The Figure 10 study (docs/results.md, \"The Figure 10 study\"): from its grid\n"
       "(one row per run, as scripts/study figure10 writes it) and its registered\n"
       "design (the runs it makes, each with seeds 1, 2 and 3), each blend's\n"
@@ -190,11 +205,13 @@ int run(int argc, char** argv) {
   const std::size_t in = runs_in(design, done, [](const planned&) { return true; }).second;
   const std::map<summary_key, summary> s = summarize(rows);
   std::printf(
-      "Figure 10, the study (docs/results.md): Anton 2's node, %s, %zu packets\n"
+      "Figure 10, the study (docs/results.md): Anton 2's node, %s%s, %zu packets\n"
       "per core; each packet to tornado's node with probability 1 - f, to reverse\n"
       "tornado's with probability f; %zu of the design's %zu runs in the grid%s.\n"
       "Normalized throughput: the mean over the seeds (least-greatest).\n\n",
-      study_setting::name(n).c_str(), design.front().batch, in, design.size() * seeds,
+      study_setting::name(n).c_str(),
+      given.reading == "default" ? "" : (", router reading " + given.reading).c_str(),
+      design.front().batch, in, design.size() * seeds,
       beside == 0 ? ""
                   : cli::format(" (and %zu rows outside the design's setting)", beside).c_str());
   print_table(s, design, false);
@@ -204,8 +221,12 @@ int run(int argc, char** argv) {
   std::printf("\nFigure 10 verdict: %s\n",
               band_line(s, design, "both", "inverse_weighted", done).c_str());
   const single_set_judgement j = single_set(s, design);
+  const bool single = std::any_of(design.begin(), design.end(), [](const planned& p) {
+    return p.setting == "forward" || p.setting == "reverse";
+  });
   std::printf("Single weight sets: %s\n",
-              !j.complete
+              !single ? "not in the design"
+              : !j.complete
                   ? "pending"
                   : cli::format("%s (forward %+.3f over none at f = 0, %+.3f at f = 1; "
                                 "reverse %+.3f at f = 1, %+.3f at f = 0)",

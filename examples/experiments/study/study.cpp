@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -24,8 +25,9 @@
 namespace {
 
 const std::vector<std::string> study_names = {
-    "figure9", "figure9_onehop", "figure9_exact", "figure10", "anton2_decomposition",
-    "table5",  "switch_speedup"};
+    "figure9",  "figure9_onehop",       "figure9_exact",
+    "figure10", "anton2_decomposition", "anton2_decomposition_f",
+    "table5",   "switch_speedup"};
 
 std::string own_folder() {
   std::string path(4096, '\0');
@@ -33,6 +35,25 @@ std::string own_folder() {
   if (n <= 0) return ".";
   path.resize(static_cast<std::size_t>(n));
   return path.substr(0, path.find_last_of('/'));
+}
+
+// The reading the decomposition study's rule 6 selects for its part F,
+// from that study's files beside `folder`.
+std::string part_f_reading(const std::string& folder, const std::string& bin) {
+  const std::string d = folder.substr(0, folder.find_last_of('/') + 1) + "anton2_decomposition";
+  study::scratch_folder s;
+  const int status =
+      study::run_to({bin + "/decomposition_verdict", "--design", d + "/design.csv", "--grid",
+                     d + "/grid.csv", "--refused", d + "/refused.csv", "--part-f-reading"},
+                    s.file("reading.txt"));
+  std::ifstream in(s.file("reading.txt"));
+  std::string reading;
+  std::getline(in, reading);
+  if (status != 0) throw std::runtime_error("decomposition_verdict failed on " + d);
+  if (reading == "pending" || reading == "none" || reading.empty())
+    throw cli::bad_input{"anton2_decomposition_f: rule 6 of " + d +
+                         "/registration.md selects no reading yet ('" + reading + "')"};
+  return reading;
 }
 
 struct arguments {
@@ -43,7 +64,9 @@ struct arguments {
   bool verdict_only = false;
 };
 
-bool anton2_figure(const arguments& s) { return s.name.compare(0, 6, "figure") == 0; }
+bool anton2_figure(const arguments& s) {
+  return s.name.compare(0, 6, "figure") == 0 || s.name == "anton2_decomposition_f";
+}
 
 const cli::setting_table<arguments>& settings() {
   using a = arguments;
@@ -57,7 +80,8 @@ const cli::setting_table<arguments>& settings() {
             "--max-batch", "B", [](auto& s) -> auto& { return s.max_batch; }, 1, 9999999,
             "leave runs of batches above B")
             .control()
-            .when(anton2_figure, "figure9, figure9_onehop, figure9_exact, figure10"),
+            .when(anton2_figure,
+                  "figure9, figure9_onehop, figure9_exact, figure10, anton2_decomposition_f"),
         cli::custom<a>(
             "--parts", "P,...", "its parts, in this order",
             [](a& s, const std::string& v) {
@@ -125,6 +149,8 @@ std::string help_text() {
       "  figure10             blend runs on Anton 2's node\n"
       "  anton2_decomposition saturation runs under the arbiter family's forms and\n"
       "                       the router's readings, conditional rows in later rounds\n"
+      "  anton2_decomposition_f  its part F: figure10's blend runs under the router\n"
+      "                       reading its rule 6 selects\n"
       "  table5               table5_study's runs on SeaStar-shaped tori\n"
       "  switch_speedup       qos_switch runs of the QoS switch's crossbar speed-ups\n",
       settings(),
@@ -154,6 +180,8 @@ int run(int argc, char** argv) {
     kind = std::make_unique<study::figure9_kind>(where, "neighbor1", max_batch);
   else if (name == "figure10")
     kind = std::make_unique<study::figure10_kind>(where, max_batch);
+  else if (name == "anton2_decomposition_f")
+    kind = std::make_unique<study::figure10_kind>(where, max_batch, part_f_reading(folder, bin));
   else if (name == "anton2_decomposition")
     kind = std::make_unique<study::decomposition_kind>(where, cli::split(given.parts));
   else if (name == "switch_speedup")

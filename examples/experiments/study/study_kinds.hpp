@@ -14,9 +14,10 @@
 //   positions.csv and timeline.csv, each line prefixed with the run's
 //   network and seed. Its verdict: figure9_verdict to verdict.md (with the
 //   count of refusals), figure9_profile to profile.md, gnuplot (when
-//   installed) to grid.png. figure10_kind(where, max_batch): a blend run
-//   per design row (setting, arbiter, blend f, batch) and seed, in the
-//   design's order; figure10_verdict, gnuplot. `consistent` is 1 when the
+//   installed) to grid.png. figure10_kind(where, max_batch, reading): a
+//   blend run per design row (setting, arbiter, blend f, batch) and seed,
+//   in the design's order, with the router reading's flags (reading_flags:
+//   the decomposition study's readings); figure10_verdict, gnuplot. `consistent` is 1 when the
 //   adapters' buffers cover a torus link's credit round trip (as
 //   anton2/study_setting.hpp computes it).
 #ifndef INTERLOCK_EXAMPLES_STUDY_KINDS_HPP
@@ -290,10 +291,35 @@ class figure9_kind : public study_kind {
   std::size_t max_batch_;
 };
 
+/// A router reading's flags (anton2_decomposition/registration.md's table:
+/// readings joined by '+').
+inline std::vector<std::string> reading_flags(const std::string& reading) {
+  std::vector<std::string> flags;
+  if (reading == "default") return flags;
+  for (const std::string& part : cli::split(reading, '+')) {
+    if (part == "pipelined") {
+      flags.push_back("--pipelined-heads");
+    } else if (part == "persistent") {
+      flags.push_back("--persistent-picks");
+    } else if (part == "output_first" || part == "wavefront") {
+      flags.insert(flags.end(), {"--allocator", part});
+    } else if (part == "islip1" || part == "islip4") {
+      flags.insert(flags.end(), {"--allocator", "islip:" + part.substr(5)});
+    } else {
+      throw cli::bad_input{"router reading '" + reading + "': '" + part +
+                           "' is not one of anton2_decomposition/registration.md's"};
+    }
+  }
+  return flags;
+}
+
 class figure10_kind : public study_kind {
  public:
-  figure10_kind(places where, std::size_t max_batch)
-      : w_(std::move(where)), max_batch_(max_batch) {}
+  figure10_kind(places where, std::size_t max_batch, std::string reading = "default")
+      : w_(std::move(where)),
+        max_batch_(max_batch),
+        reading_(std::move(reading)),
+        flags_(reading_flags(reading_)) {}
 
   std::string design_header() const override {
     return "size,router_buffer,adapter_buffer,torus_latency,pipeline,setting,arbiter,share,batch";
@@ -315,6 +341,7 @@ class figure10_kind : public study_kind {
         p.key.push_back(std::to_string(seed));
         p.argv = {w_.bin + "/blend", "--radix", row[0], "--nodes", "anton2", "--settings", row[5]};
         if (row[5] != "none") p.argv.insert(p.argv.end(), {"--arbiter", row[6]});
+        p.argv.insert(p.argv.end(), flags_.begin(), flags_.end());
         p.argv.insert(p.argv.end(), {"--shares", row[7], "--batch", row[8], "--buffer-flits",
                                      row[1], "--adapter-buffer-flits", row[2], "--torus-latency",
                                      row[3], "--pipeline", row[4], "--seed", std::to_string(seed),
@@ -351,7 +378,7 @@ class figure10_kind : public study_kind {
     const std::string summary = w_.summary + "/" + w_.name + "_summary.csv";
     const int status =
         write_verdict({w_.bin + "/figure10_verdict", "--grid", w_.folder + "/grid.csv", "--design",
-                       w_.folder + "/design.csv", "--csv", summary},
+                       w_.folder + "/design.csv", "--csv", summary, "--reading", reading_},
                       w_.folder + "/verdict.md", w_.folder + "/refused.csv", "blend");
     if (status != 0) return status;
     return draw(w_.folder + "/grid.gp", "csv='" + summary + "'; out='" + w_.folder + "/grid.png'");
@@ -360,6 +387,8 @@ class figure10_kind : public study_kind {
  private:
   places w_;
   std::size_t max_batch_;
+  std::string reading_;
+  std::vector<std::string> flags_;
 };
 
 }  // namespace study

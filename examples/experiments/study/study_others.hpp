@@ -51,27 +51,6 @@ class decomposition_kind : public study_kind {
   }
   std::size_t key_fields() const override { return 12; }
 
-  /// A router reading's flags (registration.md's table).
-  static std::vector<std::string> reading_flags(const std::string& reading) {
-    std::vector<std::string> flags;
-    if (reading == "default") return flags;
-    for (const std::string& part : cli::split(reading, '+')) {
-      if (part == "pipelined") {
-        flags.push_back("--pipelined-heads");
-      } else if (part == "persistent") {
-        flags.push_back("--persistent-picks");
-      } else if (part == "output_first" || part == "wavefront") {
-        flags.insert(flags.end(), {"--allocator", part});
-      } else if (part == "islip1" || part == "islip4") {
-        flags.insert(flags.end(), {"--allocator", "islip:" + part.substr(5)});
-      } else {
-        throw cli::bad_input{"router reading '" + reading + "': '" + part +
-                             "' is not one of registration.md's"};
-      }
-    }
-    return flags;
-  }
-
   std::vector<planned_run> due(const table& d, const table& grid,
                                const std::set<std::vector<std::string>>&) const override {
     std::vector<planned_run> runs;
