@@ -6,11 +6,14 @@
 //   router<Scheme, Policy, Allocator, InputPolicy> decides, for every
 //   router of a network, which packets leave this cycle and where, and
 //   moves them out of its buffers; interlock::model::network carries them
-//   between routers. It is built in layers: the policies of every port
-//   (router_policies.hpp), the switch allocators (router_allocation.hpp),
-//   route computation and the heads that can go (router_routes.hpp), and
-//   here a router's cycle and its departures. It reaches the policies only
-//   through the surface every interlock policy has:
+//   between routers. It is a composition of three parts it owns, each with
+//   its one job: the policies of every port and the heads' choices
+//   (router_policies.hpp), the switch allocator (router_allocation.hpp) and
+//   the route unit, route computation and the heads that can go
+//   (router_routes.hpp); here a router's cycle (which part acts when, two
+//   switch stages with pipelined heads among it) and its departures. It
+//   reaches the policies only through the surface every interlock policy
+//   has:
 //   - Switch allocation, by the Allocator parameter:
 //       separable_input_first (default): each input port's InputPolicy
 //         (round robin by default; any policy with a request_builder, over
@@ -64,6 +67,8 @@
 #include "interlock/core/bits.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/packet.hpp"
+#include "interlock/model/router_allocation.hpp"
+#include "interlock/model/router_policies.hpp"
 #include "interlock/model/router_routes.hpp"
 #include "interlock/model/router_state.hpp"
 
@@ -72,20 +77,49 @@ namespace model {
 
 template <class Scheme, class Policy, class Allocator = separable_input_first,
           class InputPolicy = round_robin_arbiter<64>>
-class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
-  using base = router_routes<Scheme, Policy, Allocator, InputPolicy>;
-
+class router {
  public:
-  using base::route_head;
-  using typename base::input_policy_factory;
-  using typename base::policy_factory;
-  using typename base::route_state;
-  static constexpr bool ages = base::ages;
+  using policies_type = router_policies<Policy, Allocator, InputPolicy>;
+  using input_policy_factory = typename policies_type::input_policy_factory;
+  using policy_factory = typename policies_type::policy_factory;
+  using route_state = typename Scheme::state;
+  static constexpr bool ages = policies_type::ages;
 
   router(const Scheme& scheme, router_state& s, const vc_sets& sets, age_state& age,
          packet_pool<route_state>& pool, const policy_factory& make_policy, saturation_rule rule,
          const Allocator& allocator = {}, const input_policy_factory& make_input = {})
-      : base(scheme, s, sets, age, pool, make_policy, rule, allocator, make_input) {}
+      : policies_(s, sets, age, make_policy, rule, allocator, make_input),
+        allocation_(policies_),
+        routes_(scheme, policies_, pool),
+        s_(s),
+        age_(age),
+        pool_(pool) {}
+  router(const router&) = delete;
+  router& operator=(const router&) = delete;
+
+  /// Route computation for the packet `id` at the head of buffer b of
+  /// router r from cycle `at` (router_routes.hpp).
+  void route_head(node_id r, std::size_t b, std::uint32_t id, packet<route_state>& p,
+                  std::uint64_t at) {
+    routes_.route_head(r, b, id, p, at);
+  }
+
+  // The policies part's surface (router_policies.hpp): requests counted,
+  // the ports and their policies, the cache hints.
+  void count_requests(bool on) { policies_.count_requests(on); }
+  std::uint64_t arbitrations(node_id r, std::size_t o) const {
+    return policies_.arbitrations(r, o);
+  }
+  std::uint64_t request_cycles(node_id r, std::size_t o, std::size_t i) const {
+    return policies_.request_cycles(r, o, i);
+  }
+  std::size_t ports(node_id r) const { return policies_.ports(r); }
+  Policy& policy(node_id r, std::size_t o) { return policies_.policy(r, o); }
+  InputPolicy& input_policy(node_id r, std::size_t i) { return policies_.input_policy(r, i); }
+  bool prefetching() const noexcept { return policies_.prefetching(); }
+  void set_prefetch(prefetch_mode m) noexcept { policies_.set_prefetch(m); }
+  void prefetch_ports(node_id r) const noexcept { policies_.prefetch_ports(r); }
+  void prefetch_heads(node_id r) const noexcept { policies_.prefetch_heads(r); }
 
   /// One cycle of router r. The router moves what it decides out of its
   /// buffers and routes the heads behind; `m`, the network, carries the
@@ -94,7 +128,7 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
   void step(node_id r, std::uint64_t t, Network& n) {
     departures<Network> m{this, &n};
     if (s_.staged()) {
-      step_staged(r, t, m);
+      allocation_.step_staged(r, t, m);
       return;
     }
     if (s_.split_switch() && s_.pipelined_heads()) {
@@ -110,9 +144,9 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
       const std::size_t in = bits::lowest_index(ports);
       const std::size_t pi = s_.port_index(r, in);
-      if (port_busy(s_.port[pi].in_free_at, t, wake)) continue;
+      if (policies_.port_busy(s_.port[pi].in_free_at, t, wake)) continue;
       std::uint64_t blocked_vcs = 0;
-      can_go[in] = heads_that_can_go(r, in, t, wake, blocked_vcs);
+      can_go[in] = routes_.heads_that_can_go(r, in, t, wake, blocked_vcs);
       if constexpr (ages) {
         if (blocked_vcs != 0) {
           router_perf_counters& counters = age_.counters(r, in);
@@ -143,38 +177,80 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
       return;
     }
     if constexpr (std::is_same<Allocator, separable_allocator>::value) {
-      if (separable_.output_first) {
-        allocate_output_first(r, t, requesting, can_go, m, separable_.iterations);
+      if (policies_.separable_.output_first) {
+        allocation_.allocate_output_first(r, t, requesting, can_go, m,
+                                          policies_.separable_.iterations);
         return;
       }
     }
     if constexpr (std::is_same<Allocator, separable_input_first>::value ||
                   std::is_same<Allocator, separable_allocator>::value) {
       if (s_.split_switch())
-        allocate_in_two_stages(r, t, requesting, can_go, m);
+        allocation_.allocate_in_two_stages(r, t, requesting, can_go, m);
       else
-        allocate_input_first(r, t, requesting, can_go, m);
+        allocation_.allocate_input_first(r, t, requesting, can_go, m);
     } else if constexpr (std::is_same<Allocator, separable_output_first>::value) {
-      allocate_output_first(r, t, requesting, can_go, m);
+      allocation_.allocate_output_first(r, t, requesting, can_go, m);
     } else {
-      allocate_matrix(r, t, requesting, can_go, m);
+      allocation_.allocate_matrix(r, t, requesting, can_go, m);
     }
   }
 
  private:
-  using base::age_;
-  using base::allocate_in_two_stages;
-  using base::allocate_input_first;
-  using base::allocate_lookahead;
-  using base::allocate_matrix;
-  using base::allocate_output_first;
-  using base::follow_taken;
-  using base::heads_that_can_go;
-  using base::pool_;
-  using base::port_busy;
-  using base::s_;
-  using base::separable_;
-  using base::step_staged;
+  policies_type policies_;                                        // every port's policies
+  router_allocation<Policy, Allocator, InputPolicy> allocation_;  // the switch allocator
+  router_routes<Scheme, Policy, Allocator, InputPolicy> routes_;  // the route unit
+  router_state& s_;
+  age_state& age_;
+  packet_pool<route_state>& pool_;
+
+  // Two switch stages with pipelined heads (config::pipelined_heads): SA2
+  // grants last cycle's picks that can still go; then each input port whose
+  // crossbar input is free next cycle does SA1 over the heads that could go
+  // then (its head pipeline, SA1 included, done; outputs free; credits as
+  // they stand), the heads just behind this cycle's departures among them.
+  // A router that picks nothing sleeps until the cycle before a head could
+  // go. With persistent picks, a pick that lost is offered again while it
+  // could go.
+  template <class Moves>
+  void allocate_lookahead(node_id r, std::uint64_t t, Moves& m) {
+    std::uint64_t offering = 0, wake = ~std::uint64_t{0}, blocked = 0;
+    std::array<std::uint8_t, 64> held;
+    std::array<std::uint64_t, 64> among;
+    typename policies_type::head_view f;
+    for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
+      const std::size_t in = bits::lowest_index(ports);
+      const std::size_t pi = s_.port_index(r, in);
+      held[in] = s_.held_pick[pi];
+      s_.held_pick[pi] = router_state::no_pick;
+      if (held[in] == router_state::no_pick || s_.port[pi].in_free_at > t) continue;
+      if ((routes_.heads_that_can_go(r, in, t, wake, blocked) & bits::bit(held[in])) == 0) continue;
+      among[in] = s_.held_among[pi];
+      offering |= bits::bit(in);
+    }
+    const std::uint64_t lost =
+        offering & ~allocation_.grant_offers(r, t, offering, held, among, f, m);
+    const std::uint64_t u = t + 1;  // the cycle SA1's picks may go
+    wake = ~std::uint64_t{0};       // the first cycle a head could go
+    bool picked = false;
+    for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
+      const std::size_t in = bits::lowest_index(ports);
+      const std::size_t pi = s_.port_index(r, in);
+      if (policies_.port_busy(s_.port[pi].in_free_at, u, wake)) continue;
+      const std::uint64_t picks = routes_.heads_that_can_go(r, in, u, wake, blocked);
+      if (picks == 0) continue;
+      picked = true;
+      if (s_.persistent_picks() && (lost & bits::bit(in)) != 0 &&
+          (picks & bits::bit(held[in])) != 0) {
+        s_.held_pick[pi] = held[in];
+        s_.held_among[pi] = among[in];
+        continue;
+      }
+      s_.held_pick[pi] = static_cast<std::uint8_t>(policies_.pick_vc(pi, picks, f));
+      s_.held_among[pi] = picks;
+    }
+    if (!picked) s_.sleep_until[r] = wake == ~std::uint64_t{0} ? wake : wake - 1;
+  }
 
   // What the allocators move (their Moves): the router's departures, with
   // the network carrying the packets.
@@ -241,7 +317,7 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     const std::uint64_t busy = n.carry(r, in, c, o, h.id, h.flits, t);
     s_.port[h.pi].in_free_at = t + busy;
     s_.port[s_.port_index(r, o)].out_free_at = t + busy;
-    if (c.candidate != choice::eject) follow_taken(r, h.b, c.candidate, pool_[h.id]);
+    if (c.candidate != choice::eject) routes_.follow_taken(r, h.b, c.candidate, pool_[h.id]);
     next_head(r, in, c.vc, h);
   }
 
@@ -254,7 +330,7 @@ class router : public router_routes<Scheme, Policy, Allocator, InputPolicy> {
     s_.port[h.pi].in_free_at = t + h.flits;
     n.release(r, in, c.vc, h.flits, t);
     packet<route_state>& p = pool_[h.id];
-    if (c.candidate != choice::eject) follow_taken(r, h.b, c.candidate, p);
+    if (c.candidate != choice::eject) routes_.follow_taken(r, h.b, c.candidate, p);
     p.next_set = c.out_vc;  // the downstream VC set's first VC
     // Into the staging buffer (input port x VCs + VC) at output o.
     const std::size_t x = in * s_.vcs + c.vc;

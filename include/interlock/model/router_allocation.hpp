@@ -3,8 +3,9 @@
 // can go to its outputs, and the SeaStar's outputs with staging buffers.
 //
 // Contract
-//   router_allocation<Policy, Allocator, InputPolicy> (the second layer of
-//   model::router, on router_policies.hpp) takes, for router r at cycle t,
+//   router_allocation<Policy, Allocator, InputPolicy>, the switch allocator
+//   part of model::router (router.hpp), over the router's policies part
+//   (router_policies.hpp, given when built), takes, for router r at cycle t,
 //   the input ports with heads that can go (per port, the VCs, each head's
 //   choice in options_) and decides which leave, calling the Moves the
 //   network gives (router.hpp's step):
@@ -20,8 +21,8 @@
 //   policy commits only for grants used. Nothing here allocates.
 //
 // Example
-//   // router<...>::step(r, t, moves) calls allocate_input_first(r, t,
-//   // requesting, can_go, moves) by default.
+//   // router<...>::step(r, t, moves) calls allocation_.allocate_input_first(
+//   // r, t, requesting, can_go, moves) by default.
 #ifndef INTERLOCK_MODEL_ROUTER_ALLOCATION_HPP
 #define INTERLOCK_MODEL_ROUTER_ALLOCATION_HPP
 
@@ -41,30 +42,17 @@ namespace interlock {
 namespace model {
 
 template <class Policy, class Allocator, class InputPolicy>
-class router_allocation : public router_policies<Policy, Allocator, InputPolicy> {
+class router_allocation {
  public:
-  using router_policies<Policy, Allocator, InputPolicy>::router_policies;
+  using policies_type = router_policies<Policy, Allocator, InputPolicy>;
+  using head_view = typename policies_type::head_view;
+  using output_view = typename policies_type::output_view;
+  static constexpr bool ages = policies_type::ages;
 
- protected:
-  using base = router_policies<Policy, Allocator, InputPolicy>;
-  using base::age_;
-  using base::ages;
-  using base::allocators_;
-  using base::builders_;
-  using base::commit_vc;
-  using base::heads_for;
-  using base::in_head_pipeline;
-  using base::input_request;
-  using base::note_requests;
-  using base::option_out_;
-  using base::options_;
-  using base::pick_vc;
-  using base::policies_;
-  using base::port_busy;
-  using base::s_;
-  using base::sets_;
-  using typename base::head_view;
-  using typename base::output_view;
+  /// The allocator part of the routers whose policies are `p`.
+  explicit router_allocation(policies_type& p) : p_(p), s_(p.s_), sets_(p.sets_), age_(p.age_) {}
+  router_allocation(const router_allocation&) = delete;
+  router_allocation& operator=(const router_allocation&) = delete;
 
   // The SeaStar's shape: input buffers, then per output a staging buffer for
   // each (input port, VC). Outputs first: each output's Policy chooses among
@@ -85,7 +73,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
     for (std::uint64_t outs = s_.staged_outputs[r]; outs != 0; outs &= outs - 1) {
       const std::size_t o = bits::lowest_index(outs);
       const std::size_t po = s_.port_index(r, o);
-      if (port_busy(s_.port[po].out_free_at, t, wake)) continue;
+      if (p_.port_busy(s_.port[po].out_free_at, t, wake)) continue;
       std::uint64_t ready = 0;
       std::array<std::uint8_t, 64> out_vc;
       for (std::uint64_t xs = s_.staged_mask[po]; xs != 0; xs &= xs - 1) {
@@ -111,10 +99,10 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
       }
       if (ready == 0) continue;
       out.requesters[o] = ready;
-      const auto request = builders_[po](out.view(o, s_.ports * vcs));
-      const grant g = policies_[po].arbitrate(request);
+      const auto request = p_.builders_[po](out.view(o, s_.ports * vcs));
+      const grant g = p_.policies_[po].arbitrate(request);
       if (!g) continue;
-      policies_[po].commit(g, request);
+      p_.policies_[po].commit(g, request);
       const std::size_t x = g.index();
       sent_ports |= bits::bit(x / vcs);
       m.send_staged(r, o, x, out_vc[x], t);
@@ -125,12 +113,12 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
     for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
       const std::size_t in = bits::lowest_index(ports);
       const std::size_t pi = s_.port_index(r, in);
-      if (port_busy(s_.port[pi].in_free_at, t, wake)) continue;
+      if (p_.port_busy(s_.port[pi].in_free_at, t, wake)) continue;
       std::uint64_t can_go = 0;
       for (std::uint64_t vs = s_.port[pi].vcs; vs != 0; vs &= vs - 1) {
         const std::size_t v = bits::lowest_index(vs);
         const std::size_t b = pi * vcs + v;
-        if (in_head_pipeline(b, t, wake)) continue;
+        if (p_.in_head_pipeline(b, t, wake)) continue;
         const std::uint32_t flits = s_.buf[b].head.flits;
         const auto room = [&](std::size_t o) {
           return s_.staging[s_.staging_index(r, o, in * vcs + v)].free >=
@@ -140,8 +128,8 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
           const std::size_t eject_port = s_.local + s_.buf[b].head.endpoint;
           if (room(eject_port)) {
             can_go |= bits::bit(v);
-            options_[b] = choice{static_cast<std::uint8_t>(v), choice::eject, 0};
-            option_out_[b] = static_cast<std::uint8_t>(eject_port);
+            p_.options_[b] = choice{static_cast<std::uint8_t>(v), choice::eject, 0};
+            p_.option_out_[b] = static_cast<std::uint8_t>(eject_port);
           }
           continue;
         }
@@ -167,15 +155,15 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
         }
         if (best >= 0) {
           can_go |= bits::bit(v);
-          options_[b] = choice{static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(best),
-                               info[best].first_vc};
-          option_out_[b] = info[best].port;
+          p_.options_[b] = choice{static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(best),
+                                  info[best].first_vc};
+          p_.option_out_[b] = info[best].port;
         }
       }
       if (can_go == 0) continue;
-      const std::size_t v = pick_vc(pi, can_go, f);
-      commit_vc(pi, can_go, v, f);
-      m.stage(r, in, options_[pi * vcs + v], option_out_[pi * vcs + v], t);
+      const std::size_t v = p_.pick_vc(pi, can_go, f);
+      p_.commit_vc(pi, can_go, v, f);
+      m.stage(r, in, p_.options_[pi * vcs + v], p_.option_out_[pi * vcs + v], t);
       moved = true;
     }
     if constexpr (ages) {
@@ -211,7 +199,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
     for (std::uint64_t x = offering; x != 0; x &= x - 1) {
       const std::size_t in = bits::lowest_index(x);
       const std::size_t b = s_.port_index(r, in) * s_.vcs + vc[in];
-      const std::size_t o = option_out_[b];
+      const std::size_t o = p_.option_out_[b];
       if ((out_requests & bits::bit(o)) == 0) out.requesters[o] = 0;
       out_requests |= bits::bit(o);
       out.requesters[o] |= bits::bit(in);
@@ -220,16 +208,16 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
     for (std::uint64_t outs = out_requests; outs != 0; outs &= outs - 1) {
       const std::size_t o = bits::lowest_index(outs);
       const std::size_t po = s_.port_index(r, o);
-      note_requests(po, out.requesters[o]);
-      const auto request = builders_[po](out.view(o, s_.ports));
-      const grant g = policies_[po].arbitrate(request);
+      p_.note_requests(po, out.requesters[o]);
+      const auto request = p_.builders_[po](out.view(o, s_.ports));
+      const grant g = p_.policies_[po].arbitrate(request);
       if (!g) continue;
-      policies_[po].commit(g, request);
+      p_.policies_[po].commit(g, request);
       const std::size_t in = g.index();
       const std::size_t pi = s_.port_index(r, in);
-      commit_vc(pi, among[in], vc[in], f);
+      p_.commit_vc(pi, among[in], vc[in], f);
       sent |= bits::bit(in);
-      m.send(r, in, options_[pi * s_.vcs + vc[in]], o, t);
+      m.send(r, in, p_.options_[pi * s_.vcs + vc[in]], o, t);
     }
     return sent;
   }
@@ -242,7 +230,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
     if (!s_.persistent_picks()) {
       for (std::uint64_t x = requesting; x != 0; x &= x - 1) {
         const std::size_t in = bits::lowest_index(x);
-        chosen[in] = static_cast<std::uint8_t>(pick_vc(s_.port_index(r, in), can_go[in], f));
+        chosen[in] = static_cast<std::uint8_t>(p_.pick_vc(s_.port_index(r, in), can_go[in], f));
       }
       grant_offers(r, t, requesting, chosen, can_go, f, m);
       return;
@@ -259,7 +247,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
         chosen[in] = held;
         among[in] = s_.held_among[pi];
       } else {
-        chosen[in] = static_cast<std::uint8_t>(pick_vc(pi, can_go[in], f));
+        chosen[in] = static_cast<std::uint8_t>(p_.pick_vc(pi, can_go[in], f));
         among[in] = can_go[in];
       }
     }
@@ -302,7 +290,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
       if ((sent & bits::bit(q)) != 0) picks &= ~bits::bit(s_.held_pick[pi]);
       s_.held_pick[pi] = router_state::no_pick;
       if (picks == 0) continue;
-      s_.held_pick[pi] = static_cast<std::uint8_t>(pick_vc(pi, picks, f));
+      s_.held_pick[pi] = static_cast<std::uint8_t>(p_.pick_vc(pi, picks, f));
       s_.held_among[pi] = picks;
     }
   }
@@ -327,10 +315,10 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
       const std::size_t pi = s_.port_index(r, in);
       std::uint64_t outs = 0;
       for (std::uint64_t y = can_go[in]; y != 0; y &= y - 1)
-        outs |= bits::bit(option_out_[pi * s_.vcs + bits::lowest_index(y)]);
+        outs |= bits::bit(p_.option_out_[pi * s_.vcs + bits::lowest_index(y)]);
       for (; outs != 0; outs &= outs - 1) {
         const std::size_t o = bits::lowest_index(outs);
-        const std::size_t v = pick_vc(pi, heads_for(pi, can_go[in], o), f);
+        const std::size_t v = p_.pick_vc(pi, p_.heads_for(pi, can_go[in], o), f);
         offered[in][o] = static_cast<std::uint8_t>(v);
         if ((out_requests & bits::bit(o)) == 0) asked[o] = 0;
         out_requests |= bits::bit(o);
@@ -345,7 +333,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
         const std::size_t in = bits::lowest_index(x);
         out.offer(in, s_, s_.port_index(r, in) * s_.vcs + offered[in][o]);
       }
-      return builders_[s_.port_index(r, o)](out.view(o, s_.ports));
+      return p_.builders_[s_.port_index(r, o)](out.view(o, s_.ports));
     };
     std::array<std::uint8_t, 64> accepted_by;  // per output: the input it accepted
     std::uint64_t matched_in = 0, matched_out = 0;
@@ -358,8 +346,8 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
         const std::uint64_t among = asked[o] & ~matched_in;
         if (among == 0) continue;
         const std::size_t po = s_.port_index(r, o);
-        if (round == 0) note_requests(po, among);
-        const grant g = policies_[po].arbitrate(view_of(o, among));
+        if (round == 0) p_.note_requests(po, among);
+        const grant g = p_.policies_[po].arbitrate(view_of(o, among));
         if (!g) continue;
         const std::size_t in = g.index();
         if ((granted & bits::bit(in)) == 0) granted_by[in] = 0;
@@ -376,9 +364,9 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
         std::uint64_t heads = 0;
         for (std::uint64_t y = granted_by[in]; y != 0; y &= y - 1)
           heads |= bits::bit(offered[in][bits::lowest_index(y)]);
-        const std::size_t v = pick_vc(pi, heads, f);
-        if (round == 0) commit_vc(pi, heads, v, f);
-        const std::size_t o = option_out_[pi * s_.vcs + v];
+        const std::size_t v = p_.pick_vc(pi, heads, f);
+        if (round == 0) p_.commit_vc(pi, heads, v, f);
+        const std::size_t o = p_.option_out_[pi * s_.vcs + v];
         accepted |= bits::bit(o);
         accepted_by[o] = static_cast<std::uint8_t>(in);
         matched_in |= bits::bit(in);
@@ -388,7 +376,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
         // request it decided on.
         for (std::uint64_t outs = accepted; outs != 0; outs &= outs - 1) {
           const std::size_t o = bits::lowest_index(outs);
-          policies_[s_.port_index(r, o)].commit(grant(accepted_by[o]), view_of(o, asked[o]));
+          p_.policies_[s_.port_index(r, o)].commit(grant(accepted_by[o]), view_of(o, asked[o]));
         }
       }
       matched_out |= accepted;
@@ -397,7 +385,7 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
       const std::size_t o = bits::lowest_index(outs);
       const std::size_t in = accepted_by[o];
       const std::size_t pi = s_.port_index(r, in);
-      m.send(r, in, options_[pi * s_.vcs + offered[in][o]], o, t);
+      m.send(r, in, p_.options_[pi * s_.vcs + offered[in][o]], o, t);
     }
   }
 
@@ -410,9 +398,9 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
       const std::size_t in = bits::lowest_index(x);
       const std::size_t pi = s_.port_index(r, in);
       for (std::uint64_t y = can_go[in]; y != 0; y &= y - 1)
-        requests.set(in, option_out_[pi * s_.vcs + bits::lowest_index(y)]);
+        requests.set(in, p_.option_out_[pi * s_.vcs + bits::lowest_index(y)]);
     }
-    const matching<P, P> match = allocators_[r].allocate(requests);
+    const matching<P, P> match = p_.allocators_[r].allocate(requests);
     std::array<std::uint8_t, 64> input_of;
     match.for_each(
         [&](std::size_t in, std::size_t o) { input_of[o] = static_cast<std::uint8_t>(in); });
@@ -421,12 +409,18 @@ class router_allocation : public router_policies<Policy, Allocator, InputPolicy>
       const std::size_t o = bits::lowest_index(outs);
       const std::size_t in = input_of[o];
       const std::size_t pi = s_.port_index(r, in);
-      const std::uint64_t heads = heads_for(pi, can_go[in], o);
-      const std::size_t v = pick_vc(pi, heads, f);
-      commit_vc(pi, heads, v, f);
-      m.send(r, in, options_[pi * s_.vcs + v], o, t);
+      const std::uint64_t heads = p_.heads_for(pi, can_go[in], o);
+      const std::size_t v = p_.pick_vc(pi, heads, f);
+      p_.commit_vc(pi, heads, v, f);
+      m.send(r, in, p_.options_[pi * s_.vcs + v], o, t);
     }
   }
+
+ private:
+  policies_type& p_;
+  router_state& s_;
+  const vc_sets& sets_;
+  age_state& age_;
 };
 
 }  // namespace model

@@ -17,9 +17,10 @@
 //   counts, per output, the cycles it arbitrates and each input port
 //   requests it. prefetch_ports(r) and prefetch_heads(r) ask the cache
 //   for what router r's step reads (where the input buffers' state exceeds
-//   prefetch_beyond bytes, or as set_prefetch says; hints only). It is the
-//   first layer of model::router (router.hpp); router_allocation.hpp builds
-//   the switch allocators on it.
+//   prefetch_beyond bytes, or as set_prefetch says; hints only). It is a
+//   part of model::router (router.hpp), which owns it; the router's other
+//   parts, the switch allocator (router_allocation.hpp) and the route unit
+//   (router_routes.hpp), read its policies, views and the heads' choices.
 //
 // Example
 //   // router<...>::policy(r, o) is router_policies::policy: the output
@@ -231,7 +232,7 @@ class router_policies {
     }
   }
 
- protected:
+  // ---- what the router's other parts (router_allocation.hpp, router_routes.hpp) read ----
   node_id checked_router(node_id r) const {
     if (r >= s_.nodes)
       throw std::out_of_range("interlock::model::router: router " + std::to_string(r) +

@@ -2,10 +2,10 @@
 // interlock/model/router_routes.hpp: route computation at a router, and the heads that can go.
 //
 // Contract
-//   router_routes<Scheme, Policy, Allocator, InputPolicy> is the layer of
-//   model::router (router.hpp) that knows the routing scheme, on the
-//   policies of every port (router_policies.hpp) and the switch allocators
-//   (router_allocation.hpp):
+//   router_routes<Scheme, Policy, Allocator, InputPolicy> is the route unit
+//   of model::router (router.hpp), the one part that knows the routing
+//   scheme; it writes the heads' choices into the router's policies part
+//   (router_policies.hpp, given when built):
 //   - route computation, once per packet, when it reaches the head of its
 //     buffer (route_head): Scheme::arrived() and Scheme::candidates() give
 //     the ways on, each a hop (dimension, sign, slice, scheme VC, adaptive);
@@ -27,7 +27,7 @@
 //   allocates nothing once built.
 //
 // Example
-//   // model::router derives from it; the network routes each new head:
+//   // model::router holds one; the network routes each new head through it:
 //   //   router_.route_head(r, b, id, pool[id], now);
 #ifndef INTERLOCK_MODEL_ROUTER_ROUTES_HPP
 #define INTERLOCK_MODEL_ROUTER_ROUTES_HPP
@@ -38,11 +38,12 @@
 #include <cstdint>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "interlock/core/bits.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/packet.hpp"
-#include "interlock/model/router_allocation.hpp"
+#include "interlock/model/router_policies.hpp"
 #include "interlock/model/router_state.hpp"
 #include "interlock/model/vc_sets.hpp"
 #include "interlock/routing/route.hpp"
@@ -62,26 +63,28 @@ auto hop_port(const Topology& t, node_id r, const hop& h) -> decltype(t.port_of(
 }  // namespace detail
 
 template <class Scheme, class Policy, class Allocator, class InputPolicy>
-class router_routes : public router_allocation<Policy, Allocator, InputPolicy> {
-  using base = router_allocation<Policy, Allocator, InputPolicy>;
-
+class router_routes {
  public:
+  using policies_type = router_policies<Policy, Allocator, InputPolicy>;
   using route_state = typename Scheme::state;
   using topology_type = std::decay_t<decltype(std::declval<const Scheme&>().topology())>;
-  using typename base::input_policy_factory;
-  using typename base::policy_factory;
-  static constexpr bool ages = base::ages;
+  static constexpr bool ages = policies_type::ages;
 
-  router_routes(const Scheme& scheme, router_state& s, const vc_sets& sets, age_state& age,
-                packet_pool<route_state>& pool, const policy_factory& make_policy,
-                saturation_rule rule, const Allocator& allocator,
-                const input_policy_factory& make_input)
-      : base(s, sets, age, make_policy, rule, allocator, make_input),
-        scheme_(scheme),
+  /// The route unit of the routers whose policies (and heads' choices) are
+  /// `p`, routing by `scheme` the packets of `pool`.
+  router_routes(const Scheme& scheme, policies_type& p, packet_pool<route_state>& pool)
+      : scheme_(scheme),
         t_(scheme.topology()),
-        pool_(pool) {
+        pool_(pool),
+        p_(p),
+        s_(p.s_),
+        sets_(p.sets_),
+        options_(p.options_),
+        option_out_(p.option_out_) {
     static_assert(require_routing_scheme<Scheme>(), "Scheme must be a routing scheme");
   }
+  router_routes(const router_routes&) = delete;
+  router_routes& operator=(const router_routes&) = delete;
 
   /// Route computation for the packet at the head of buffer b of router r
   /// from cycle `at`. With a head pipeline it competes head_cycles after
@@ -119,17 +122,6 @@ class router_routes : public router_allocation<Policy, Allocator, InputPolicy> {
     s_.port[b / s_.vcs].blocked &= ~bits::bit(b % s_.vcs);
   }
 
- protected:
-  using base::grant_offers;
-  using base::in_head_pipeline;
-  using base::option_out_;
-  using base::options_;
-  using base::pick_vc;
-  using base::port_busy;
-  using base::s_;
-  using base::sets_;
-  using typename base::head_view;
-
   /// The route state of the head of buffer b takes candidate k (unless it
   /// took its only way on at route time): its candidates, computed again
   /// from the route state they came from.
@@ -153,7 +145,7 @@ class router_routes : public router_allocation<Policy, Allocator, InputPolicy> {
     for (std::uint64_t vcs = s_.port[pi].vcs & ~s_.port[pi].blocked; vcs != 0; vcs &= vcs - 1) {
       const std::size_t v = bits::lowest_index(vcs);
       const std::size_t b = pi * s_.vcs + v;
-      if (in_head_pipeline(b, t, wake)) continue;
+      if (p_.in_head_pipeline(b, t, wake)) continue;
       const head_state h = s_.buf[b].head;
       if (h.ncand == 0) {
         const std::size_t out = s_.local + h.endpoint;
@@ -217,57 +209,16 @@ class router_routes : public router_allocation<Policy, Allocator, InputPolicy> {
     return can_go;
   }
 
-  // Two switch stages with pipelined heads (config::pipelined_heads): SA2
-  // grants last cycle's picks that can still go; then each input port whose
-  // crossbar input is free next cycle does SA1 over the heads that could go
-  // then (its head pipeline, SA1 included, done; outputs free; credits as
-  // they stand), the heads just behind this cycle's departures among them.
-  // A router that picks nothing sleeps until the cycle before a head could
-  // go. With persistent picks, a pick that lost is offered again while it
-  // could go.
-  template <class Moves>
-  void allocate_lookahead(node_id r, std::uint64_t t, Moves& m) {
-    std::uint64_t offering = 0, wake = ~std::uint64_t{0}, blocked = 0;
-    std::array<std::uint8_t, 64> held;
-    std::array<std::uint64_t, 64> among;
-    head_view f;
-    for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
-      const std::size_t in = bits::lowest_index(ports);
-      const std::size_t pi = s_.port_index(r, in);
-      held[in] = s_.held_pick[pi];
-      s_.held_pick[pi] = router_state::no_pick;
-      if (held[in] == router_state::no_pick || s_.port[pi].in_free_at > t) continue;
-      if ((heads_that_can_go(r, in, t, wake, blocked) & bits::bit(held[in])) == 0) continue;
-      among[in] = s_.held_among[pi];
-      offering |= bits::bit(in);
-    }
-    const std::uint64_t lost = offering & ~grant_offers(r, t, offering, held, among, f, m);
-    const std::uint64_t u = t + 1;  // the cycle SA1's picks may go
-    wake = ~std::uint64_t{0};       // the first cycle a head could go
-    bool picked = false;
-    for (std::uint64_t ports = s_.port_mask[r]; ports != 0; ports &= ports - 1) {
-      const std::size_t in = bits::lowest_index(ports);
-      const std::size_t pi = s_.port_index(r, in);
-      if (port_busy(s_.port[pi].in_free_at, u, wake)) continue;
-      const std::uint64_t picks = heads_that_can_go(r, in, u, wake, blocked);
-      if (picks == 0) continue;
-      picked = true;
-      if (s_.persistent_picks() && (lost & bits::bit(in)) != 0 &&
-          (picks & bits::bit(held[in])) != 0) {
-        s_.held_pick[pi] = held[in];
-        s_.held_among[pi] = among[in];
-        continue;
-      }
-      s_.held_pick[pi] = static_cast<std::uint8_t>(pick_vc(pi, picks, f));
-      s_.held_among[pi] = picks;
-    }
-    if (!picked) s_.sleep_until[r] = wake == ~std::uint64_t{0} ? wake : wake - 1;
-  }
-
+ private:
   const Scheme& scheme_;
   const topology_type& t_;
   std::array<hop, max_route_candidates> scratch_;  // a head's candidates, as they are computed
   packet_pool<route_state>& pool_;                 // the network's packets
+  policies_type& p_;
+  router_state& s_;
+  const vc_sets& sets_;
+  std::vector<choice>& options_;           // per input buffer: its head's choice
+  std::vector<std::uint8_t>& option_out_;  // and its output port
 };
 
 }  // namespace model
