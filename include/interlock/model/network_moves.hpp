@@ -193,19 +193,6 @@ class network_moves {
     pool_.release(id);
   }
 
-  // A packet leaves router r (from input port `in`): with an age arbiter,
-  // its age computed at the output leaves in the header (Procedure 2) and
-  // is counted in the departures' histogram.
-  void depart(node_id r, std::size_t in, packet<route_state>& p) {
-    if constexpr (ages) {
-      const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), age_cfg_.rule);
-      age_.counters(r, in).count_departure_age(sent.age());
-      p.age = sent.bits();
-    } else {
-      (void)r, (void)in, (void)p;
-    }
-  }
-
   // Cycles router r's ejection port o (an endpoint's) takes for `flits` from cycle t.
   std::uint64_t ejection_cycles(node_id r, std::size_t o, std::uint32_t flits, std::uint64_t t) {
     if (cfg_.endpoint_bandwidth >= 1) return flits;
@@ -279,7 +266,6 @@ class network_moves {
     const link_state& from = s_.link[s_.port_index(r, in)];
     wheel_.schedule(t + busy - 1 + from.in_latency,
                     event{event_kind::credit, from.upstream_port, c.vc, from.upstream, flits});
-    depart(r, in, pool_[id]);
     if (c.candidate == choice::eject) {
       --in_network_;
       wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});
@@ -311,7 +297,6 @@ class network_moves {
         eject ? ejection_cycles(r, o, flits, t) : channel_cycles(r, o, flits, t);
     wheel_.schedule(t + busy, event{event_kind::staging_credit, static_cast<std::uint8_t>(o),
                                     static_cast<std::uint8_t>(x), r, flits});
-    depart(r, in, pool_[id]);
     if (eject) {
       --in_network_;
       wheel_.schedule(t + busy, event{event_kind::delivery, 0, 0, r, id});

@@ -37,8 +37,9 @@
 //     commit() updates the state, only for grants used (a declined grant
 //     and an input's unused pick change nothing).
 //   - Departures: the router takes a granted head out of its input buffer,
-//     holds the crossbar input and the output for as long as the network
-//     says the packet takes (Network::carry: its flits, or as a slower
+//     writes the age it leaves with into its header (with an age arbiter:
+//     Procedure 2, counted in the departures' histogram), holds the crossbar input and the output
+//     for as long as the network says the packet takes (Network::carry: its flits, or as a slower
 //     channel or endpoint takes), applies the hop taken to the packet's
 //     route state, and routes the packet behind it, which becomes the
 //     head once the tail has left. With output staging buffers
@@ -93,7 +94,8 @@ class router {
         routes_(scheme, policies_, pool),
         s_(s),
         age_(age),
-        pool_(pool) {}
+        pool_(pool),
+        rule_(rule) {}
   router(const router&) = delete;
   router& operator=(const router&) = delete;
 
@@ -203,6 +205,20 @@ class router {
   router_state& s_;
   age_state& age_;
   packet_pool<route_state>& pool_;
+  saturation_rule rule_;  // the age arbiters' (Procedure 2's saturation)
+
+  // A packet leaves router r from input port `in`: with an age arbiter, its
+  // age computed at the output leaves in the header (Procedure 2) and is
+  // counted in the departures' histogram.
+  void stamp_departure(node_id r, std::size_t in, packet<route_state>& p) {
+    if constexpr (ages) {
+      const age_field sent = send_packet(age_field::from_bits(p.age), age_.clock(r), rule_);
+      age_.counters(r, in).count_departure_age(sent.age());
+      p.age = sent.bits();
+    } else {
+      (void)r, (void)in, (void)p;
+    }
+  }
 
   // Two switch stages with pipelined heads (config::pipelined_heads): SA2
   // grants last cycle's picks that can still go; then each input port whose
@@ -314,6 +330,7 @@ class router {
   void send(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint64_t t,
             Network& n) {
     const taken h = take_head(r, in, c.vc);
+    stamp_departure(r, in, pool_[h.id]);
     const std::uint64_t busy = n.carry(r, in, c, o, h.id, h.flits, t);
     s_.port[h.pi].in_free_at = t + busy;
     s_.port[s_.port_index(r, o)].out_free_at = t + busy;
@@ -369,6 +386,7 @@ class router {
     st.head = static_cast<std::uint16_t>(next == s_.staging_capacity ? 0 : next);
     --st.count;
     const std::size_t po = s_.port_index(r, o);
+    stamp_departure(r, x / s_.vcs, pool_[id]);
     s_.port[po].out_free_at = t + n.carry_staged(r, o, x, out_vc, id, flits, eject, t);
     if (st.count == 0) {
       s_.staged_mask[po] &= ~bits::bit(x);
