@@ -39,10 +39,11 @@
 //   - The run: warm-up, a measured window and a drain (config), or a batch;
 //     a network holding packets in which nothing moves for the stall limit
 //     is declared deadlocked and the cycle of full buffers reported.
-//   It is built in layers: the configuration's checks
-//   (network_checks.hpp), the state and the moves (network_moves.hpp),
-//   injection (network_injection.hpp), and here the cycle and the run
-//   (results: network_results.hpp).
+//   It is a composition of parts, none deriving from another: the routers
+//   (router.hpp), the channels between them (channel_unit.hpp) and the
+//   endpoints' injection (injection_unit.hpp); here the state they share,
+//   the cycle and the run (the configuration's checks: network_checks.hpp;
+//   results: network_results.hpp).
 //   Work per cycle is proportional to activity: events sit on a timing
 //   wheel (event_wheel.hpp), creations in a heap, and only routers holding
 //   packets and nodes with packets to send are visited.
@@ -83,13 +84,15 @@
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/anton2_node.hpp"
 #include "interlock/model/audit.hpp"
+#include "interlock/model/channel_unit.hpp"
 #include "interlock/model/config.hpp"
 #include "interlock/model/deadlock.hpp"
 #include "interlock/model/event_wheel.hpp"
+#include "interlock/model/fabric.hpp"
+#include "interlock/model/injection_unit.hpp"
 #include "interlock/model/link_timeline.hpp"
 #include "interlock/model/measurement.hpp"
-#include "interlock/model/network_injection.hpp"
-#include "interlock/model/network_moves.hpp"
+#include "interlock/model/network_checks.hpp"
 #include "interlock/model/network_results.hpp"
 #include "interlock/model/packet.hpp"
 #include "interlock/model/router.hpp"
@@ -104,16 +107,13 @@ namespace model {
 
 template <class Scheme, class Policy, class Allocator = separable_input_first,
           class InputPolicy = round_robin_arbiter<64>>
-class network : public network_injection<Scheme, Policy, Allocator, InputPolicy> {
-  using base = network_injection<Scheme, Policy, Allocator, InputPolicy>;
-  using moves = network_moves<Scheme, Policy, Allocator, InputPolicy>;
-
+class network {
  public:
-  using typename base::input_policy_factory;
-  using typename base::policy_factory;
-  using typename base::route_state;
-  using typename base::router_type;
-  static constexpr bool ages = base::ages;
+  using route_state = typename Scheme::state;
+  using router_type = router<Scheme, Policy, Allocator, InputPolicy>;
+  using policy_factory = typename router_type::policy_factory;
+  using input_policy_factory = typename router_type::input_policy_factory;
+  static constexpr bool ages = router_type::ages;
 
   /// A network of Scheme's topology: `make_policy(router, output port)`
   /// makes each output's policy, `make_input(router, input port)` each input
@@ -121,8 +121,39 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
   network(const Scheme& scheme, const config& cfg, traffic_source destination,
           const policy_factory& make_policy, age_config age = {}, const Allocator& allocator = {},
           const input_policy_factory& make_input = {})
-      : base(scheme, cfg, std::move(destination), make_policy, std::move(age), allocator,
-             make_input) {}
+      : scheme_(scheme),
+        f_(make_fabric(scheme.topology())),
+        cfg_(detail::checked_config(cfg, f_)),
+        destination_(std::move(destination)),
+        age_cfg_(std::move(age)),
+        sets_(scheme.vcs_per_channel(), scheme.vcs_per_class(),
+              cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
+        s_(detail::make_router_state(f_, sets_, cfg_, detail::route_candidates(scheme.topology()))),
+        age_(ages ? detail::checked_age(age_cfg_, f_, sets_, cfg_) : 0, s_.ports, age_cfg_),
+        router_(scheme, s_, sets_, age_, pool_, make_policy, age_cfg_.rule, allocator, make_input),
+        wheel_(
+            cfg_.channel_latency + f_.max_extra_latency() + cfg_.router_delay +
+            static_cast<std::uint64_t>(std::ceil(
+                cfg_.max_flits() / std::min(cfg_.endpoint_bandwidth, detail::min_bandwidth(f_)))) +
+            3),
+        src_(f_.routers(), cfg_, detail::host_flags(f_)),
+        m_(f_.routers(), s_.ports),
+        timeline_(f_, cfg_.utilization_bin),
+        channels_(f_, cfg_, s_),
+        injection_(static_cast<std::size_t>(f_.routers()) * cfg_.endpoints) {
+    stall_limit_ = cfg_.stall_limit != 0 ? cfg_.stall_limit
+                                         : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency +
+                                                       f_.max_extra_latency() + cfg_.router_delay);
+    router_.set_prefetch(cfg_.prefetch);
+  }
+  network(const network&) = delete;
+  network& operator=(const network&) = delete;
+
+  /// Called for every packet that wins an output: (router, input port, output
+  /// port, flits, cycle); tests check the ports' one flit per cycle with it.
+  std::function<void(node_id, std::size_t, std::size_t, unsigned, std::uint64_t)> on_send;
+  /// Called for every packet delivered: (source, destination, class, sequence, cycle).
+  std::function<void(node_id, node_id, unsigned, std::uint64_t, std::uint64_t)> on_delivery;
 
   // ---- running ----------------------------------------------------------
 
@@ -226,8 +257,8 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
       if (t == m_.window_end()) router_.count_requests(false);
     }
     auto& due = wheel_.due(t);
-    this->prefetch_events(due);
-    for (std::size_t i = 0; i < due.size(); ++i) handle(due[i]);
+    channel_unit::prefetch_events(*this, due);
+    for (std::size_t i = 0; i < due.size(); ++i) channels_.handle(*this, due[i]);
     wheel_.clear(t);
     src_.create_due(t, [this](node_id, std::uint64_t at) {
       if (m_.in_window(at)) m_.count_created();
@@ -240,7 +271,7 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
         src_.offer(n, t, p);
       });
     if constexpr (ages) age_.tick();
-    inject(t);
+    injection_.inject(*this, t);
     // Routers holding packets, in index order (their state is laid out so).
     // A step changes no other router's state until the next cycle, so the
     // routers due are known ahead: the cache is asked for a router's ports
@@ -257,14 +288,14 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     std::size_t r = due_from(0), after = r < n ? due_from(r + 1) : n;
     const auto ask_ports = [this, deep](std::size_t x) {
       router_.prefetch_ports(static_cast<node_id>(x));
-      if (deep) this->prefetch_channels(static_cast<node_id>(x));
+      if (deep) channels_.prefetch(*this, static_cast<node_id>(x));
     };
     if (after < n) ask_ports(after);
     while (r < n) {
       const std::size_t third = after < n ? due_from(after + 1) : n;
       if (third < n) ask_ports(third);
       if (after < n) router_.prefetch_heads(static_cast<node_id>(after));
-      router_.step(static_cast<node_id>(r), t, static_cast<moves&>(*this));
+      router_.step(static_cast<node_id>(r), t, *this);
       // (a router not due holds what it held when it fell asleep)
       if (!s_.holds_packets(static_cast<node_id>(r))) s_.active[r / 64] &= ~bits::bit(r % 64);
       r = after;
@@ -317,35 +348,51 @@ class network : public network_injection<Scheme, Policy, Allocator, InputPolicy>
     return w * 64 + bits::lowest_index(x);
   }
 
-  using base::age_;
-  using base::cfg_;
-  using base::created_;
-  using base::deadlock_;
-  using base::delivered_;
-  using base::destination_;
-  using base::dropped_;
-  using base::end_snapshot_;
-  using base::f_;
-  using base::feed_;
-  using base::handle;
-  using base::in_network_;
-  using base::inject;
-  using base::injected_;
-  using base::last_progress_;
-  using base::m_;
-  using base::now_;
-  using base::pool_;
-  using base::router_;
-  using base::s_;
-  using base::sets_;
-  using base::src_;
-  using base::stall_limit_;
-  using base::started_;
-  using base::stepped_;
-  using base::timeline_;
-  using base::wheel_;
-  using base::window_snapshot_;
+  // The parts: the routers, the channels between them and the endpoints'
+  // injection, each calling back into the network for what it moves.
+  friend router_type;
+  friend channel_unit;
+  friend injection_unit;
 
+  // A router's departures (router.hpp): the channel unit carries them.
+  std::uint64_t carry(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint32_t id,
+                      std::uint32_t flits, std::uint64_t t) {
+    return channels_.carry(*this, r, in, c, o, id, flits, t);
+  }
+  void release(node_id r, std::size_t in, std::size_t vc, std::uint32_t flits, std::uint64_t t) {
+    channels_.release(*this, r, in, vc, flits, t);
+  }
+  std::uint64_t carry_staged(node_id r, std::size_t o, std::size_t x, std::size_t out_vc,
+                             std::uint32_t id, std::uint32_t flits, bool eject, std::uint64_t t) {
+    return channels_.carry_staged(*this, r, o, x, out_vc, id, flits, eject, t);
+  }
+
+  const Scheme& scheme_;
+  fabric f_;
+  config cfg_;
+  traffic_source destination_;
+  age_config age_cfg_;
+  vc_sets sets_;
+  router_state s_;
+  age_state age_;
+  packet_pool<route_state> pool_;
+  router_type router_;
+  event_wheel wheel_;
+  sources src_;
+  measurement m_;
+  link_timeline timeline_;
+  channel_unit channels_;
+  injection_unit injection_;
+  // Time and counts.
+  std::uint64_t now_ = 0, last_progress_ = 0, stall_limit_ = 0;
+  std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;
+  std::uint64_t dropped_ = 0;  // packets whose source had no destination
+  std::uint64_t stepped_ = 0;  // cycles stepped (the others were skipped, idle)
+  bool started_ = false;
+  external_traffic* feed_ = nullptr;  // a trace's packets, instead of the sources' draws
+  // Age runs: the counters at the measured window's start and end.
+  std::unique_ptr<age_snapshot> window_snapshot_, end_snapshot_;
+  deadlock_report deadlock_;
   std::vector<bool> feed_sends_;  // a trace's: the nodes it has offered a packet
 
   // ---- results -----------------------------------------------------------------
