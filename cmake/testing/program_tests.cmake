@@ -66,7 +66,7 @@ endfunction()
 
 function(config_round_trip name program)
   cmake_parse_arguments(PARSE_ARGV 2 r "STDOUT" "FROM" "WALL")
-  string(MAKE_C_IDENTIFIER "${name}" dir)
+  string(MAKE_C_IDENTIFIER "${program}_${name}" dir)
   add_test(NAME "example: ${program} configuration round trip, ${name}"
     COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>"
             "-DARGS=${r_UNPARSED_ARGUMENTS}"
@@ -77,7 +77,7 @@ endfunction()
 
 function(jobs_equal name program)
   cmake_parse_arguments(PARSE_ARGV 2 r "" "" "WALL")
-  string(MAKE_C_IDENTIFIER "${name}" dir)
+  string(MAKE_C_IDENTIFIER "${program}_${name}" dir)
   add_test(NAME "example: ${program} --jobs 2 equals --jobs 1, ${name}"
     COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>"
             "-DARGS=${r_UNPARSED_ARGUMENTS}"
@@ -90,7 +90,7 @@ endfunction()
 # but for the IGNORE columns (runs_equal.cmake).
 function(runs_equal name program)
   cmake_parse_arguments(PARSE_ARGV 2 r "" "" "FIRST;SECOND;IGNORE;ARGS")
-  string(MAKE_C_IDENTIFIER "${name}" dir)
+  string(MAKE_C_IDENTIFIER "${program}_${name}" dir)
   add_test(NAME "example: ${program}: ${name}"
     COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${r_ARGS}"
             "-DFIRST=${r_FIRST}" "-DSECOND=${r_SECOND}" "-DIGNORE=${r_IGNORE}"
