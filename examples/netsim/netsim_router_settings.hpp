@@ -244,6 +244,11 @@ inline std::vector<cli::setting<arguments>> router_settings() {
               },
               [](const a& s) { return cli::prefetch_name(s.model.prefetch); })
               .control(),
+          whole<a>(
+              "--threads", "N", [](auto& s) -> auto& { return s.model.threads; }, 1, 64,
+              "each run's routers step on N threads, a block of them each; the results equal "
+              "--threads 1's")
+              .local(),
       });
   return out;
 }

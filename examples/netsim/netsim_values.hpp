@@ -70,6 +70,7 @@ inline std::string flag_of_field(const std::string& field) {
       {"head_cycles", "--head-cycles"},
       {"switch_stages", "--switch-stages"},
       {"prefetch", "--prefetch"},
+      {"threads", "--threads"},
       {"endpoints", "--endpoints"},
       {"lengths", "--packet-flits"},
       {"load", "--load"},

@@ -15,7 +15,9 @@
 //   - release and carry_staged: the same through output staging buffers;
 //   - handle: the cycle's events: an arrival enters its input buffer (aged
 //     with an age arbiter) and is routed if it is the head, credits return,
-//     a staging buffer's space comes back, a delivery leaves the network.
+//     a staging buffer's space comes back, a delivery leaves the network
+//     (handle_at_router: all but the delivery, which touch only the state
+//     of the router they reach).
 //   It owns the timing of what is slower than a flit per cycle: a fabric's
 //   slower channels and, with config::endpoint_bandwidth below 1, the
 //   endpoints' ejection ports. It allocates nothing after construction.
@@ -72,6 +74,17 @@ class channel_unit {
 
   template <class Net>
   void handle(Net& n, const event& e) {
+    if (e.kind == event_kind::delivery)
+      deliver(n, e.router, e.payload);
+    else
+      handle_at_router(n, e);
+  }
+
+  /// An event that changes only its router's state and the packet it
+  /// brings: an arrival, credits, a staging buffer's space (a lane handles
+  /// those of its routers, lanes.hpp).
+  template <class Net>
+  void handle_at_router(Net& n, const event& e) {
     router_state& s = n.s_;
     switch (e.kind) {
       case event_kind::arrival:
@@ -86,13 +99,12 @@ class channel_unit {
         s.wake(e.router);
         break;
       }
-      case event_kind::delivery:
-        deliver(n, e.router, e.payload);
-        break;
       case event_kind::staging_credit:
         s.staging[s.staging_index(e.router, e.port, e.vc)].free +=
             static_cast<std::int32_t>(e.payload);
         s.wake(e.router);
+        break;
+      case event_kind::delivery:
         break;
     }
   }

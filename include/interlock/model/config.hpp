@@ -124,6 +124,10 @@ struct config {
   // holding packets every cycle instead (the same run, slower: for tests).
   bool evaluate_every_cycle = false;
   prefetch_mode prefetch = prefetch_mode::automatic;
+  // Threads stepping the routers, each a block of them (lanes.hpp): the
+  // same run as one thread, bit for bit. One thread while a link timeline
+  // is kept (utilization_bin) or network::on_send is set.
+  std::size_t threads = 1;
 
   unsigned injection_flits() const {
     return injection_buffer_flits == 0 ? buffer_flits : injection_buffer_flits;
@@ -235,6 +239,8 @@ struct config {
         prefetch != prefetch_mode::never)
       throw config_error(who, "prefetch", std::to_string(static_cast<unsigned>(prefetch)),
                          "automatic, always or never");
+    if (threads < 1 || threads > 64)
+      throw config_error(who, "threads", std::to_string(threads), "1..64");
   }
 };
 

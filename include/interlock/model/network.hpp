@@ -39,9 +39,12 @@
 //   - The run: warm-up, a measured window and a drain (config), or a batch;
 //     a network holding packets in which nothing moves for the stall limit
 //     is declared deadlocked and the cycle of full buffers reported.
+//   - With config::threads, the routers step on that many threads, each a
+//     block of them (router_sweep.hpp): the same run, bit for bit.
 //   It is a composition of parts, none deriving from another: the routers
-//   (router.hpp), the channels between them (channel_unit.hpp) and the
-//   endpoints' injection (injection_unit.hpp); here the state they share,
+//   (router.hpp), the channels between them (channel_unit.hpp), the
+//   endpoints' injection (injection_unit.hpp) and the sweep over the
+//   routers (router_sweep.hpp); here the state they share,
 //   the cycle and the run (the configuration's checks: network_checks.hpp;
 //   results: network_results.hpp).
 //   Work per cycle is proportional to activity: events sit on a timing
@@ -97,6 +100,7 @@
 #include "interlock/model/packet.hpp"
 #include "interlock/model/router.hpp"
 #include "interlock/model/router_state.hpp"
+#include "interlock/model/router_sweep.hpp"
 #include "interlock/model/sources.hpp"
 #include "interlock/model/vc_sets.hpp"
 #include "interlock/routing/route.hpp"
@@ -145,6 +149,7 @@ class network {
                                          : 1000 + 8 * (cfg_.max_flits() + cfg_.channel_latency +
                                                        f_.max_extra_latency() + cfg_.router_delay);
     router_.set_prefetch(cfg_.prefetch);
+    sweep_.spread(*this, cfg_.threads);
   }
   network(const network&) = delete;
   network& operator=(const network&) = delete;
@@ -256,9 +261,7 @@ class network {
       if (t == m_.window_start()) router_.count_requests(true);
       if (t == m_.window_end()) router_.count_requests(false);
     }
-    auto& due = wheel_.due(t);
-    channel_unit::prefetch_events(*this, due);
-    for (std::size_t i = 0; i < due.size(); ++i) channels_.handle(*this, due[i]);
+    sweep_.handle(*this, wheel_.due(t));
     wheel_.clear(t);
     src_.create_due(t, [this](node_id, std::uint64_t at) {
       if (m_.in_window(at)) m_.count_created();
@@ -272,35 +275,7 @@ class network {
       });
     if constexpr (ages) age_.tick();
     injection_.inject(*this, t);
-    // Routers holding packets, in index order (their state is laid out so).
-    // A step changes no other router's state until the next cycle, so the
-    // routers due are known ahead: the cache is asked for a router's ports
-    // and channels two due routers before its step and for its heads one
-    // before.
-    const auto due_from = [this, t](std::size_t from) {
-      std::size_t r = next_active(from);
-      while (r < s_.nodes && !(s_.sleep_until[r] <= t || cfg_.evaluate_every_cycle))
-        r = next_active(r + 1);
-      return r;
-    };
-    const bool deep = router_.prefetching();
-    const std::size_t n = s_.nodes;
-    std::size_t r = due_from(0), after = r < n ? due_from(r + 1) : n;
-    const auto ask_ports = [this, deep](std::size_t x) {
-      router_.prefetch_ports(static_cast<node_id>(x));
-      if (deep) channels_.prefetch(*this, static_cast<node_id>(x));
-    };
-    if (after < n) ask_ports(after);
-    while (r < n) {
-      const std::size_t third = after < n ? due_from(after + 1) : n;
-      if (third < n) ask_ports(third);
-      if (after < n) router_.prefetch_heads(static_cast<node_id>(after));
-      router_.step(static_cast<node_id>(r), t, *this);
-      // (a router not due holds what it held when it fell asleep)
-      if (!s_.holds_packets(static_cast<node_id>(r))) s_.active[r / 64] &= ~bits::bit(r % 64);
-      r = after;
-      after = third;
-    }
+    sweep_.step(*this, t);
     if (in_network_ > 0 && t - last_progress_ > stall_limit_) {
       deadlock_ = find_deadlock(s_, f_, t);
       if (deadlock_.deadlocked && !finite()) m_.end_window_at(t);
@@ -336,23 +311,13 @@ class network {
   // A batch or a trace: every packet measured, the run ends when all are delivered.
   bool finite() const noexcept { return cfg_.batch > 0 || feed_ != nullptr; }
 
-  // The first router from index `from` on that holds packets (nodes: none).
-  std::size_t next_active(std::size_t from) const noexcept {
-    std::size_t w = from / 64;
-    if (w >= s_.active.size()) return s_.nodes;
-    std::uint64_t x = s_.active[w] & (~std::uint64_t{0} << (from % 64));
-    while (x == 0) {
-      if (++w == s_.active.size()) return s_.nodes;
-      x = s_.active[w];
-    }
-    return w * 64 + bits::lowest_index(x);
-  }
-
   // The parts: the routers, the channels between them and the endpoints'
   // injection, each calling back into the network for what it moves.
   friend router_type;
   friend channel_unit;
   friend injection_unit;
+  friend struct lane<network>;
+  friend class router_sweep<network>;
 
   // A router's departures (router.hpp): the channel unit carries them.
   std::uint64_t carry(node_id r, std::size_t in, const choice& c, std::size_t o, std::uint32_t id,
@@ -383,6 +348,7 @@ class network {
   link_timeline timeline_;
   channel_unit channels_;
   injection_unit injection_;
+  router_sweep<network> sweep_;  // the routers a cycle steps, on one thread or several
   // Time and counts.
   std::uint64_t now_ = 0, last_progress_ = 0, stall_limit_ = 0;
   std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, in_network_ = 0, sequence_ = 0;

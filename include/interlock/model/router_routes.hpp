@@ -105,7 +105,7 @@ class router_routes {
     if (scheme_.arrived(r, p.route)) {
       head.ncand = 0;
     } else {
-      hop* cand = scratch_.data();
+      hop cand[max_route_candidates];
       head.ncand = static_cast<std::uint8_t>(scheme_.candidates(r, p.route, cand));
       for (std::size_t k = 0; k < head.ncand; ++k)
         s_.cand_info[b * s_.max_cand + k] =
@@ -127,8 +127,9 @@ class router_routes {
   /// from the route state they came from.
   void follow_taken(node_id r, std::size_t b, std::uint8_t k, packet<route_state>& p) {
     if (s_.buf[b].head.ncand == 1) return;
-    scheme_.candidates(r, p.route, scratch_.data());
-    scheme_.follow(r, p.route, scratch_[k]);
+    hop cand[max_route_candidates];
+    scheme_.candidates(r, p.route, cand);
+    scheme_.follow(r, p.route, cand[k]);
     ++p.hops;
   }
 
@@ -212,8 +213,7 @@ class router_routes {
  private:
   const Scheme& scheme_;
   const topology_type& t_;
-  std::array<hop, max_route_candidates> scratch_;  // a head's candidates, as they are computed
-  packet_pool<route_state>& pool_;                 // the network's packets
+  packet_pool<route_state>& pool_;  // the network's packets
   policies_type& p_;
   router_state& s_;
   const vc_sets& sets_;
