@@ -27,6 +27,11 @@
 //     the network holds once warm, per router (glibc's count; 0 elsewhere).
 //     Uniform traffic saturates a k-ary torus at 8/k flits per node per
 //     cycle, so 0.3 is past saturation at k = 32.
+//   model/torus_size/<k>/0.3/1/threads:<n>
+//     the same on n threads (config::threads; the same run bit for bit):
+//     its time against the one-thread case's of the same k, measured in the
+//     same run, is the speedup (k = 16 and 32, n = 2). These cases are timed
+//     by the wall clock.
 //   model/switch/A/<load>
 //     the QoS switch of [QoSThesis] Table 2.2, configuration A (48 ports in
 //     MPorts of 4, three SLs at 0.5/0.4/0.1 of the load, 16-flit packets,
@@ -120,7 +125,7 @@ std::size_t heap_in_use() {
 
 // A k x k x k torus as model/torus8x8x8/<load>/1 runs it: cost per
 // delivered flit-hop, and heap bytes per router once warm.
-void model_torus_size(benchmark::State& state, std::size_t k, double load) {
+void model_torus_size(benchmark::State& state, std::size_t k, double load, std::size_t threads) {
   using net_type = interlock::model::network<interlock::dimension_order_routing, rr>;
   const std::size_t heap_before = heap_in_use();
   const interlock::torus_topology t({k, k, k}, {true, true, true});
@@ -131,6 +136,7 @@ void model_torus_size(benchmark::State& state, std::size_t k, double load) {
   c.buffer_flits = 8;
   c.warmup = 1000;
   c.measure = std::uint64_t{1} << 40;
+  c.threads = threads;
   const interlock::traffic::uniform_random uniform;
   net_type net(
       dor, c,
@@ -270,8 +276,17 @@ const bool registered = [] {
   // router; the cost should stay flat as the torus grows.
   for (const std::size_t k : {4u, 8u, 12u, 16u, 24u, 32u})
     benchmark::RegisterBenchmark(("model/torus_size/" + std::to_string(k) + "/0.3/1").c_str(),
-                                 model_torus_size, k, 0.3)
-        ->Unit(benchmark::kMillisecond);
+                                 model_torus_size, k, 0.3, std::size_t{1})
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  // The large ones on two threads. Every size is timed by the wall clock
+  // (a worker thread's time is not the benchmark's CPU time).
+  for (const std::size_t k : {16u, 32u})
+    benchmark::RegisterBenchmark(
+        ("model/torus_size/" + std::to_string(k) + "/0.3/1/threads:2").c_str(), model_torus_size, k,
+        0.3, std::size_t{2})
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   // The QoS switch, configuration A, below and past its saturation (about 0.7).
   for (const char* load : {"0.5", "1.0"})
     benchmark::RegisterBenchmark(("model/switch/A/" + std::string(load)).c_str(), model_switch_a,
