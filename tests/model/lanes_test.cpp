@@ -41,7 +41,7 @@ interlock::model::destination_function uniform(const interlock::torus_topology& 
 }
 
 // A run's deliveries folded in order, its results' row (the wall clock
-// left out) and its age counters.
+// left out), its age counters and its packets created and injected.
 template <class Net>
 std::tuple<std::uint64_t, std::uint64_t, std::string, std::vector<std::uint64_t>> outcome(
     Net& net) {
@@ -56,6 +56,8 @@ std::tuple<std::uint64_t, std::uint64_t, std::string, std::vector<std::uint64_t>
   std::vector<std::uint64_t> ages(r.age_histogram.begin(), r.age_histogram.end());
   ages.insert(ages.end(), r.vc_blocked.begin(), r.vc_blocked.end());
   ages.push_back(r.stalled_cycles);
+  ages.push_back(net.created());
+  ages.push_back(net.injected());
   return {trace, count, interlock::model::csv_row(r), ages};
 }
 
@@ -153,6 +155,25 @@ TEST_CASE(
   interlock::model::config b = past_saturation();
   b.batch = 8;
   same_on_threads<interlock::dimension_order_routing, rr>(dor, b, uniform(t));
+}
+
+TEST_CASE(
+    "threads: two endpoints per router, and sources that send nothing, run the same on 1, 2 "
+    "and 3 threads",
+    "[model][lanes]") {
+  const interlock::torus_topology t({8, 8, 4}, {true, true, true});
+  const interlock::dimension_order_routing dor(t);
+  // Every third source draws no destination: its packets are dropped.
+  const interlock::model::destination_function some = [&t](node_id s,
+                                                           interlock::splitmix64& g) -> node_id {
+    if (s % 3 == 0) return interlock::no_node;
+    return interlock::traffic::uniform_random{}.destination(t, s, g);
+  };
+  interlock::model::config c = past_saturation();
+  c.endpoints = 2;
+  same_on_threads<interlock::dimension_order_routing, rr>(dor, c, some);
+  c.batch = 8;
+  same_on_threads<interlock::dimension_order_routing, rr>(dor, c, some);
 }
 
 TEST_CASE("threads: Anton 2's unified network runs the same on 1, 2 and 3 threads",

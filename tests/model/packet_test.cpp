@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <interlock/model/packet.hpp>
+#include <interlock/model/switch/packets.hpp>
 
 namespace {
 
@@ -71,4 +72,25 @@ TEST_CASE("packet_pool: ids are reused, and a reused record starts fresh", "[mod
   CHECK(pool[c].age == 0);
   CHECK(pool[c].hops == 0);
   CHECK(pool[c].created == 0);
+}
+
+TEST_CASE("record_store: the QoS switch's packets and messages in the model's store",
+          "[model][packet]") {
+  interlock::model::switch_packets packets;
+  const std::uint32_t a = packets.acquire();
+  packets[a].flits = 16;
+  packets[a].next = 3;
+  packets.release(a);
+  const std::uint32_t b = packets.acquire();
+  CHECK(b == a);
+  CHECK(packets[b].flits == 0);
+  CHECK(packets[b].next == interlock::model::fifo_end);
+  CHECK(packets.live() == 1);
+  interlock::model::switch_messages messages;
+  const std::uint32_t m = messages.acquire();
+  messages[m].remaining = 4;
+  CHECK(messages.capacity() == 1);
+  // A store's slots keep a record's own alignment unless given another.
+  CHECK(interlock::model::switch_messages::slot_alignment ==
+        alignof(interlock::model::switch_message));
 }

@@ -124,9 +124,11 @@ struct config {
   // holding packets every cycle instead (the same run, slower: for tests).
   bool evaluate_every_cycle = false;
   prefetch_mode prefetch = prefetch_mode::automatic;
-  // Threads stepping the routers, each a block of them (lanes.hpp): the
-  // same run as one thread, bit for bit. One thread while a link timeline
-  // is kept (utilization_bin) or network::on_send is set.
+  // Threads stepping the routers and injecting at their endpoints, each a
+  // block of them (lanes.hpp): the same run as one thread, bit for bit; the
+  // destination function is then called on several threads at once. One
+  // thread while a link timeline is kept (utilization_bin) or
+  // network::on_send is set.
   std::size_t threads = 1;
 
   unsigned injection_flits() const {

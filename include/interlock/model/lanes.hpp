@@ -14,13 +14,14 @@
 //   lane<Net> is what a router's step and its channels see of network Net
 //   on one lane: the network's state, its own queue of the events it
 //   schedules (in the order scheduled), its own count of packets leaving
-//   the network and whether anything moved. merge(net) schedules the
-//   lane's events on the network's wheel and adds its counts. Merging the
-//   lanes in order gives the wheel, the counts and so the run of one
-//   thread, bit for bit, because within a phase a router reads and writes
-//   only its own state and the packets in its buffers (the network steps
-//   on one thread what does not: injection, deliveries, the link
-//   timeline, on_send).
+//   the network (leaving or, at injection, entering) and whether anything
+//   moved. merge(net) schedules the lane's events on the network's wheel
+//   and adds its counts. Merging the lanes in order gives the wheel, the
+//   counts and so the run of one thread, bit for bit, because within a
+//   phase a router reads and writes only its own state and the packets in
+//   its buffers, and an endpoint its own (injection_unit.hpp says what it
+//   keeps apart besides); the network steps on one thread what does not:
+//   deliveries, the link timeline, on_send.
 //
 // Example
 //   interlock::model::lane_pool pool(2);
@@ -179,7 +180,7 @@ struct lane {
   /// After the lanes before it: the lane's events onto the wheel, its counts added.
   void merge() {
     wheel_.move_to(net.wheel_);
-    net.in_network_ += in_network_;  // (modulo 2^64: a lane's count only falls)
+    net.in_network_ += in_network_;  // (modulo 2^64: a router lane's count only falls)
     if (last_progress_ > net.last_progress_) net.last_progress_ = last_progress_;
   }
 

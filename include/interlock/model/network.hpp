@@ -274,7 +274,7 @@ class network {
         src_.offer(n, t, p);
       });
     if constexpr (ages) age_.tick();
-    injection_.inject(*this, t);
+    sweep_.inject(*this, t);
     sweep_.step(*this, t);
     if (in_network_ > 0 && t - last_progress_ > stall_limit_) {
       deadlock_ = find_deadlock(s_, f_, t);

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/packet.hpp: a packet of the reference network model, and the pool it lives in.
+// interlock/model/packet.hpp: a packet of the reference network model, and the store the
+// model's records live in.
 //
 // Contract
-//   packet<RouteState> is what travels: the routing scheme's state (which
-//   holds the destination), the creation cycle, the cycles spent in the
-//   source queue, the source, the length in flits, the header fields a
-//   policy may read (the SeaStar's 11-bit age field, the traffic-pattern
-//   label, the class) and the hops taken. packet_pool<RouteState> hands out
-//   packets by a 32-bit id and takes them back; ids are reused, storage is
-//   never shrunk, and nothing is allocated once the pool has grown to the
-//   number of packets a run holds at once.
+//   record_store<Record, Alignment> hands out records by a 32-bit id and
+//   takes them back: acquire() returns a fresh record (released ids first),
+//   release(id) returns it; ids are reused, storage is never shrunk, and
+//   nothing is allocated once the store has grown to the number of records
+//   a run holds at once. Each record starts a slot aligned to Alignment.
+//   Every network of the model keeps its packets (and the QoS switch its
+//   messages, switch/packets.hpp) in one.
+//   packet<RouteState> is what travels in a torus or Anton 2 network: the
+//   routing scheme's state (which holds the destination), the creation
+//   cycle, the cycles spent in the source queue, the source, the length in
+//   flits, the header fields a policy may read (the SeaStar's 11-bit age
+//   field, the traffic-pattern label, the class) and the hops taken.
+//   packet_pool<RouteState> is their store, each record starting a 64-byte
+//   cache line.
 //
 // Example
 //   interlock::model::packet_pool<interlock::dimension_order_routing::state> pool;
@@ -52,16 +59,14 @@ struct packet {
   packet() : flits(1), measured(0), cls(0), endpoint(0) {}
 };
 
-/// Packets by id, each record starting a 64-byte cache line: one that fits
-/// a line is stored in one (dimension order's is 64 bytes), and a longer
-/// one (Anton 2's, 80) has what a hop reads in its first line.
-template <class RouteState>
-class packet_pool {
+/// Records of type Record by id, each starting a slot aligned to Alignment.
+template <class Record, std::size_t Alignment = alignof(Record)>
+class record_store {
  public:
-  using value_type = packet<RouteState>;
-  static constexpr std::size_t slot_alignment = 64;
+  using value_type = Record;
+  static constexpr std::size_t slot_alignment = Alignment;
 
-  /// A fresh packet's id (its fields reset).
+  /// A fresh record's id (its fields reset).
   std::uint32_t acquire() {
     if (!free_.empty()) {
       const std::uint32_t id = free_.back();
@@ -74,23 +79,29 @@ class packet_pool {
   }
   void release(std::uint32_t id) { free_.push_back(id); }
 
-  /// Asks the cache for the first line of packet id's record ahead of its
-  /// use (the run is the same without it: it only overlaps the misses).
+  /// Asks the cache for the first line of record id ahead of its use (the
+  /// run is the same without it: it only overlaps the misses).
   void prefetch(std::uint32_t id) const noexcept { interlock::prefetch(&items_[id].p); }
 
   value_type& operator[](std::uint32_t id) noexcept { return items_[id].p; }
   const value_type& operator[](std::uint32_t id) const noexcept { return items_[id].p; }
-  /// Packets ever held at once (the pool's storage).
+  /// Records ever held at once (the store's storage).
   std::size_t capacity() const noexcept { return items_.size(); }
   std::size_t live() const noexcept { return items_.size() - free_.size(); }
 
  private:
-  struct alignas(slot_alignment) slot {
+  struct alignas(Alignment) slot {
     value_type p;
   };
   std::vector<slot> items_;
   std::vector<std::uint32_t> free_;
 };
+
+/// Packets by id, each record starting a 64-byte cache line: one that fits
+/// a line is stored in one (dimension order's is 64 bytes), and a longer
+/// one (Anton 2's, 80) has what a hop reads in its first line.
+template <class RouteState>
+using packet_pool = record_store<packet<RouteState>, 64>;
 
 }  // namespace model
 }  // namespace interlock

@@ -10,6 +10,8 @@
 //   - handle(n, due): the cycle's events, each lane those at its routers
 //     (arrivals, credits, staging space), in the order due; then the
 //     deliveries, in the order due, on the calling thread;
+//   - inject(n, t): the endpoints' injection, each lane its routers'
+//     endpoints (injection_unit.hpp);
 //   - step(n, t): the routers holding packets and not asleep (or every one
 //     holding packets, config::evaluate_every_cycle), in index order, each
 //     lane its block; the lanes' events and counts merged in lane order.
@@ -32,6 +34,7 @@
 #include "interlock/core/bits.hpp"
 #include "interlock/model/channel_unit.hpp"
 #include "interlock/model/event_wheel.hpp"
+#include "interlock/model/injection_unit.hpp"
 #include "interlock/model/lanes.hpp"
 #include "interlock/model/router_state.hpp"
 
@@ -50,6 +53,7 @@ class router_sweep {
     pool_ = std::make_unique<lane_pool>(lanes);
     lane_.reserve(lanes);
     for (std::size_t k = 0; k < lanes; ++k) lane_.emplace_back(n);
+    n.injection_.lanes(blocks_);
   }
 
   /// The cycle's events `due`.
@@ -68,6 +72,22 @@ class router_sweep {
     });
     for (const event& e : due)
       if (e.kind == event_kind::delivery) n.channels_.handle(n, e);
+  }
+
+  /// The endpoints' injection at cycle t (injection_unit.hpp), each lane its
+  /// routers' endpoints; their arrivals merged in lane order.
+  void inject(Net& n, std::uint64_t t) {
+    if (!on_lanes(n)) {
+      n.injection_.inject(n, t);
+      return;
+    }
+    n.injection_.begin_lanes(n);
+    pool_->run([this, &n, t](std::size_t k) {
+      lane_[k].begin(t);
+      n.injection_.inject_lane(n, lane_[k], k, t);
+    });
+    for (lane<Net>& l : lane_) l.merge();
+    n.injection_.end_lanes(n);
   }
 
   /// Every router due at cycle t.

@@ -231,6 +231,13 @@ class sources {
     }
     injecting_.resize(kept);
   }
+  /// The nodes for_each_injecting visits, in its order; keep_injecting(keep)
+  /// then drops those whose flag in `keep` (one per node, in that order) is 0.
+  const std::vector<node_id>& injecting() const noexcept { return injecting_; }
+  void keep_injecting(const std::vector<std::uint8_t>& keep) {
+    std::size_t i = 0;
+    for_each_injecting([&keep, &i](node_id) { return keep[i++] != 0; });
+  }
 
  private:
   template <class OnCreate>

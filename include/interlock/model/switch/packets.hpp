@@ -7,10 +7,11 @@
 //   packet of its VL's FIFO (vl_buffer.hpp's packet_fifo links through
 //   `next`), its NICs, size, SL, the SC and VL it holds now and those its
 //   route gives it out of the switch it is in, and the output port chosen
-//   there. switch_packets hands out ids: acquire() returns a cleared
-//   record, reusing released ids first, so the store grows only to the
-//   largest number of packets alive at once; release(id) returns it.
-//   switch_message and switch_messages do the same for messages cut into
+//   there. switch_packets is their store (model/packet.hpp's record_store,
+//   the torus model's): acquire() returns a cleared record, reusing released
+//   ids first, so the store grows only to the largest number of packets
+//   alive at once; release(id) returns it. switch_message and
+//   switch_messages do the same for messages cut into
 //   packets (sl_traffic::packet_limit): a packet's `message` names its
 //   record, or is no_message when the packet is the whole message.
 //
@@ -22,10 +23,9 @@
 #ifndef INTERLOCK_MODEL_SWITCH_PACKETS_HPP
 #define INTERLOCK_MODEL_SWITCH_PACKETS_HPP
 
-#include <cstddef>
 #include <cstdint>
-#include <vector>
 
+#include "interlock/model/packet.hpp"
 #include "interlock/model/switch/vl_buffer.hpp"
 
 namespace interlock {
@@ -44,32 +44,6 @@ struct switch_packet {
   std::uint16_t out = 0;                  // the output port chosen at this switch
   std::uint8_t sl = 0, sc = 0, vl = 0;    // the SC and VL it holds now
   std::uint8_t next_sc = 0, next_vl = 0;  // those it takes out of this switch
-};
-
-/// Records of type Record handed out by id: acquire() returns a cleared
-/// record, reusing released ids first, so the store grows only to the
-/// largest number alive at once; release(id) returns it.
-template <class Record>
-class record_store {
- public:
-  std::uint32_t acquire() {
-    if (!free_.empty()) {
-      const std::uint32_t id = free_.back();
-      free_.pop_back();
-      records_[id] = Record{};
-      return id;
-    }
-    records_.emplace_back();
-    return static_cast<std::uint32_t>(records_.size() - 1);
-  }
-  void release(std::uint32_t id) { free_.push_back(id); }
-
-  Record& operator[](std::uint32_t id) noexcept { return records_[id]; }
-  const Record& operator[](std::uint32_t id) const noexcept { return records_[id]; }
-
- private:
-  std::vector<Record> records_;
-  std::vector<std::uint32_t> free_;
 };
 
 using switch_packets = record_store<switch_packet>;
