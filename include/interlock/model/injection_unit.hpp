@@ -103,7 +103,8 @@ class injection_unit {
   void end_lanes(Net& n) {
     // The packets created, numbered in the order of the one-thread pass:
     // each lane's are in list order, so they merge by list position.
-    std::vector<std::size_t> at(lane_.size(), 0);
+    std::vector<std::size_t>& at = merged_;
+    at.assign(lane_.size(), 0);
     for (;;) {
       std::size_t best = lane_.size();
       for (std::size_t k = 0; k < lane_.size(); ++k)
@@ -118,9 +119,9 @@ class injection_unit {
       n.created_ += l.created;
       n.dropped_ += l.dropped;
       n.injected_ += l.injected;
-      for (; l.uncounted > 0; --l.uncounted) n.m_.uncount_created();
-      for (; l.measured > 0; --l.measured) n.m_.count_injected();
-      l.created = l.dropped = l.injected = 0;
+      n.m_.uncount_created(l.uncounted);
+      n.m_.count_injected(l.measured);
+      l.created = l.dropped = l.injected = l.uncounted = l.measured = 0;
     }
     n.src_.keep_injecting(keep_);
   }
@@ -301,6 +302,7 @@ class injection_unit {
   // packet to send (by its position in the list).
   std::vector<lane_tally> lane_;
   std::vector<std::uint8_t> keep_;
+  std::vector<std::size_t> merged_;  // end_lanes: each lane's packets numbered so far
 };
 
 }  // namespace model

@@ -71,8 +71,8 @@ class measurement {
   /// its source queue because its source sends nothing (uncount_created),
   /// injected into the network (count_injected).
   void count_created() noexcept { ++measured_created_; }
-  void uncount_created() noexcept { --measured_created_; }
-  void count_injected() noexcept { ++measured_injected_; }
+  void uncount_created(std::uint64_t k = 1) noexcept { measured_created_ -= k; }
+  void count_injected(std::uint64_t k = 1) noexcept { measured_injected_ += k; }
   std::uint64_t measured_created() const noexcept { return measured_created_; }
   std::uint64_t measured_delivered() const noexcept { return measured_delivered_; }
 
