@@ -267,11 +267,11 @@ TEST_CASE("the readings refuse what they cannot apply to, naming the field",
   c.pipelined_heads = true;
   c.switch_stages = 2;
   CHECK(field_of(c, interlock::model::separable_input_first{}) == "accepted");
-  using age = interlock::age_epoch_arbiter<64>;
+  using age_arbiter = interlock::age_epoch_arbiter<64>;
   try {
-    interlock::model::network<interlock::dimension_order_routing, age> net(
+    interlock::model::network<interlock::dimension_order_routing, age_arbiter> net(
         dor, c, to(t, interlock::traffic::uniform_random{}),
-        [](node_id, std::size_t) { return age{}; });
+        [](node_id, std::size_t) { return age_arbiter{}; });
     FAIL("accepted");
   } catch (const interlock::config_error& e) {
     CHECK(e.field() == "pipelined_heads");
