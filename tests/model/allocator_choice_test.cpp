@@ -16,20 +16,14 @@
 #include <utility>
 
 #include <interlock/model/network.hpp>
+#include "support/network_makers.hpp"
 
 namespace {
 
 using interlock::node_id;
+using interlock_test::make;
+using interlock_test::to;
 using rr = interlock::round_robin_arbiter<64>;
-
-std::function<rr(node_id, std::size_t)> make_rr() {
-  return [](node_id, std::size_t) { return rr{}; };
-}
-
-template <class Pattern>
-interlock::model::destination_function to(const interlock::torus_topology& t, Pattern p) {
-  return [&t, p](node_id s, interlock::splitmix64& g) { return p.destination(t, s, g); };
-}
 
 }  // namespace
 
@@ -47,7 +41,7 @@ std::pair<std::uint64_t, std::string> allocated(const Allocator& a, bool every_c
   c.measure = 2000;
   c.evaluate_every_cycle = every_cycle;
   interlock::model::network<interlock::t3e_adaptive_routing, rr, Allocator> net(
-      scheme, c, to(t, interlock::traffic::uniform_random{}), make_rr(), {}, a);
+      scheme, c, to(t, interlock::traffic::uniform_random{}), make<rr>(), {}, a);
   std::uint64_t trace = 0;
   net.on_send = [&trace](node_id r, std::size_t in, std::size_t out, unsigned f, std::uint64_t at) {
     trace = trace * 1000003 + r * 131 + in * 31 + out * 7 + f + at;
@@ -90,7 +84,7 @@ TEST_CASE("output first in several rounds matches more, and sleeps as it evaluat
     c.measure = 10000;
     c.drain = 0;
     interlock::model::network<interlock::t3e_adaptive_routing, rr, separable_allocator> net(
-        scheme, c, to(t, interlock::traffic::uniform_random{}), make_rr(), {},
+        scheme, c, to(t, interlock::traffic::uniform_random{}), make<rr>(), {},
         separable_allocator{true, rounds});
     return net.run().accepted;
   };
@@ -167,7 +161,7 @@ TEST_CASE("the allocator chosen at run time refuses what it cannot be, naming th
   const auto field_of = [&](interlock::model::config c, separable_allocator a) {
     try {
       interlock::model::network<interlock::dimension_order_routing, rr, separable_allocator> net(
-          dor, c, to(t, interlock::traffic::uniform_random{}), make_rr(), {}, a);
+          dor, c, to(t, interlock::traffic::uniform_random{}), make<rr>(), {}, a);
     } catch (const interlock::config_error& e) {
       return e.field();
     }

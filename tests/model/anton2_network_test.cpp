@@ -11,17 +11,15 @@
 #include <string>
 
 #include <interlock/model/network.hpp>
+#include "support/network_makers.hpp"
 
 namespace {
 
 using interlock::node_id;
+using interlock_test::make;
 using rr = interlock::round_robin_arbiter<64>;
-using at = interlock::anton2_topology;
+using a2 = interlock::anton2_topology;
 using anton2_net = interlock::model::network<interlock::anton2_routing, rr>;
-
-std::function<rr(node_id, std::size_t)> make_rr() {
-  return [](node_id, std::size_t) { return rr{}; };
-}
 
 }  // namespace
 
@@ -41,9 +39,9 @@ TEST_CASE("Anton 2 network: the fabric links every router as the topology number
       if (f.out_direction(r, o).between_nodes()) {
         ++torus_links;
         REQUIRE(f.bandwidth(r, o) < 0.32);
-      } else if (at::is_adapter(at::kind(r)) || at::is_adapter(at::kind(down.router))) {
+      } else if (a2::is_adapter(a2::kind(r)) || a2::is_adapter(a2::kind(down.router))) {
         ++adapter;
-      } else if (o == at::port_skip) {
+      } else if (o == a2::port_skip) {
         ++skip;
       } else {
         ++mesh;
@@ -74,7 +72,7 @@ TEST_CASE("Anton 2 network: conservation and credit loops every cycle past satur
                      [&torus](node_id s, interlock::splitmix64& g) {
                        return interlock::traffic::uniform_random{}.destination(torus, s, g);
                      }),
-                 make_rr());
+                 make<rr>());
   net.start();
   for (int i = 0; i < 1500; ++i) {
     net.step();
@@ -102,15 +100,15 @@ TEST_CASE("Anton 2 network: a batch delivers every packet to its core, without d
                                               return interlock::traffic::tornado{}.destination(
                                                   torus, s, g);
                                             }),
-                 make_rr());
+                 make<rr>());
   net.on_delivery = [&](node_id s, node_id d, unsigned, std::uint64_t, std::uint64_t) {
     ++delivered;
     // Tornado: node (x, y, z) sends to (x + k/2 - 1, ...); any core there.
-    const auto from = torus.coordinates_of(at::node_of(s));
-    const auto to = torus.coordinates_of(at::node_of(d));
+    const auto from = torus.coordinates_of(a2::node_of(s));
+    const auto to = torus.coordinates_of(a2::node_of(d));
     for (std::size_t k = 0; k < 3; ++k)
       if (to[k] != (from[k] + torus.radix(k) / 2 - 1) % torus.radix(k)) ++wrong;
-    if (!at::hosts(d)) ++wrong;
+    if (!a2::hosts(d)) ++wrong;
   };
   const interlock::model::results r = net.run();
   CHECK(r.complete);
@@ -135,12 +133,12 @@ TEST_CASE("Anton 2 network: zero-load latency counts every router and adapter on
   // slice the route draws. Each hop costs channel_latency + router_delay = 2
   // cycles, plus the injection channel's and the ejection port's cycle; a
   // 1-flit packet crosses a torus link in ceil(1 / 0.311) = 4 cycles.
-  const node_id src = node.router(0, at::kind_of(1, 1));
-  const node_id dst = node.router(torus.node({0, 1, 0}), at::kind_of(1, 1));
+  const node_id src = node.router(0, a2::kind_of(1, 1));
+  const node_id dst = node.router(torus.node({0, 1, 0}), a2::kind_of(1, 1));
   anton2_net net(
       anton, c,
       [src, dst](node_id s, interlock::splitmix64&) { return s == src ? dst : interlock::no_node; },
-      make_rr());
+      make<rr>());
   std::uint64_t hops = 0;
   net.on_send = [&](node_id, std::size_t, std::size_t, unsigned, std::uint64_t) { ++hops; };
   const interlock::model::results r = net.run();
@@ -173,13 +171,13 @@ std::uint64_t batch_cycles(unsigned latency, unsigned adapter, std::string& prob
                      [&torus](node_id s, interlock::splitmix64& g) {
                        return interlock::traffic::uniform_random{}.destination(torus, s, g);
                      }),
-                 make_rr());
+                 make<rr>());
   // Each kind of input has its own depth: a mesh router's ports 2 flits, an
   // adapter's (from its router and from the torus link) `adapter`.
-  const node_id mesh = node.router(0, 0), adapter_router = node.router(0, at::mesh_routers);
-  for (std::size_t p = 0; p < at::network_ports; ++p) CHECK(net.buffer_flits(mesh, p) == 2);
-  CHECK(net.buffer_flits(adapter_router, at::adapter_router_port) == adapter);
-  CHECK(net.buffer_flits(adapter_router, at::adapter_torus_port) == adapter);
+  const node_id mesh = node.router(0, 0), adapter_router = node.router(0, a2::mesh_routers);
+  for (std::size_t p = 0; p < a2::network_ports; ++p) CHECK(net.buffer_flits(mesh, p) == 2);
+  CHECK(net.buffer_flits(adapter_router, a2::adapter_router_port) == adapter);
+  CHECK(net.buffer_flits(adapter_router, a2::adapter_torus_port) == adapter);
   net.start();
   while (!net.finished()) {
     net.step();
@@ -221,7 +219,7 @@ TEST_CASE("Anton 2 network: an adapter buffer shorter than a packet is refused b
   c.adapter_buffer_flits = 3;
   try {
     anton2_net net(
-        anton, c, [](node_id, interlock::splitmix64&) { return interlock::no_node; }, make_rr());
+        anton, c, [](node_id, interlock::splitmix64&) { return interlock::no_node; }, make<rr>());
     FAIL("accepted 3-flit adapter buffers for 4-flit packets");
   } catch (const interlock::config_error& e) {
     CHECK(e.field() == "adapter_buffer_flits");
@@ -238,7 +236,7 @@ TEST_CASE("Anton 2 network: each router holds the ports it has, and policies onl
   const interlock::model::router_state s(f, 8, {8, 8, 32}, 1, 1);
   std::size_t total = 0;
   for (node_id r = 0; r < f.routers(); ++r) {
-    const std::size_t expected = at::is_adapter(at::kind(r)) ? 2 : at::network_ports + 1;
+    const std::size_t expected = a2::is_adapter(a2::kind(r)) ? 2 : a2::network_ports + 1;
     REQUIRE(s.ports_of(r) == expected);
     REQUIRE(s.port_index(r, 0) == total);
     for (std::size_t p = 0; p < s.ports_of(r); ++p) REQUIRE(s.router_of(s.port_index(r, p)) == r);
@@ -251,7 +249,7 @@ TEST_CASE("Anton 2 network: each router holds the ports it has, and policies onl
   const node_id mesh = node.router(0, node.channel_router(0, +1, 0));
   const std::size_t to_adapter = node.channel_port(0, +1, 0);
   CHECK(s.credits[s.buffer(mesh, to_adapter, 3)] == 32);
-  CHECK(s.buffer_flits(node.router(0, at::adapter_kind(0, +1, 0)), at::adapter_torus_port) == 32);
+  CHECK(s.buffer_flits(node.router(0, a2::adapter_kind(0, +1, 0)), a2::adapter_torus_port) == 32);
 
   interlock::model::config c;
   c.batch = 4;
@@ -268,7 +266,7 @@ TEST_CASE("Anton 2 network: each router holds the ports it has, and policies onl
                    return rr{};
                  });
   CHECK(made == s.total_ports);
-  const node_id adapter = node.router(1, at::adapter_kind(1, -1, 1));
+  const node_id adapter = node.router(1, a2::adapter_kind(1, -1, 1));
   CHECK(net.routers().ports(adapter) == 2);
   CHECK_THROWS_AS(net.routers().policy(adapter, 2), std::out_of_range);
   CHECK_THROWS_AS(net.routers().policy(f.routers(), 0), std::out_of_range);

@@ -22,17 +22,14 @@
 #include <interlock/model/anton2_node.hpp>
 #include <interlock/model/lanes.hpp>
 #include <interlock/model/network.hpp>
+#include "support/network_makers.hpp"
 
 namespace {
 
 using interlock::node_id;
+using interlock_test::make;
 using rr = interlock::round_robin_arbiter<64>;
 using age = interlock::age_epoch_arbiter<64>;
-
-template <class P>
-std::function<P(node_id, std::size_t)> make() {
-  return [](node_id, std::size_t) { return P{}; };
-}
 
 interlock::model::destination_function uniform(const interlock::torus_topology& t) {
   return [&t](node_id s, interlock::splitmix64& g) {

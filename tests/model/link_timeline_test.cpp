@@ -44,15 +44,15 @@ TEST_CASE("link_timeline in a run: the bins add up to the flits the torus links 
   c.buffer_flits = 4;
   c.measure = 1000000;
   c.utilization_bin = 64;
-  using rr = interlock::round_robin_arbiter<8>;
-  interlock::model::network<interlock::anton2_routing, rr> net(
+  using rr8 = interlock::round_robin_arbiter<8>;
+  interlock::model::network<interlock::anton2_routing, rr8> net(
       anton, c,
       interlock::model::to_cores(node,
                                  [&torus](node_id s, interlock::splitmix64& g) {
                                    return interlock::traffic::uniform_random{}.destination(torus, s,
                                                                                            g);
                                  }),
-      [](node_id, std::size_t) { return rr{}; });
+      [](node_id, std::size_t) { return rr8{}; });
   const interlock::model::results r = net.run();
   REQUIRE(r.complete);
   double capacity = 0, carried = 0;

@@ -23,22 +23,16 @@
 
 #include <interlock/model/network.hpp>
 #include <interlock/traffic/merging.hpp>
+#include "support/network_makers.hpp"
 
 namespace {
 
 using interlock::node_id;
+using interlock_test::make;
+using interlock_test::to;
+using interlock_test::trace_sends;
 using rr = interlock::round_robin_arbiter<64>;
 using age = interlock::age_epoch_arbiter<64>;
-
-template <class Pattern>
-interlock::model::destination_function to(const interlock::torus_topology& t, Pattern p) {
-  return [&t, p](node_id s, interlock::splitmix64& g) { return p.destination(t, s, g); };
-}
-
-template <class Policy>
-std::function<Policy(node_id, std::size_t)> make() {
-  return [](node_id, std::size_t) { return Policy{}; };
-}
 
 interlock::model::config small_config(double load) {
   interlock::model::config c;
@@ -47,15 +41,6 @@ interlock::model::config small_config(double load) {
   c.measure = 2000;
   c.drain = 20000;
   return c;
-}
-
-// Folds every send (router, ports, flits, cycle) into `trace`, so that two
-// runs can be compared send by send.
-template <class Net>
-void trace_sends(Net& net, std::uint64_t& trace) {
-  net.on_send = [&trace](node_id r, std::size_t in, std::size_t out, unsigned f, std::uint64_t at) {
-    trace = trace * 1000003 + r * 131 + in * 31 + out * 7 + f + at;
-  };
 }
 
 // Steps a network, checking conservation and every credit loop each cycle.

@@ -17,20 +17,15 @@
 #include <tuple>
 
 #include <interlock/model/network.hpp>
+#include "support/network_makers.hpp"
 
 namespace {
 
 using interlock::node_id;
 using interlock::model::prefetch_mode;
+using interlock_test::trace_sends;
 using rr = interlock::round_robin_arbiter<64>;
 using age = interlock::age_epoch_arbiter<64>;
-
-template <class Net>
-void trace_sends(Net& net, std::uint64_t& trace) {
-  net.on_send = [&trace](node_id r, std::size_t in, std::size_t out, unsigned f, std::uint64_t at) {
-    trace = trace * 1000003 + r * 131 + in * 31 + out * 7 + f + at;
-  };
-}
 
 // A 4x4 torus under T3E adaptive routing with age arbiters, past
 // saturation, with staging buffers or a head pipeline: every send and the

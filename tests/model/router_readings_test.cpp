@@ -20,20 +20,14 @@
 #include <vector>
 
 #include <interlock/model/network.hpp>
+#include "support/network_makers.hpp"
 
 namespace {
 
 using interlock::node_id;
+using interlock_test::make;
+using interlock_test::to;
 using rr = interlock::round_robin_arbiter<64>;
-
-std::function<rr(node_id, std::size_t)> make_rr() {
-  return [](node_id, std::size_t) { return rr{}; };
-}
-
-template <class Pattern>
-interlock::model::destination_function to(const interlock::torus_topology& t, Pattern p) {
-  return [&t, p](node_id s, interlock::splitmix64& g) { return p.destination(t, s, g); };
-}
 
 // Node 0 sends a batch of 20 to node 1 over one VC: the cycles its local
 // input port sends them.
@@ -50,7 +44,7 @@ std::vector<std::uint64_t> stream(unsigned head, unsigned stages, unsigned flits
   interlock::model::network<interlock::dimension_order_routing, rr> net(
       dor, c,
       [](node_id s, interlock::splitmix64&) { return s == 0 ? node_id{1} : interlock::no_node; },
-      make_rr());
+      make<rr>());
   std::vector<std::uint64_t> sends;
   net.on_send = [&](node_id r, std::size_t in, std::size_t, unsigned, std::uint64_t at) {
     if (r == 0 && in == t.local_port()) sends.push_back(at);
@@ -109,7 +103,7 @@ TEST_CASE("pipelined heads leave the latency at zero load as it is",
               [destination](node_id s, interlock::splitmix64&) {
                 return s == 0 ? destination : interlock::no_node;
               },
-              make_rr());
+              make<rr>());
           INFO("stages " << stages << " head " << head << " flits " << flits << " to "
                          << destination);
           CHECK(net.run().latency_mean == (destination + 1) * (1 + head + stages) + flits);
@@ -138,7 +132,7 @@ void check_loaded(const reading& x) {
   c.warmup = 100;
   c.measure = 1500;
   interlock::model::network<interlock::t3e_adaptive_routing, rr> net(
-      scheme, c, to(t, interlock::traffic::uniform_random{}), make_rr());
+      scheme, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
   std::map<std::pair<node_id, std::size_t>, std::uint64_t> in_free, out_free;
   std::string overlap;
   net.on_send = [&](node_id r, std::size_t in, std::size_t out, unsigned flits, std::uint64_t at) {
@@ -177,7 +171,7 @@ std::pair<std::uint64_t, std::string> sends_and_row(const reading& x, bool every
   c.measure = 2000;
   c.evaluate_every_cycle = every_cycle;
   interlock::model::network<interlock::t3e_adaptive_routing, rr> net(
-      scheme, c, to(t, interlock::traffic::uniform_random{}), make_rr());
+      scheme, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
   std::uint64_t trace = 0;
   net.on_send = [&trace](node_id r, std::size_t in, std::size_t out, unsigned f, std::uint64_t at) {
     trace = trace * 1000003 + r * 131 + in * 31 + out * 7 + f + at;
@@ -238,7 +232,7 @@ TEST_CASE("persistent picks on one VC per port change nothing: there is nothing 
     c.warmup = 200;
     c.measure = 2000;
     interlock::model::network<interlock::dimension_order_routing, rr> net(
-        dor, c, to(t, interlock::traffic::uniform_random{}), make_rr());
+        dor, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
     interlock::model::results res = net.run();
     res.wall_s = 0;
     return interlock::model::csv_row(res);
@@ -257,7 +251,7 @@ TEST_CASE("the readings refuse what they cannot apply to, naming the field",
     using net_type =
         interlock::model::network<interlock::dimension_order_routing, rr, decltype(allocator)>;
     try {
-      net_type net(dor, c, to(t, interlock::traffic::uniform_random{}), make_rr(), {}, allocator);
+      net_type net(dor, c, to(t, interlock::traffic::uniform_random{}), make<rr>(), {}, allocator);
     } catch (const interlock::config_error& e) {
       return e.field();
     }
@@ -273,11 +267,11 @@ TEST_CASE("the readings refuse what they cannot apply to, naming the field",
   c.pipelined_heads = true;
   c.switch_stages = 2;
   CHECK(field_of(c, interlock::model::separable_input_first{}) == "accepted");
-  using age = interlock::age_epoch_arbiter<64>;
+  using age_arbiter = interlock::age_epoch_arbiter<64>;
   try {
-    interlock::model::network<interlock::dimension_order_routing, age> net(
+    interlock::model::network<interlock::dimension_order_routing, age_arbiter> net(
         dor, c, to(t, interlock::traffic::uniform_random{}),
-        [](node_id, std::size_t) { return age{}; });
+        [](node_id, std::size_t) { return age_arbiter{}; });
     FAIL("accepted");
   } catch (const interlock::config_error& e) {
     CHECK(e.field() == "pipelined_heads");

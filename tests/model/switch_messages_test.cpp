@@ -23,7 +23,7 @@ sl_traffic messages(std::uint32_t limit) {
   return t;
 }
 
-switch_network<round_robin_scheduler> network(std::uint32_t limit, std::size_t ports = 8) {
+switch_network<round_robin_scheduler> switch_cutting(std::uint32_t limit, std::size_t ports = 8) {
   switch_shape shape = opa_48_port();
   shape.ports = ports;
   return switch_network<round_robin_scheduler>(single_switch(ports), shape, two_sls(),
@@ -39,7 +39,7 @@ TEST_CASE("switch messages: a lone message cut into packets arrives as one packe
   for (const std::uint32_t limit : {1u, 5u})
     for (const std::size_t dst : {1u, 5u}) {  // within the MPort, across the central crossbar
       INFO("packets of at most " << limit << " flits to NIC " << dst);
-      auto whole = network(0), cut = network(limit);
+      auto whole = switch_cutting(0), cut = switch_cutting(limit);
       whole.inject(0, dst, 1);
       cut.inject(0, dst, 1);
       whole.drain();
@@ -58,7 +58,7 @@ TEST_CASE("switch messages: a short message is not held behind a long one's whol
   // Whole, the short one waits for the long one's 32 flits on the NIC's
   // link; cut into one-flit packets, round robin alternates the two SLs.
   const auto short_latency = [](std::uint32_t limit) {
-    auto net = network(limit);
+    auto net = switch_cutting(limit);
     net.inject(0, 5, 1);
     net.inject(0, 5, 0);
     net.drain();
@@ -79,14 +79,14 @@ TEST_CASE("switch messages: packets, credits and messages are conserved",
   for (const std::uint32_t limit : {1u, 5u})
     for (const std::size_t ports : {8u, 48u}) {
       INFO("packets of at most " << limit << " flits, " << ports << " ports");
-      auto net = network(limit, ports);
+      auto net = switch_cutting(limit, ports);
       interlock_test::check_switch_conserved(net);
     }
 }
 
 TEST_CASE("switch messages: throughput counts flits, latency counts messages",
           "[model][switch][messages]") {
-  auto whole = network(0), cut = network(1);
+  auto whole = switch_cutting(0), cut = switch_cutting(1);
   whole.run(switch_pattern::shift, 0.4, 2000, 8000, 3);
   cut.run(switch_pattern::shift, 0.4, 2000, 8000, 3);
   const auto w = whole.results(), c = cut.results();

@@ -15,10 +15,11 @@
 namespace {
 
 using namespace interlock::model;
-
-// Table 2.2's configuration A: SL i on SC i on VL i, 50/40/10, SBT 60/30/10.
-service_levels config_a() { return service_levels({0, 1, 2}, {0, 1, 2}); }
-sl_traffic traffic_a() { return sl_traffic{{0.5, 0.4, 0.1}, {16, 16, 16}}; }
+using interlock_test::config_a;
+using interlock_test::config_b;
+using interlock_test::total;
+using interlock_test::traffic_a;
+using interlock_test::traffic_b;
 
 // Configuration A on one switch of shape.ports ports, SBT 60/30/10.
 switch_network<interlock::qos::sbt_scheduler> network_a(const switch_shape& shape) {
@@ -27,17 +28,12 @@ switch_network<interlock::qos::sbt_scheduler> network_a(const switch_shape& shap
                                                        sbt_for(config_a(), {60, 30, 10}));
 }
 
-switch_network<interlock::qos::sbt_scheduler> network(va_rule va, std::size_t ports = 48) {
+switch_network<interlock::qos::sbt_scheduler> switch_with_va(va_rule va, std::size_t ports = 48) {
   switch_shape shape = opa_48_port();
   shape.ports = ports;
   shape.va = va;
   return network_a(shape);
 }
-
-// Configuration B: SL0 on SC1 (VL1), SL1 on SC2 and SL2 on SC3, both on VL2;
-// 40/50/10 generated; SBT 50/30/20.
-service_levels config_b() { return service_levels({1, 2, 3}, {0, 1, 2, 2}); }
-sl_traffic traffic_b() { return sl_traffic{{0.4, 0.5, 0.1}, {16, 16, 16}}; }
 
 template <class S>
 switch_network<S> network_of(const S& scheduler, bool sc_queues, service_levels l, sl_traffic t,
@@ -48,22 +44,16 @@ switch_network<S> network_of(const S& scheduler, bool sc_queues, service_levels 
   return switch_network<S>(single_switch(ports), shape, l, t, scheduler);
 }
 
-double total(const std::vector<sl_result>& r) {
-  double sum = 0;
-  for (const auto& x : r) sum += x.throughput;
-  return sum;
-}
-
 }  // namespace
 
 TEST_CASE("switch VA: under contention the routed rule picks heads with no room, can_go never",
           "[model][switch][va]") {
   // Uniform traffic past saturation fills output buffers: an input's routed
   // heads are often headed for a full one.
-  auto can_go = network(va_rule::can_go);
+  auto can_go = switch_with_va(va_rule::can_go);
   can_go.run(switch_pattern::uniform, 1.3, 2000, 6000, 5);
   CHECK(can_go.blocked_picks() == 0);
-  auto routed = network(va_rule::routed);
+  auto routed = switch_with_va(va_rule::routed);
   routed.run(switch_pattern::uniform, 1.3, 2000, 6000, 5);
   CHECK(routed.blocked_picks() > 1000);
   // The same traffic, another allocation: the runs differ.
@@ -74,7 +64,7 @@ TEST_CASE("switch VA: without contention both rules carry the same and nothing i
           "[model][switch][va]") {
   // Each NIC sends to the next at 0.5: no output receives from two inputs.
   for (const va_rule va : {va_rule::can_go, va_rule::routed}) {
-    auto net = network(va);
+    auto net = switch_with_va(va);
     net.run(switch_pattern::shift, 0.5, 2000, 8000, 3);
     CHECK(net.blocked_picks() == 0);
     CHECK(total(net.results()) == Approx(0.5).epsilon(0.03));
@@ -85,7 +75,7 @@ TEST_CASE("switch VA: the routed rule keeps packets and credits conserved, at 48
           "[model][switch][va]") {
   for (const std::size_t ports : {48u, 8u}) {
     INFO(ports << " ports");
-    auto net = network(va_rule::routed, ports);
+    auto net = switch_with_va(va_rule::routed, ports);
     interlock_test::check_switch_conserved(net);
   }
 }

@@ -15,8 +15,7 @@
 namespace {
 
 using namespace interlock::model;
-
-service_levels one_sl() { return service_levels({0}, {0}); }
+using interlock_test::one_sl;
 
 // An 8-port switch (two MPorts of 4) with one central link per MPort:
 // every NIC sends to the other MPort's NIC n + 4 mod 8, so an MPort's four

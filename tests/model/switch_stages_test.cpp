@@ -16,20 +16,14 @@
 #include <vector>
 
 #include <interlock/model/network.hpp>
+#include "support/network_makers.hpp"
 
 namespace {
 
 using interlock::node_id;
+using interlock_test::make;
+using interlock_test::to;
 using rr = interlock::round_robin_arbiter<64>;
-
-std::function<rr(node_id, std::size_t)> make_rr() {
-  return [](node_id, std::size_t) { return rr{}; };
-}
-
-template <class Pattern>
-interlock::model::destination_function to(const interlock::torus_topology& t, Pattern p) {
-  return [&t, p](node_id s, interlock::splitmix64& g) { return p.destination(t, s, g); };
-}
 
 }  // namespace
 
@@ -52,7 +46,7 @@ TEST_CASE("two switch stages add a cycle per router at zero load",
             [destination](node_id s, interlock::splitmix64&) {
               return s == 0 ? destination : interlock::no_node;
             },
-            make_rr());
+            make<rr>());
         INFO("head " << head << " flits " << flits << " to " << destination);
         CHECK(net.run().latency_mean == (destination + 1) * (1 + 1 + head + 1) + flits);
       }
@@ -78,7 +72,7 @@ TEST_CASE("with two switch stages one VC's packets leave a cycle further apart",
           [](node_id s, interlock::splitmix64&) {
             return s == 0 ? node_id{1} : interlock::no_node;
           },
-          make_rr());
+          make<rr>());
       std::vector<std::uint64_t> sends;
       net.on_send = [&](node_id r, std::size_t in, std::size_t, unsigned, std::uint64_t at) {
         if (r == 0 && in == t.local_port()) sends.push_back(at);
@@ -103,7 +97,7 @@ TEST_CASE("two switch stages keep every invariant and one flit per port per cycl
   c.warmup = 100;
   c.measure = 1500;
   interlock::model::network<interlock::t3e_adaptive_routing, rr> net(
-      scheme, c, to(t, interlock::traffic::uniform_random{}), make_rr());
+      scheme, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
   std::map<std::pair<node_id, std::size_t>, std::uint64_t> in_free, out_free;
   std::string overlap;
   net.on_send = [&](node_id r, std::size_t in, std::size_t out, unsigned flits, std::uint64_t at) {
@@ -140,7 +134,7 @@ TEST_CASE("with two switch stages, sleeping routers give the run of routers eval
     c.measure = 2000;
     c.evaluate_every_cycle = every_cycle;
     interlock::model::network<interlock::t3e_adaptive_routing, rr> net(
-        scheme, c, to(t, interlock::traffic::uniform_random{}), make_rr());
+        scheme, c, to(t, interlock::traffic::uniform_random{}), make<rr>());
     std::uint64_t trace = 0;
     net.on_send = [&trace](node_id r, std::size_t in, std::size_t out, unsigned f,
                            std::uint64_t at) {
@@ -163,7 +157,7 @@ TEST_CASE("two switch stages need the input-first allocator and no staging buffe
     using net_type =
         interlock::model::network<interlock::dimension_order_routing, rr, decltype(allocator)>;
     try {
-      net_type net(dor, c, to(t, interlock::traffic::uniform_random{}), make_rr(), {}, allocator);
+      net_type net(dor, c, to(t, interlock::traffic::uniform_random{}), make<rr>(), {}, allocator);
     } catch (const interlock::config_error& e) {
       return e.field();
     }

@@ -16,6 +16,11 @@ namespace {
 
 using namespace interlock::model;
 using interlock::config_error;
+using interlock_test::config_a;
+using interlock_test::config_b;
+using interlock_test::total;
+using interlock_test::traffic_a;
+using interlock_test::traffic_b;
 
 template <class F>
 std::string error_of(F&& f) {
@@ -27,27 +32,12 @@ std::string error_of(F&& f) {
   return "no error";
 }
 
-// Table 2.2, configuration A: SL i on SC i on VL i; 50/40/10 of the
-// injected flits; SBT table 60/30/10.
-service_levels config_a() { return service_levels({0, 1, 2}, {0, 1, 2}); }
-sl_traffic traffic_a() { return sl_traffic{{0.5, 0.4, 0.1}, {16, 16, 16}}; }
-// Configuration B: SL0 on SC1, SL1 on SC2, SL2 on SC3; SC1 on VL1, SCs 2
-// and 3 share VL2; 40/50/10 generated; table 50/30/20.
-service_levels config_b() { return service_levels({1, 2, 3}, {0, 1, 2, 2}); }
-sl_traffic traffic_b() { return sl_traffic{{0.4, 0.5, 0.1}, {16, 16, 16}}; }
-
 template <class S>
-switch_network<S> network(const S& s, std::size_t ports = 48, service_levels l = config_a(),
-                          sl_traffic t = traffic_a()) {
+switch_network<S> switch_of(const S& s, std::size_t ports = 48, service_levels l = config_a(),
+                            sl_traffic t = traffic_a()) {
   switch_shape shape = opa_48_port();
   shape.ports = ports;
   return switch_network<S>(single_switch(ports), shape, l, t, s);
-}
-
-double total(const std::vector<sl_result>& r) {
-  double sum = 0;
-  for (const auto& x : r) sum += x.throughput;
-  return sum;
 }
 
 // --- the dynamic VL space ---------------------------------------------------
@@ -146,12 +136,12 @@ TEST_CASE(
     "switch: a lone packet through the central crossbar takes the 160-cycle header path plus "
     "its flits; within an MPort one crossbar less",
     "[model][switch]") {
-  auto net = network(round_robin_scheduler{});
+  auto net = switch_of(round_robin_scheduler{});
   net.inject(0, 5, 0);  // MPort 0 to MPort 1: the central crossbar
   net.drain();
   const switch_latencies l = opa_latencies();
   REQUIRE(net.results()[0].latency_mean == Approx(l.central_path() + 16));
-  auto near = network(round_robin_scheduler{});
+  auto near = switch_of(round_robin_scheduler{});
   near.inject(0, 2, 1);  // both in MPort 0
   near.drain();
   REQUIRE(near.results()[1].latency_mean == Approx(l.central_path() - l.at - l.x + 16));
@@ -218,8 +208,8 @@ TEST_CASE("switch: a port's scheduler sees SCs, not VLs", "[model][switch]") {
     }
     void commit(interlock::grant, const interlock::qos::queue_requests&) {}
   };
-  auto net =
-      network(lowest_queue{}, 8, service_levels({0, 1}, {1, 0}), sl_traffic{{0.5, 0.5}, {16, 16}});
+  auto net = switch_of(lowest_queue{}, 8, service_levels({0, 1}, {1, 0}),
+                       sl_traffic{{0.5, 0.5}, {16, 16}});
   net.run(switch_pattern::shift, 1.6, 2000, 10000, 1);
   const auto r = net.results();
   CHECK(r[0].throughput == Approx(r[0].offered).epsilon(0.03));
@@ -227,7 +217,7 @@ TEST_CASE("switch: a port's scheduler sees SCs, not VLs", "[model][switch]") {
 }
 
 TEST_CASE("switch: no link or input port carries more than a flit per cycle", "[model][switch]") {
-  auto net = network(interlock::model::sbt_for(config_a(), {60, 30, 10}));
+  auto net = switch_of(interlock::model::sbt_for(config_a(), {60, 30, 10}));
   net.run(switch_pattern::uniform, 1.6, 3000, 10000, 5);
   REQUIRE(net.peak_link_rate() == 1);
   REQUIRE(net.peak_crossbar_rate() <= 4.0);
@@ -242,7 +232,7 @@ TEST_CASE("switch: no link or input port carries more than a flit per cycle", "[
 
 template <class S>
 void check_conservation(const S& s, std::size_t ports, service_levels l, sl_traffic t) {
-  auto net = network(s, ports, l, t);
+  auto net = switch_of(s, ports, l, t);
   interlock_test::check_switch_conserved(net);
 }
 
@@ -262,7 +252,7 @@ TEST_CASE("switch: packets and credits are conserved under every scheduler, at 4
 
 TEST_CASE("switch: the same seed gives the same results, another seed others", "[model][switch]") {
   const auto run = [](std::uint64_t seed) {
-    auto net = network(sbt_for(config_a(), {60, 30, 10}));
+    auto net = switch_of(sbt_for(config_a(), {60, 30, 10}));
     net.run(switch_pattern::uniform, 0.9, 1000, 4000, seed);
     return net.results();
   };
@@ -278,10 +268,10 @@ TEST_CASE(
     "switch: Table 2.2 A without contention: below a link's rate each SL gets what it "
     "offers; above it, SBT's table shares 60/30/10",
     "[model][switch][paper]") {
-  auto light = network(sbt_for(config_a(), {60, 30, 10}));
+  auto light = switch_of(sbt_for(config_a(), {60, 30, 10}));
   light.run(switch_pattern::shift, 0.8, 3000, 20000, 1);
   for (const auto& r : light.results()) REQUIRE(r.throughput == Approx(r.offered).epsilon(0.03));
-  auto heavy = network(sbt_for(config_a(), {60, 30, 10}));
+  auto heavy = switch_of(sbt_for(config_a(), {60, 30, 10}));
   heavy.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
   const auto r = heavy.results();
   CHECK(r[0].normalized_throughput == Approx(0.60).margin(0.01));
@@ -292,7 +282,7 @@ TEST_CASE(
 
 TEST_CASE("switch: Table 2.2 A without contention under round robin: backlogged SLs share equally",
           "[model][switch][paper]") {
-  auto net = network(round_robin_scheduler{});
+  auto net = switch_of(round_robin_scheduler{});
   net.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
   const auto r = net.results();
   // SL2 offers 0.16 < 1/3 and gets it; SL0 and SL1 split the rest.
@@ -304,11 +294,11 @@ TEST_CASE(
     "switch: Table 2.2 A under contention: SBT gives SL0 more than round robin does, SL1 "
     "less, and keeps SL0's latency lower",
     "[model][switch][paper]") {
-  auto sbt = network(sbt_for(config_a(), {60, 30, 10}));
+  auto sbt = switch_of(sbt_for(config_a(), {60, 30, 10}));
   sbt.run(switch_pattern::uniform, 1.2, 3000, 20000, 1);
-  auto rr = network(round_robin_scheduler{});
-  rr.run(switch_pattern::uniform, 1.2, 3000, 20000, 1);
-  const auto s = sbt.results(), r = rr.results();
+  auto round_robin = switch_of(round_robin_scheduler{});
+  round_robin.run(switch_pattern::uniform, 1.2, 3000, 20000, 1);
+  const auto s = sbt.results(), r = round_robin.results();
   CHECK(s[0].normalized_throughput > r[0].normalized_throughput + 0.08);
   CHECK(s[1].normalized_throughput < r[1].normalized_throughput - 0.08);
   CHECK(s[0].normalized_throughput > 0.5);
@@ -318,11 +308,11 @@ TEST_CASE(
 TEST_CASE("switch: DTable and InfiniBand tables of the same shares give Table 2.2 A's 60/30/10",
           "[model][switch][paper]") {
   // 16-flit packets of 8-byte flits: 128 bytes, 2 DTable credits, 2 IB units.
-  auto dtable = network(dtable_for(config_a(), {{0, 12}, {1, 6}, {2, 2}}, {2, 2, 2}));
+  auto dtable = switch_of(dtable_for(config_a(), {{0, 12}, {1, 6}, {2, 2}}, {2, 2, 2}));
   dtable.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
   interlock::qos::ib_vl_arbitration_config c;
   c.low = {{0, 60}, {1, 30}, {2, 10}};
-  auto ib = network(ib_for(c));
+  auto ib = switch_of(ib_for(c));
   ib.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
   for (const auto& r : {dtable.results(), ib.results()}) {
     CHECK(r[0].normalized_throughput == Approx(0.60).margin(0.015));

@@ -8,11 +8,13 @@
 
 #include <cstddef>
 
+#include "support/switch_checks.hpp"
+
 namespace {
 
 using namespace interlock::model;
+using interlock_test::one_sl;
 
-service_levels one_sl() { return service_levels({0}, {0}); }
 sl_traffic sixteen_flits() { return sl_traffic{{1.0}, {16}}; }
 
 switch_shape eight_ports() {

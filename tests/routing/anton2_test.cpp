@@ -25,7 +25,7 @@ using interlock::mesh_direction;
 using interlock::node_id;
 using interlock::torus_topology;
 using interlock::traffic_class;
-using at = anton2_topology;
+using a2 = anton2_topology;
 
 // The routers a route visits (from the source's, before each hop) and its hops.
 std::vector<std::pair<node_id, hop>> route_of(const anton2_routing& a, anton2_routing::state s,
@@ -45,7 +45,7 @@ std::vector<std::pair<node_id, hop>> route_of(const anton2_routing& a, anton2_ro
 std::vector<std::string> visits_in(const std::vector<std::pair<node_id, hop>>& hops, node_id n) {
   std::vector<std::string> v;
   for (const auto& x : hops)
-    if (at::node_of(x.first) == n) v.push_back(at::name(at::kind(x.first)));
+    if (a2::node_of(x.first) == n) v.push_back(a2::name(a2::kind(x.first)));
   return v;
 }
 
@@ -56,21 +56,21 @@ TEST_CASE("Anton 2 node: the through routes Section 2.4 names", "[routing][anton
   // "Y_0^+ -> R_{0,2} -> Y_0^-": a packet travelling Y- on slice 0 through
   // node (0,1,0) arrives on the Y0+ link (from the Y+ neighbour) and leaves
   // on Y0-, crossing one router.
-  const node_id src = node.router(torus.node({0, 2, 0}), at::kind_of(1, 1));
-  const node_id dst = node.router(torus.node({0, 0, 0}), at::kind_of(1, 1));
+  const node_id src = node.router(torus.node({0, 2, 0}), a2::kind_of(1, 1));
+  const node_id dst = node.router(torus.node({0, 0, 0}), a2::kind_of(1, 1));
   const auto y = route_of(anton, anton.start_with(src, dst, traffic_class::request, 0, 0), src);
   CHECK(visits_in(y, torus.node({0, 1, 0})) ==
         std::vector<std::string>{"C(Y0+)", "R(0,2)", "C(Y0-)"});
   // "X_1^- -> R_{3,0} --skip--> R_{0,0} -> X_1^+": travelling X+ on slice 1.
-  const node_id xs = node.router(torus.node({0, 0, 0}), at::kind_of(2, 2));
-  const node_id xd = node.router(torus.node({2, 0, 0}), at::kind_of(2, 2));
+  const node_id xs = node.router(torus.node({0, 0, 0}), a2::kind_of(2, 2));
+  const node_id xd = node.router(torus.node({2, 0, 0}), a2::kind_of(2, 2));
   const auto x = route_of(anton, anton.start_with(xs, xd, traffic_class::request, 0, 1), xs);
   CHECK(visits_in(x, torus.node({1, 0, 0})) ==
         std::vector<std::string>{"C(X1-)", "R(3,0)", "R(0,0)", "C(X1+)"});
   bool skipped = false;
   for (const auto& h : x)
-    if (at::node_of(h.first) == torus.node({1, 0, 0}) && at::kind(h.first) == at::kind_of(3, 0))
-      skipped = h.second.dimension == at::dim_skip;
+    if (a2::node_of(h.first) == torus.node({1, 0, 0}) && a2::kind(h.first) == a2::kind_of(3, 0))
+      skipped = h.second.dimension == a2::dim_skip;
   CHECK(skipped);
   // A local route (injection) crosses the mesh in direction order V-, U+, U-, V+.
   const auto from_core = visits_in(x, torus.node({0, 0, 0}));
@@ -86,12 +86,12 @@ TEST_CASE("Anton 2 node: the layout's ports and channels", "[routing][anton2]") 
   // routers with fewer would host more cores on the ASIC (23 endpoint
   // adapters in all), which the model leaves out.
   std::size_t channels_attached = 0;
-  for (std::size_t k = 0; k < at::mesh_routers; ++k) {
+  for (std::size_t k = 0; k < a2::mesh_routers; ++k) {
     int used = 1;  // the core
-    used += (at::u_of(k) > 0) + (at::u_of(k) < 3) + (at::v_of(k) > 0) + (at::v_of(k) < 3);
-    used += node.skip_peer(k) != at::no_kind;
-    for (std::size_t p = at::port_a; p <= at::port_b; ++p) {
-      const bool has = node.adapter_at(k, p) != at::no_kind;
+    used += (a2::u_of(k) > 0) + (a2::u_of(k) < 3) + (a2::v_of(k) > 0) + (a2::v_of(k) < 3);
+    used += node.skip_peer(k) != a2::no_kind;
+    for (std::size_t p = a2::port_a; p <= a2::port_b; ++p) {
+      const bool has = node.adapter_at(k, p) != a2::no_kind;
       used += has ? 1 : 0;
       channels_attached += has ? 1u : 0u;
     }
@@ -101,22 +101,22 @@ TEST_CASE("Anton 2 node: the layout's ports and channels", "[routing][anton2]") 
   // Every torus channel on the I/O edges U = 0 and U = 3; X+ and X- on
   // opposite edges; a slice's Y and Z on the same edge.
   for (unsigned s = 0; s < 2; ++s) {
-    CHECK(at::u_of(node.channel_router(0, +1, s)) == 0);
-    CHECK(at::u_of(node.channel_router(0, -1, s)) == 3);
+    CHECK(a2::u_of(node.channel_router(0, +1, s)) == 0);
+    CHECK(a2::u_of(node.channel_router(0, -1, s)) == 3);
     for (unsigned d = 1; d < 3; ++d)
       for (int sign : {+1, -1})
-        CHECK(at::u_of(node.channel_router(d, sign, s)) == at::u_of(node.channel_router(1, +1, s)));
+        CHECK(a2::u_of(node.channel_router(d, sign, s)) == a2::u_of(node.channel_router(1, +1, s)));
   }
-  CHECK(node.channel_router(1, +1, 0) == at::kind_of(0, 2));
-  CHECK(node.channel_router(1, -1, 0) == at::kind_of(0, 2));
-  CHECK(node.channel_router(0, -1, 1) == at::kind_of(3, 0));
-  CHECK(node.channel_router(0, +1, 1) == at::kind_of(0, 0));
-  CHECK(node.skip_peer(at::kind_of(3, 0)) == at::kind_of(0, 0));
+  CHECK(node.channel_router(1, +1, 0) == a2::kind_of(0, 2));
+  CHECK(node.channel_router(1, -1, 0) == a2::kind_of(0, 2));
+  CHECK(node.channel_router(0, -1, 1) == a2::kind_of(3, 0));
+  CHECK(node.channel_router(0, +1, 1) == a2::kind_of(0, 0));
+  CHECK(node.skip_peer(a2::kind_of(3, 0)) == a2::kind_of(0, 0));
   // Torus links: adapter (d, +, s) of node n and adapter (d, -, s) of n + 1.
   const node_id n = torus.node({2, 0, 1});
   const hop onto{0, +1, 1, 0};
-  CHECK(node.next(node.router(n, at::adapter_kind(0, +1, 1)), onto) ==
-        node.router(torus.node({0, 0, 1}), at::adapter_kind(0, -1, 1)));
+  CHECK(node.next(node.router(n, a2::adapter_kind(0, +1, 1)), onto) ==
+        node.router(torus.node({0, 0, 1}), a2::adapter_kind(0, -1, 1)));
   // Bad input names its field.
   auto field = [](auto&& make) {
     try {
@@ -195,13 +195,13 @@ TEST_CASE("Anton 2 routing: VC promotion raises the VC once per dimension routed
   for (int i = 0; i < 400; ++i) {
     const auto src = static_cast<node_id>(interlock::uniform_below(rng, node.router_count()));
     const auto dst = static_cast<node_id>(interlock::uniform_below(rng, node.router_count()));
-    if (!at::hosts(src) || !at::hosts(dst) || src == dst) continue;
+    if (!a2::hosts(src) || !a2::hosts(dst) || src == dst) continue;
     const traffic_class c = i % 2 ? traffic_class::response : traffic_class::request;
     const auto s = anton.start(src, dst, c, rng);
     const auto hops = route_of(anton, s, src);
     unsigned vc = 0, dims = 0;
     for (std::size_t d = 0; d < 3; ++d)
-      dims += torus.ordinate(at::node_of(src), d) != torus.ordinate(at::node_of(dst), d);
+      dims += torus.ordinate(a2::node_of(src), d) != torus.ordinate(a2::node_of(dst), d);
     for (const auto& h : hops) {
       REQUIRE(h.second.vc / 4 == static_cast<unsigned>(c));
       REQUIRE(h.second.vc % 4 >= vc);  // never down

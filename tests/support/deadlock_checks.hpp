@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// Helpers for the deadlock checker's tests: witness validation and the
-// topologies the exhaustive checks sweep.
+// Helpers for the deadlock checker's tests: the request class alone,
+// witness validation and the topologies the exhaustive checks sweep.
 #ifndef INTERLOCK_TESTS_SUPPORT_DEADLOCK_CHECKS_HPP
 #define INTERLOCK_TESTS_SUPPORT_DEADLOCK_CHECKS_HPP
 
@@ -12,6 +12,15 @@
 #include <interlock/verify/channel_dependency_graph.hpp>
 
 namespace interlock_test {
+
+/// The checker's options for the request class alone, at most vc_limit VCs
+/// a class (0: as many as the scheme has).
+inline interlock::verify::cdg_options request_only(unsigned vc_limit = 0) {
+  interlock::verify::cdg_options o;
+  o.classes = {interlock::traffic_class::request};
+  o.vc_limit = vc_limit;
+  return o;
+}
 
 /// Checks a witness cycle edge by edge, independently of how the checker
 /// found it: consecutive dependencies share a resource and the last leads

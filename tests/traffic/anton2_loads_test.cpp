@@ -16,15 +16,15 @@ namespace {
 using interlock::anton2_routing;
 using interlock::anton2_topology;
 using interlock::node_id;
-using at = anton2_topology;
+using a2 = anton2_topology;
 
 // Every core pair's every route, walked in full.
 template <class Pattern>
 interlock::unified_arbiter_loads brute_force(const anton2_routing& scheme, const Pattern& pattern) {
-  const at& t = scheme.topology();
+  const a2& t = scheme.topology();
   interlock::unified_arbiter_loads l;
   l.routers = t.router_count();
-  l.ports = at::network_ports + 1;
+  l.ports = a2::network_ports + 1;
   l.vcs = scheme.vcs_per_channel();
   l.patterns = 1;
   l.outputs.assign(l.routers * l.ports * l.ports, 0.0);
@@ -36,7 +36,7 @@ interlock::unified_arbiter_loads brute_force(const anton2_routing& scheme, const
                               [&](anton2_routing::state st, double p) {
                                 const double w = rate * p / 256;
                                 node_id r = t.router(s, a);
-                                std::size_t in = at::network_ports, vin = 0;
+                                std::size_t in = a2::network_ports, vin = 0;
                                 while (!scheme.arrived(r, st)) {
                                   const interlock::hop h = scheme.next(r, st);
                                   const std::size_t o = t.port_of(r, h);
@@ -46,7 +46,7 @@ interlock::unified_arbiter_loads brute_force(const anton2_routing& scheme, const
                                   vin = h.vc;
                                   r = t.next(r, h);
                                 }
-                                l.outputs[(r * l.ports + at::network_ports) * l.ports + in] += w;
+                                l.outputs[(r * l.ports + a2::network_ports) * l.ports + in] += w;
                                 l.inputs[(r * l.ports + in) * l.vcs + vin] += w;
                               });
   });
@@ -92,7 +92,7 @@ TEST_CASE("Anton 2 loads: what enters every arbiter leaves it, and ejection sums
     double ejected = 0, injected = 0;
     for (node_id r = 0; r < node.router_count(); ++r) {
       for (std::size_t i = 0; i < l.ports; ++i) {
-        ejected += l.output(r, at::network_ports, i, n);
+        ejected += l.output(r, a2::network_ports, i, n);
         // An input port's VCs carry what its port sends on, by output.
         double by_vc = 0, by_output = 0;
         for (std::size_t v = 0; v < l.vcs; ++v) {
@@ -103,7 +103,7 @@ TEST_CASE("Anton 2 loads: what enters every arbiter leaves it, and ejection sums
         for (std::size_t o = 0; o < l.ports; ++o) by_output += l.output(r, o, i, n);
         REQUIRE(by_vc == Approx(by_output).margin(1e-9));
       }
-      for (std::size_t o = 0; o < l.ports; ++o) injected += l.output(r, o, at::network_ports, n);
+      for (std::size_t o = 0; o < l.ports; ++o) injected += l.output(r, o, a2::network_ports, n);
     }
     CHECK(ejected == Approx(24.0));  // every node injects 1
     CHECK(injected == Approx(24.0));

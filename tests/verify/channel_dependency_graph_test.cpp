@@ -31,12 +31,6 @@ using interlock::verify::check_deadlock_freedom;
 using namespace interlock_test;
 
 namespace {
-cdg_options request_only(unsigned vc_limit = 0) {
-  cdg_options o;
-  o.classes = {traffic_class::request};
-  o.vc_limit = vc_limit;
-  return o;
-}
 
 // The reference: Kahn's algorithm removes every vertex exactly when the
 // graph has no cycle.

@@ -55,12 +55,6 @@ std::vector<torus_topology> sweep(std::size_t n, std::size_t slices = 1) {
   return out;
 }
 
-interlock::verify::cdg_options request_only() {
-  interlock::verify::cdg_options o;
-  o.classes = {traffic_class::request};
-  return o;
-}
-
 // Some torus dimension has a ring on which a minimal route crosses the
 // dateline (radix 3 or more).
 bool crossing_ring(const torus_topology& t) {

@@ -48,7 +48,7 @@
 //     verify/adaptive_deadlock.hpp.
 //
 // Example
-//   interlock::torus_topology t({8, 8, 8}, {}, 2);
+//   interlock::torus_topology t({4, 4, 4}, {}, 2);
 //   interlock::vc_promotion_routing anton(t, interlock::all_dimension_orders(3));
 //   auto report = interlock::verify::check_deadlock_freedom(anton);
 //   if (!report.deadlock_free()) std::cout << interlock::verify::format_cycle(t, report);

@@ -23,7 +23,7 @@
 //   hops; it allocates. Run it where a network is set up, not per packet.
 //
 // Example
-//   interlock::torus_topology torus({3, 3, 3}, {}, 2);
+//   interlock::torus_topology torus({2, 2, 2}, {}, 2);
 //   interlock::anton2_topology node(torus);
 //   auto report =
 //   interlock::verify::check_unified_deadlock_freedom(interlock::anton2_routing(node));
