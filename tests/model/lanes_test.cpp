@@ -28,14 +28,9 @@ namespace {
 
 using interlock::node_id;
 using interlock_test::make;
+using interlock_test::to;
 using rr = interlock::round_robin_arbiter<64>;
 using age = interlock::age_epoch_arbiter<64>;
-
-interlock::model::destination_function uniform(const interlock::torus_topology& t) {
-  return [&t](node_id s, interlock::splitmix64& g) {
-    return interlock::traffic::uniform_random{}.destination(t, s, g);
-  };
-}
 
 // A run's deliveries folded in order, its results' row (the wall clock
 // left out), its age counters and its packets created and injected.
@@ -115,14 +110,16 @@ TEST_CASE("lanes: a 4x4x8 torus past saturation runs the same on 1, 2 and 3 thre
   const interlock::dimension_order_routing dor(t);
   interlock::model::config c = past_saturation();
   c.measure = 300;
-  same_on_threads<interlock::dimension_order_routing, rr>(dor, c, uniform(t));
+  same_on_threads<interlock::dimension_order_routing, rr>(
+      dor, c, to(t, interlock::traffic::uniform_random{}));
 }
 
 TEST_CASE("threads: an 8x8x8 torus past saturation runs the same on 1, 2 and 3 threads",
           "[model][lanes]") {
   const interlock::torus_topology t({8, 8, 8}, {true, true, true});
   const interlock::dimension_order_routing dor(t);
-  same_on_threads<interlock::dimension_order_routing, rr>(dor, past_saturation(), uniform(t));
+  same_on_threads<interlock::dimension_order_routing, rr>(
+      dor, past_saturation(), to(t, interlock::traffic::uniform_random{}));
 }
 
 TEST_CASE(
@@ -132,10 +129,12 @@ TEST_CASE(
   const interlock::torus_topology t({8, 4, 4}, {true, true, true});
   const interlock::t3e_adaptive_routing adaptive(t);
   interlock::model::config c = past_saturation();
-  same_on_threads<interlock::t3e_adaptive_routing, age>(adaptive, c, uniform(t));
+  same_on_threads<interlock::t3e_adaptive_routing, age>(
+      adaptive, c, to(t, interlock::traffic::uniform_random{}));
   c.staging_flits = 8;
   c.head_cycles = 2;
-  same_on_threads<interlock::t3e_adaptive_routing, age>(adaptive, c, uniform(t));
+  same_on_threads<interlock::t3e_adaptive_routing, age>(
+      adaptive, c, to(t, interlock::traffic::uniform_random{}));
 }
 
 TEST_CASE(
@@ -148,10 +147,12 @@ TEST_CASE(
   c.switch_stages = 2;
   c.head_cycles = 1;
   c.pipelined_heads = true;
-  same_on_threads<interlock::dimension_order_routing, rr>(dor, c, uniform(t));
+  same_on_threads<interlock::dimension_order_routing, rr>(
+      dor, c, to(t, interlock::traffic::uniform_random{}));
   interlock::model::config b = past_saturation();
   b.batch = 8;
-  same_on_threads<interlock::dimension_order_routing, rr>(dor, b, uniform(t));
+  same_on_threads<interlock::dimension_order_routing, rr>(
+      dor, b, to(t, interlock::traffic::uniform_random{}));
 }
 
 TEST_CASE(
