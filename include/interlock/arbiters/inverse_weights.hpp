@@ -16,9 +16,10 @@
 // at the breakpoints beta = (j + 1/2) gamma; between two, the weights m are
 // fixed and the error max |m gamma / beta - 1| is least at beta = (min m
 // gamma + max m gamma) / 2, clamped into the interval. interlock sweeps
-// every interval (a heap keeps the smallest m gamma) and keeps the smallest
-// error, ties to the larger beta, so loads in simple ratios (Figure 5's 1 :
-// 0.5) get exact weights (254 : 127, not 255 : 128). The sweep is exact
+// every interval in order (a merge of the loads' breakpoints; a tournament
+// tree keeps the smallest m gamma) and keeps the smallest error, ties to
+// the larger beta, so loads in simple ratios (Figure 5's 1 : 0.5) get exact
+// weights (254 : 127, not 255 : 128). The sweep is exact
 // while there are at most 2^20 breakpoints (M up to about 20 for a few
 // distinct loads); beyond that it tries beta = t gamma_min for the 4096
 // largest whole t <= 2^M - 1. weights_for_accuracy therefore returns the
@@ -50,6 +51,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <string>
 #include <utility>
@@ -171,27 +173,31 @@ inline bool sweep_beta(const load_matrix& loads, unsigned bits, double& beta) {
       if (count > exact_search_breakpoints) return false;
     }
   }
-  std::vector<std::pair<double, std::size_t>> events;
-  events.reserve(count);
-  for (std::size_t k = 0; k < g.size(); ++k)
-    for (double j = first_j[k]; j <= last_j[k]; j += 1) events.emplace_back((j + 0.5) * g[k], k);
-  std::sort(events.begin(), events.end());
-  // The weights at lo, and a min-heap of m g (stale entries skipped).
+  // The weights at lo, and the smallest m g: a tournament tree over the
+  // loads (leaf k holds m_k g_k, each inner node its children's least).
   std::vector<double> m(g.size());
-  using entry = std::pair<double, std::size_t>;
-  std::priority_queue<entry, std::vector<entry>, std::greater<entry>> smallest;
+  std::size_t width = 1;
+  while (width < g.size()) width *= 2;
+  std::vector<double> least(2 * width, std::numeric_limits<double>::infinity());
+  const auto set_product = [&](std::size_t k) {
+    std::size_t i = width + k;
+    least[i] = m[k] * g[k];
+    for (i /= 2; i != 0; i /= 2) {  // (above a node that keeps its value, all do)
+      const double v = std::min(least[2 * i], least[2 * i + 1]);
+      if (v == least[i]) break;
+      least[i] = v;
+    }
+  };
   double largest = 0;
   for (std::size_t k = 0; k < g.size(); ++k) {
     m[k] = nearest_integer(lo / g[k]);
-    smallest.emplace(m[k] * g[k], k);
+    set_product(k);
     largest = std::max(largest, m[k] * g[k]);
   }
   double best_error = -1;
   double a = lo;
   auto evaluate = [&](double b) {  // the interval [a, b)
-    while (smallest.top().first != m[smallest.top().second] * g[smallest.top().second])
-      smallest.pop();
-    const double vmin = smallest.top().first, vmax = largest;
+    const double vmin = least[1], vmax = largest;
     double x = (vmin + vmax) / 2;
     const bool at_low = x <= a, at_high = x >= b;
     if (at_low) x = a;
@@ -215,14 +221,25 @@ inline bool sweep_beta(const load_matrix& loads, unsigned bits, double& beta) {
       beta = x;
     }
   };
-  for (std::size_t e = 0; e < events.size();) {
-    const double b = events[e].first;
+  // The breakpoints in increasing order, each load's in turn: a merge of
+  // the loads' sequences (a heap holds each load's next breakpoint), equal
+  // breakpoints taken together.
+  using entry = std::pair<double, std::size_t>;
+  std::priority_queue<entry, std::vector<entry>, std::greater<entry>> upcoming;
+  std::vector<double> next_j(first_j);
+  for (std::size_t k = 0; k < g.size(); ++k)
+    if (next_j[k] <= last_j[k]) upcoming.emplace((next_j[k] + 0.5) * g[k], k);
+  while (!upcoming.empty()) {
+    const double b = upcoming.top().first;
     if (b > a) evaluate(b);
-    for (; e < events.size() && events[e].first == b; ++e) {
-      const std::size_t k = events[e].second;
+    while (!upcoming.empty() && upcoming.top().first == b) {
+      const std::size_t k = upcoming.top().second;
+      upcoming.pop();
       m[k] += 1;
-      smallest.emplace(m[k] * g[k], k);
+      set_product(k);
       largest = std::max(largest, m[k] * g[k]);
+      next_j[k] += 1;
+      if (next_j[k] <= last_j[k]) upcoming.emplace((next_j[k] + 0.5) * g[k], k);
     }
     a = b;
   }
