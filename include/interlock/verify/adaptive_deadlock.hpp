@@ -235,7 +235,7 @@ adaptive_report check_adaptive_deadlock_freedom(const Adaptive& a,
           g.add(from, to);
           return true;
         });
-    const auto size = g.finish();
+    const auto size = g.counts();
     report.extended.routes = report.escape.routes;
     report.extended.hops = report.escape.hops;
     report.extended.vcs_used = report.escape.vcs_used;

@@ -265,17 +265,19 @@ class adjacency_lists {
  public:
   explicit adjacency_lists(std::uint64_t vertices) : lists_(static_cast<std::size_t>(vertices)) {}
   std::uint64_t vertex_count() const noexcept { return lists_.size(); }
+  // Each list is kept sorted and without repeats (an edge that every route
+  // through a channel adds again costs a search, not memory).
   void add(std::uint64_t from, std::uint64_t to) {
-    lists_[static_cast<std::size_t>(from)].push_back(to);
+    std::vector<std::uint64_t>& l = lists_[static_cast<std::size_t>(from)];
+    const auto at = std::lower_bound(l.begin(), l.end(), to);
+    if (at == l.end() || *at != to) l.insert(at, to);
   }
-  // Sorts and de-duplicates every list; returns (vertices touched, edges).
-  std::pair<std::size_t, std::size_t> finish() {
+  // Returns (vertices touched, edges).
+  std::pair<std::size_t, std::size_t> counts() const {
     std::vector<bool> touched(lists_.size(), false);
     std::size_t edges = 0;
     for (std::size_t v = 0; v < lists_.size(); ++v) {
-      std::vector<std::uint64_t>& l = lists_[v];
-      std::sort(l.begin(), l.end());
-      l.erase(std::unique(l.begin(), l.end()), l.end());
+      const std::vector<std::uint64_t>& l = lists_[v];
       edges += l.size();
       if (!l.empty()) touched[v] = true;
       for (const std::uint64_t w : l) touched[static_cast<std::size_t>(w)] = true;

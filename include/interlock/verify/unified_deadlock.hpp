@@ -104,7 +104,7 @@ unified_cdg_report check_unified_deadlock_freedom(const Scheme& scheme,
       }
     }
   }
-  const auto size = g.finish();
+  const auto size = g.counts();
   report.vertices = size.first;
   report.edges = size.second;
   const std::vector<std::uint64_t> cycle = detail::find_cycle_in(g);

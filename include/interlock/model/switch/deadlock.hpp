@@ -76,7 +76,7 @@ inline switch_deadlock_report check_switch_deadlock(const switch_layout& layout)
     }
   }
   switch_deadlock_report report;
-  const auto size = g.finish();
+  const auto size = g.counts();
   report.vertices = size.first;
   report.edges = size.second;
   const std::vector<std::uint64_t> cycle = verify::detail::find_cycle_in(g);
