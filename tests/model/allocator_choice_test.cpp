@@ -16,6 +16,7 @@
 #include <utility>
 
 #include <interlock/model/network.hpp>
+#include "support/interlock_test.hpp"
 #include "support/network_makers.hpp"
 
 namespace {
@@ -81,7 +82,7 @@ TEST_CASE("output first in several rounds matches more, and sleeps as it evaluat
     c.load = 1.0;
     c.buffer_flits = 4;
     c.warmup = 1000;
-    c.measure = 10000;
+    c.measure = interlock_test::sized(10000u, 4000u);
     c.drain = 0;
     interlock::model::network<interlock::t3e_adaptive_routing, rr, separable_allocator> net(
         scheme, c, to(t, interlock::traffic::uniform_random{}), make<rr>(), {},

@@ -23,6 +23,7 @@
 
 #include <interlock/model/network.hpp>
 #include <interlock/traffic/merging.hpp>
+#include "support/interlock_test.hpp"
 #include "support/network_makers.hpp"
 
 namespace {
@@ -228,7 +229,7 @@ interlock::model::results parking_lot(bool wrap, interlock::model::age_config a 
   interlock::model::config c;
   c.load = 1.0;
   c.warmup = 2000;
-  c.measure = 40000;
+  c.measure = interlock_test::sized(40000u, 12000u);
   c.drain = 0;
   c.injection_buffer_flits = injection_buffer_flits;
   interlock::model::network<interlock::dimension_order_routing, Policy> net(

@@ -28,6 +28,28 @@ inline void showValue(grant g, std::ostream& os) { os << to_string(g); }
 
 namespace interlock_test {
 
+/// True where AddressSanitizer instruments the build (scripts/test's
+/// sanitizer build, unoptimized: the model runs 30 to 60 times slower
+/// there). The longest tests check a smaller instance of the same claim
+/// under it, through `sized`; the release build checks the full one.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool sanitized = true;
+#else
+inline constexpr bool sanitized = false;
+#endif
+#else
+inline constexpr bool sanitized = false;
+#endif
+
+/// `full`, or `smaller` in a sanitizer build (see `sanitized`).
+template <class T>
+constexpr T sized(T full, T smaller) noexcept {
+  return sanitized ? smaller : full;
+}
+
 /// interlock's splitmix64, for long random schedules inside a property,
 /// seeded by a value RapidCheck draws (so a failure still reproduces from
 /// its seed).
