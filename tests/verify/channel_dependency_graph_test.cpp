@@ -135,8 +135,8 @@ TEST_CASE("Anton 2, Section 2.5: VC promotion needs n+1 VCs, and n are not enoug
   CHECK(r.deadlock_free());
   CHECK(r.cycle.empty());
   CHECK(r.vcs_used == std::array<unsigned, 2>{4, 4});  // request VCs 0-3, response 4-7
-  const std::size_t nodes = k * k * k;                 // classes x pairs x orders x slices:
-  CHECK(r.routes == 2u * nodes * (nodes - 1) * 6 * 2);
+  const std::size_t nodes = k * k * k;
+  CHECK(r.routes == 2u * nodes * (nodes - 1) * 6 * 2);  // classes x pairs x orders x slices
   CHECK(r.resources > 0);
   CHECK(r.dependencies > 0);
   // Three VCs per class (the fourth saturating onto the third): a cycle.
