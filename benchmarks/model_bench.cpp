@@ -27,6 +27,10 @@
 //     the network holds once warm, per router (glibc's count; 0 elsewhere).
 //     Uniform traffic saturates a k-ary torus at 8/k flits per node per
 //     cycle, so 0.3 is past saturation at k = 32.
+//   model/torus_size/<k>/half/1
+//     the same at half of each torus's saturation, 4/k flits per node per
+//     cycle: the cost per flit-hop at the same relative load, apart from
+//     the contention a fixed 0.3 adds as k grows.
 //   model/torus_size/<k>/0.3/1/threads:<n>
 //     the same on n threads (config::threads; the same run bit for bit):
 //     its time against the one-thread case's of the same k, measured in the
@@ -277,6 +281,11 @@ const bool registered = [] {
   for (const std::size_t k : {4u, 8u, 12u, 16u, 24u, 32u})
     benchmark::RegisterBenchmark(("model/torus_size/" + std::to_string(k) + "/0.3/1").c_str(),
                                  model_torus_size, k, 0.3, std::size_t{1})
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  for (const std::size_t k : {8u, 16u, 32u})
+    benchmark::RegisterBenchmark(("model/torus_size/" + std::to_string(k) + "/half/1").c_str(),
+                                 model_torus_size, k, 4.0 / static_cast<double>(k), std::size_t{1})
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   // The large ones on two threads. Every size is timed by the wall clock
