@@ -32,14 +32,15 @@ namespace interlock_test {
 /// sanitizer build, unoptimized: the model runs 30 to 60 times slower
 /// there). The longest tests check a smaller instance of the same claim
 /// under it, through `sized`; the release build checks the full one.
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool sanitized = true;
-#elif defined(__has_feature)
+#if defined(__SANITIZE_ADDRESS__)  // g++
+#define INTERLOCK_TEST_ASAN 1
+#elif defined(__has_feature)  // clang
 #if __has_feature(address_sanitizer)
-inline constexpr bool sanitized = true;
-#else
-inline constexpr bool sanitized = false;
+#define INTERLOCK_TEST_ASAN 1
 #endif
+#endif
+#ifdef INTERLOCK_TEST_ASAN
+inline constexpr bool sanitized = true;
 #else
 inline constexpr bool sanitized = false;
 #endif

@@ -226,7 +226,7 @@ inline bool sweep_beta(const load_matrix& loads, unsigned bits, double& beta) {
   // breakpoints taken together.
   using entry = std::pair<double, std::size_t>;
   std::priority_queue<entry, std::vector<entry>, std::greater<entry>> upcoming;
-  std::vector<double> next_j(first_j);
+  std::vector<double>& next_j = first_j;  // (each load's next breakpoint, from here on)
   for (std::size_t k = 0; k < g.size(); ++k)
     if (next_j[k] <= last_j[k]) upcoming.emplace((next_j[k] + 0.5) * g[k], k);
   while (!upcoming.empty()) {
