@@ -109,35 +109,32 @@ class channel_unit {
     }
   }
 
-  /// Asks the cache for what handling the cycle's events `due` touches,
-  /// all before the first is handled: every arriving packet and the buffer
-  /// or credits each event changes (cold: last touched a hop ago). Where
-  /// the routers' state is asked ahead (router::prefetching), also what
-  /// handling them writes (the router's sleep, an output's waiters) and
-  /// then, once the buffers' lines are in, the ring slot and the port each
-  /// arrival fills. Hints only.
-  template <class Net>
-  static void prefetch_events(const Net& n, const std::vector<event>& due) noexcept {
-    const router_state& s = n.s_;
+  /// Handles the cycle's events `due` that `keep` selects, in order, each
+  /// through handle(e), asking the cache for what each touches while the
+  /// ones before it are handled (hints only; the same run without them).
+  /// The state an event changes is cold, last touched a hop ago, and a
+  /// large network's cycle has more events than the cache holds lines, so
+  /// each event's lines are asked `ahead` events before it: the arriving
+  /// packet and the buffer or credits it changes, and, where the routers'
+  /// state is asked ahead (router::prefetching), what handling it writes
+  /// (the router's sleep, an output's waiters); then, `late` events before
+  /// it, once its buffer's line is in, the ring slot, the port and the
+  /// candidate records an arrival fills.
+  template <class Net, class Keep, class Handle>
+  static void handle_prefetched(const Net& n, const std::vector<event>& due, Keep&& keep,
+                                Handle&& handle) {
+    constexpr std::size_t ahead = 16, late = 8;
     const bool deep = n.router_.prefetching();
-    for (const event& e : due) {
-      if (e.kind == event_kind::arrival) {
-        n.pool_.prefetch(e.payload);
-        interlock::prefetch(&s.buf[s.buffer(e.router, e.port, e.vc)]);
-      } else if (e.kind == event_kind::credit) {
-        interlock::prefetch(&s.credits[s.buffer(e.router, e.port, e.vc)]);
-        if (deep) interlock::prefetch(&s.link[s.port_index(e.router, e.port)]);
-      }
-      if (deep) interlock::prefetch(&s.sleep_until[e.router]);
-    }
-    if (!deep) return;
-    for (const event& e : due) {
-      if (e.kind != event_kind::arrival) continue;
-      const queue_state& q = s.buf[s.buffer(e.router, e.port, e.vc)].queue;
-      std::size_t slot = q.head + q.count;
-      if (slot >= q.slots) slot -= q.slots;
-      interlock::prefetch(&s.ring[q.base + slot]);
-      interlock::prefetch(&s.port[s.port_index(e.router, e.port)]);
+    const std::size_t count = due.size();
+    for (std::size_t i = 0; i < std::min(ahead, count); ++i)
+      if (keep(due[i])) prefetch_first(n, due[i], deep);
+    if (deep)
+      for (std::size_t i = 0; i < std::min(late, count); ++i)
+        if (keep(due[i])) prefetch_late(n, due[i]);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + ahead < count && keep(due[i + ahead])) prefetch_first(n, due[i + ahead], deep);
+      if (deep && i + late < count && keep(due[i + late])) prefetch_late(n, due[i + late]);
+      if (keep(due[i])) handle(due[i]);
     }
   }
 
@@ -214,6 +211,34 @@ class channel_unit {
   }
 
  private:
+  template <class Net>
+  static void prefetch_first(const Net& n, const event& e, bool deep) noexcept {
+    const router_state& s = n.s_;
+    if (e.kind == event_kind::arrival) {
+      n.pool_.prefetch(e.payload);
+      interlock::prefetch(&s.buf[s.buffer(e.router, e.port, e.vc)]);
+    } else if (e.kind == event_kind::delivery) {
+      n.pool_.prefetch(e.payload);
+    } else if (e.kind == event_kind::credit) {
+      interlock::prefetch(&s.credits[s.buffer(e.router, e.port, e.vc)]);
+      if (deep) interlock::prefetch(&s.link[s.port_index(e.router, e.port)]);
+    }
+    if (deep) interlock::prefetch(&s.sleep_until[e.router]);
+  }
+
+  template <class Net>
+  static void prefetch_late(const Net& n, const event& e) noexcept {
+    if (e.kind != event_kind::arrival) return;
+    const router_state& s = n.s_;
+    const std::size_t b = s.buffer(e.router, e.port, e.vc);
+    const queue_state& q = s.buf[b].queue;
+    std::size_t slot = q.head + q.count;
+    if (slot >= q.slots) slot -= q.slots;
+    interlock::prefetch(&s.ring[q.base + slot]);
+    interlock::prefetch(&s.port[s.port_index(e.router, e.port)]);
+    interlock::prefetch(&s.cand_info[b * s.max_cand]);
+  }
+
   template <class Net>
   void arrive(Net& n, node_id r, std::size_t port, std::size_t v, std::uint32_t id) {
     auto& p = n.pool_[id];

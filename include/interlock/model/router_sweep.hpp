@@ -9,7 +9,10 @@
 //   threads is 1). Each cycle:
 //   - handle(n, due): the cycle's events, each lane those at its routers
 //     (arrivals, credits, staging space), in the order due; then the
-//     deliveries, in the order due, on the calling thread;
+//     deliveries, in the order due, on the calling thread; each event's
+//     state asked of the cache a fixed number of events before it is
+//     handled (channel_unit::handle_prefetched), so that a cycle with more
+//     events than the cache holds lines still finds each one's lines in;
 //   - inject(n, t): the endpoints' injection, each lane its routers'
 //     endpoints (injection_unit.hpp);
 //   - step(n, t): the routers holding packets and not asleep (or every one
@@ -59,16 +62,21 @@ class router_sweep {
   /// The cycle's events `due`.
   void handle(Net& n, const std::vector<event>& due) {
     if (!on_lanes(n)) {
-      channel_unit::prefetch_events(n, due);
-      for (std::size_t i = 0; i < due.size(); ++i) n.channels_.handle(n, due[i]);
+      channel_unit::handle_prefetched(
+          n, due, [](const event&) { return true; },
+          [&n](const event& e) { n.channels_.handle(n, e); });
       return;
     }
     pool_->run([this, &n, &due](std::size_t k) {
       lane<Net>& l = lane_[k];
       l.begin(n.now_);
-      for (const event& e : due)
-        if (e.kind != event_kind::delivery && e.router >= blocks_[k] && e.router < blocks_[k + 1])
-          n.channels_.handle_at_router(l, e);
+      const std::size_t from = blocks_[k], to = blocks_[k + 1];
+      channel_unit::handle_prefetched(
+          n, due,
+          [from, to](const event& e) {
+            return e.kind != event_kind::delivery && e.router >= from && e.router < to;
+          },
+          [&n, &l](const event& e) { n.channels_.handle_at_router(l, e); });
     });
     for (const event& e : due)
       if (e.kind == event_kind::delivery) n.channels_.handle(n, e);
