@@ -123,7 +123,7 @@ class channel_unit {
   template <class Net, class Keep, class Handle>
   static void handle_prefetched(const Net& n, const std::vector<event>& due, Keep&& keep,
                                 Handle&& handle) {
-    constexpr std::size_t ahead = 16, late = 8;
+    constexpr std::size_t ahead = 32, late = 16;
     const bool deep = n.router_.prefetching();
     const std::size_t count = due.size();
     for (std::size_t i = 0; i < std::min(ahead, count); ++i)
@@ -254,7 +254,7 @@ class channel_unit {
       if (v < 4)  // Table 4: VC0-3
         n.age_.counters(r, port).count_received(static_cast<unsigned>(v), p.flits);
     }
-    const std::size_t b = s.buffer(r, port, v);
+    const std::size_t pi = s.port_index(r, port), b = pi * s.vcs + v;
     queue_state& in = s.buf[b].queue;
     INTERLOCK_ASSERT(in.count < in.slots, "input buffer overflow");
     s.wake(r);
@@ -263,8 +263,8 @@ class channel_unit {
     s.ring[in.base + slot] = id;
     if (!s.arrived.empty()) s.arrived[in.base + slot] = n.now_;
     if (in.count++ == 0) {
-      n.router_.route_head(r, b, id, p, n.now_);
-      s.port[s.port_index(r, port)].vcs |= bits::bit(v);
+      n.router_.route_head(r, pi, v, id, p, n.now_);
+      s.port[pi].vcs |= bits::bit(v);
       s.port_mask[r] |= bits::bit(port);
       s.mark_active(r);
     }

@@ -99,11 +99,12 @@ class router {
   router(const router&) = delete;
   router& operator=(const router&) = delete;
 
-  /// Route computation for the packet `id` at the head of buffer b of
-  /// router r from cycle `at` (router_routes.hpp).
-  void route_head(node_id r, std::size_t b, std::uint32_t id, packet<route_state>& p,
-                  std::uint64_t at) {
-    routes_.route_head(r, b, id, p, at);
+  /// Route computation for the packet `id` at the head of VC v's buffer at
+  /// router r's port index pi (router_state::port_index) from cycle `at`
+  /// (router_routes.hpp).
+  void route_head(node_id r, std::size_t pi, std::size_t v, std::uint32_t id,
+                  packet<route_state>& p, std::uint64_t at) {
+    routes_.route_head(r, pi, v, id, p, at);
   }
 
   // The policies part's surface (router_policies.hpp): requests counted,
@@ -317,7 +318,7 @@ class router {
       // It is the head once the packet before it has left the buffer; with
       // pipelined heads it has been in the head pipeline since it arrived.
       const std::uint32_t id = s_.packet_at(b, 0);
-      route_head(r, b, id, pool_[id],
+      route_head(r, pi, vc, id, pool_[id],
                  s_.arrived.empty() ? s_.port[pi].in_free_at : s_.arrived_at(b, 0));
       // The one behind it is routed when it leaves: ask for it now.
       if (s_.buf[b].queue.count > 1) pool_.prefetch(s_.packet_at(b, 1));

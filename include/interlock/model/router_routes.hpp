@@ -28,7 +28,7 @@
 //
 // Example
 //   // model::router holds one; the network routes each new head through it:
-//   //   router_.route_head(r, b, id, pool[id], now);
+//   //   router_.route_head(r, pi, v, id, pool[id], now);  // buffer (port index pi, VC v)
 #ifndef INTERLOCK_MODEL_ROUTER_ROUTES_HPP
 #define INTERLOCK_MODEL_ROUTER_ROUTES_HPP
 
@@ -86,14 +86,15 @@ class router_routes {
   router_routes(const router_routes&) = delete;
   router_routes& operator=(const router_routes&) = delete;
 
-  /// Route computation for the packet at the head of buffer b of router r
-  /// from cycle `at`. With a head pipeline it competes head_cycles after
-  /// `at` or after the tail before it left (ready_at holds that while the
-  /// buffer is empty), whichever is later; with pipelined heads `at` is its
-  /// arrival, and it competes head_cycles after that (a VC's packets arrive
-  /// a cycle apart at least, so they pass the stages one behind another).
-  void route_head(node_id r, std::size_t b, std::uint32_t id, packet<route_state>& p,
-                  std::uint64_t at) {
+  /// Route computation for the packet at the head of VC v's buffer at router
+  /// r's port index pi (its buffer b = pi x VCs + v), from cycle `at`.
+  /// With a head pipeline it competes head_cycles after `at` or after the tail before it left
+  /// (ready_at holds that while the buffer is empty), whichever is later; with pipelined heads `at`
+  /// is its arrival, and it competes head_cycles after that (a VC's packets arrive a cycle apart at
+  /// least, so they pass the stages one behind another).
+  void route_head(node_id r, std::size_t pi, std::size_t v, std::uint32_t id,
+                  packet<route_state>& p, std::uint64_t at) {
+    const std::size_t b = pi * s_.vcs + v;
     head_state& head = s_.buf[b].head;
     if (s_.head_cycles != 0)
       head.ready_at =
@@ -119,7 +120,7 @@ class router_routes {
         ++p.hops;
       }
     }
-    s_.port[b / s_.vcs].blocked &= ~bits::bit(b % s_.vcs);
+    s_.port[pi].blocked &= ~bits::bit(v);
   }
 
   /// The route state of the head of buffer b takes candidate k (unless it
