@@ -125,16 +125,14 @@ class channel_unit {
                                 Handle&& handle) {
     constexpr std::size_t ahead = 32, late = 16;
     const bool deep = n.router_.prefetching();
+    // Step i asks for event i's first lines, event i - late's second ones
+    // and handles event i - ahead.
     const std::size_t count = due.size();
-    for (std::size_t i = 0; i < std::min(ahead, count); ++i)
-      if (keep(due[i])) prefetch_first(n, due[i], deep);
-    if (deep)
-      for (std::size_t i = 0; i < std::min(late, count); ++i)
-        if (keep(due[i])) prefetch_late(n, due[i]);
-    for (std::size_t i = 0; i < count; ++i) {
-      if (i + ahead < count && keep(due[i + ahead])) prefetch_first(n, due[i + ahead], deep);
-      if (deep && i + late < count && keep(due[i + late])) prefetch_late(n, due[i + late]);
-      if (keep(due[i])) handle(due[i]);
+    for (std::size_t i = 0; i < count + ahead; ++i) {
+      if (i < count && keep(due[i])) prefetch_first(n, due[i], deep);
+      if (deep && i >= late && i - late < count && keep(due[i - late]))
+        prefetch_late(n, due[i - late]);
+      if (i >= ahead && keep(due[i - ahead])) handle(due[i - ahead]);
     }
   }
 
@@ -223,7 +221,7 @@ class channel_unit {
       interlock::prefetch(&s.credits[s.buffer(e.router, e.port, e.vc)]);
       if (deep) interlock::prefetch(&s.link[s.port_index(e.router, e.port)]);
     }
-    if (deep) interlock::prefetch(&s.sleep_until[e.router]);
+    if (deep && e.kind != event_kind::delivery) interlock::prefetch(&s.sleep_until[e.router]);
   }
 
   template <class Net>

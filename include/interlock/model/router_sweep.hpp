@@ -78,8 +78,9 @@ class router_sweep {
           },
           [&n, &l](const event& e) { n.channels_.handle_at_router(l, e); });
     });
-    for (const event& e : due)
-      if (e.kind == event_kind::delivery) n.channels_.handle(n, e);
+    channel_unit::handle_prefetched(
+        n, due, [](const event& e) { return e.kind == event_kind::delivery; },
+        [&n](const event& e) { n.channels_.handle(n, e); });
   }
 
   /// The endpoints' injection at cycle t (injection_unit.hpp), each lane its
