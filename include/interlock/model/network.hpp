@@ -132,7 +132,7 @@ class network {
         age_cfg_(std::move(age)),
         sets_(scheme.vcs_per_channel(), scheme.vcs_per_class(),
               cfg_.response_share<1, cfg_.response_share> 0, cfg_.vcs),
-        s_(detail::make_router_state(f_, sets_, cfg_, detail::route_candidates(scheme.topology()))),
+        s_(detail::make_router_state(f_, sets_, cfg_, detail::scheme_candidates(scheme))),
         age_(ages ? detail::checked_age(age_cfg_, f_, sets_, cfg_) : 0, s_.ports, age_cfg_),
         router_(scheme, s_, sets_, age_, pool_, make_policy, age_cfg_.rule, allocator, make_input),
         wheel_(

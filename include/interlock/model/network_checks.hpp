@@ -14,9 +14,10 @@
 //     routers to keep age state for;
 //   - make_router_state(f, sets, c, candidates): the router_state of the
 //     configuration (buffers, staging buffers, head pipeline, switch
-//     stages); route_candidates(topology): the most candidates a head can
-//     have; host_flags(f), min_bandwidth(f): the fabric's hosts, its
-//     slowest channel.
+//     stages); scheme_candidates(scheme): the most candidates a head can
+//     have (1 for an oblivious scheme, detail::oblivious_route; else as
+//     its topology allows); host_flags(f), min_bandwidth(f): the fabric's
+//     hosts, its slowest channel.
 //
 // Example
 //   // interlock::model::detail::checked_config(c, f) throws config_error
@@ -28,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "interlock/arbiters/age_clock.hpp"
@@ -73,6 +75,13 @@ inline std::size_t route_candidates(const torus_topology& t) {
 template <class Topology>
 auto route_candidates(const Topology& t) -> decltype(t.max_candidates()) {
   return t.max_candidates();
+}
+template <class Scheme>
+std::size_t scheme_candidates(const Scheme& scheme) {
+  if constexpr (std::is_base_of_v<interlock::detail::oblivious_route<Scheme>, Scheme>)
+    return 1;
+  else
+    return route_candidates(scheme.topology());
 }
 inline std::vector<std::uint8_t> host_flags(const fabric& f) {
   std::vector<std::uint8_t> h(f.routers());

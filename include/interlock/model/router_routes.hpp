@@ -40,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include "interlock/core/assert.hpp"
 #include "interlock/core/bits.hpp"
 #include "interlock/model/age_support.hpp"
 #include "interlock/model/packet.hpp"
@@ -108,6 +109,8 @@ class router_routes {
     } else {
       hop cand[max_route_candidates];
       head.ncand = static_cast<std::uint8_t>(scheme_.candidates(r, p.route, cand));
+      INTERLOCK_ASSERT(head.ncand <= s_.max_cand,
+                       "more candidates than the records kept per buffer");
       for (std::size_t k = 0; k < head.ncand; ++k)
         s_.cand_info[b * s_.max_cand + k] =
             candidate_info{static_cast<std::uint8_t>(detail::hop_port(t_, r, cand[k])),
