@@ -2,10 +2,12 @@
 // event_calendar: events come out cycle by cycle, each cycle's in the order
 // pushed, whether they waited in the wheel or in the heap beyond its reach,
 // and pushes made while a cycle is handled are handled in turn; checked
-// against a reference that sorts by (cycle, push order).
+// against a reference that sorts by (cycle, push order); the wheel keeps
+// storage only for the cycles that hold events at once.
 #include "support/interlock_test.hpp"
 
 #include <interlock/model/event_calendar.hpp>
+#include <interlock/model/event_wheel.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -80,4 +82,23 @@ TEST_CASE("event_calendar: the same order as a sort by cycle and push, for any r
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     RC_ASSERT(taken == expected);
   });
+}
+
+TEST_CASE("event_wheel: storage for the cycles holding events at once, not for the whole reach",
+          "[model][events]") {
+  // Each cycle schedules 16 events one cycle ahead: at most two slots hold
+  // events at once, so storage stays within two slots' worth however far
+  // the wheel reaches (it was one busiest cycle per slot of the reach).
+  interlock::model::event_wheel wheel(64);
+  for (std::uint64_t t = 0; t < 1000; ++t) {
+    for (std::uint32_t k = 0; k < 16; ++k)
+      wheel.schedule(t + 1, {interlock::model::event_kind::credit, 0, 0, 0, k});
+    std::uint32_t k = 0;
+    for (const auto& e : wheel.due(t)) REQUIRE(e.payload == k++);
+    REQUIRE(k == (t == 0 ? 0u : 16u));
+    wheel.clear(t);
+  }
+  REQUIRE(wheel.pending() == 16);
+  REQUIRE(wheel.storage() >= 16);
+  REQUIRE(wheel.storage() <= 2 * 16);
 }
