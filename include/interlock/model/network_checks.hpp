@@ -15,7 +15,7 @@
 //   - make_router_state(f, sets, c, candidates): the router_state of the
 //     configuration (buffers, staging buffers, head pipeline, switch
 //     stages); scheme_candidates(scheme): the most candidates a head can
-//     have (1 for an oblivious scheme, detail::oblivious_route; else as
+//     have (1 for an oblivious scheme, detail::is_oblivious_v; else as
 //     its topology allows); host_flags(f), min_bandwidth(f): the fabric's
 //     hosts, its slowest channel.
 //
@@ -29,7 +29,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "interlock/arbiters/age_clock.hpp"
@@ -78,7 +77,7 @@ auto route_candidates(const Topology& t) -> decltype(t.max_candidates()) {
 }
 template <class Scheme>
 std::size_t scheme_candidates(const Scheme& scheme) {
-  if constexpr (std::is_base_of_v<interlock::detail::oblivious_route<Scheme>, Scheme>)
+  if constexpr (interlock::detail::is_oblivious_v<Scheme>)
     return 1;
   else
     return route_candidates(scheme.topology());

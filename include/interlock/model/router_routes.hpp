@@ -88,10 +88,11 @@ class router_routes {
   router_routes& operator=(const router_routes&) = delete;
 
   /// Route computation for the packet at the head of VC v's buffer at router
-  /// r's port index pi (its buffer b = pi x VCs + v), from cycle `at`.
-  /// With a head pipeline it competes head_cycles after `at` or after the tail before it left
-  /// (ready_at holds that while the buffer is empty), whichever is later; with pipelined heads `at`
-  /// is its arrival, and it competes head_cycles after that (a VC's packets arrive a cycle apart at
+  /// r's port index pi (its buffer b = pi x VCs + v), from cycle `at`. With
+  /// a head pipeline it competes head_cycles after `at` or after the tail
+  /// before it left (ready_at holds that while the buffer is empty),
+  /// whichever is later; with pipelined heads `at` is its arrival, and it
+  /// competes head_cycles after that (a VC's packets arrive a cycle apart at
   /// least, so they pass the stages one behind another).
   void route_head(node_id r, std::size_t pi, std::size_t v, std::uint32_t id,
                   packet<route_state>& p, std::uint64_t at) {

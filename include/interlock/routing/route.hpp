@@ -205,6 +205,10 @@ class oblivious_route {
  private:
   const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
 };
+
+/// A scheme built on oblivious_route: its heads have one candidate each.
+template <class Scheme>
+inline constexpr bool is_oblivious_v = std::is_base_of_v<oblivious_route<Scheme>, Scheme>;
 }  // namespace detail
 
 /// A routing function: what walking a route needs (state, next, arrived,
