@@ -68,7 +68,7 @@
 #endif
 
 #include <interlock/model/network.hpp>
-#include <interlock/model/switch/network.hpp>
+#include <interlock/model/qos_switch.hpp>
 
 namespace {
 
@@ -226,18 +226,18 @@ void model_anton2(benchmark::State& state, std::size_t k) {
 
 // One run of configuration A's switch per iteration.
 void model_switch_a(benchmark::State& state, double load) {
-  namespace m = interlock::model;
-  const m::service_levels a({0, 1, 2}, {0, 1, 2});
-  const m::sl_traffic traffic{{0.5, 0.4, 0.1}, {16, 16, 16}};
+  namespace qs = interlock::model::qos_switch;
+  const qs::service_levels a({0, 1, 2}, {0, 1, 2});
+  const qs::sl_traffic traffic{{0.5, 0.4, 0.1}, {16, 16, 16}};
   constexpr std::uint64_t warmup = 2000, measured = 10000;
   std::uint64_t cycles = 0;
   double accepted = 0;
   for (auto _ : state) {
-    m::switch_network<interlock::qos::sbt_scheduler> net(m::single_switch(48), m::opa_48_port(), a,
-                                                         traffic, m::sbt_for(a, {60, 30, 10}));
-    net.run(m::switch_pattern::uniform, load, warmup, measured, 1);
+    qs::network<interlock::qos::sbt_scheduler> net(qs::single_switch(48), qs::opa_48_port(), a,
+                                                   traffic, qs::sbt_for(a, {60, 30, 10}));
+    net.run(qs::pattern::uniform, load, warmup, measured, 1);
     accepted = 0;
-    for (const m::sl_result& r : net.results()) accepted += r.throughput;
+    for (const qs::sl_result& r : net.results()) accepted += r.throughput;
     cycles += warmup + measured;
   }
   state.counters["port_cycles_per_s"] =

@@ -6,7 +6,7 @@
 //
 //   qos_plan [--sls NAME:SHARE:DISTANCE:MTU,...] [--entries N] [--gmtu BYTES] [--w W --k K]
 //            [--loads L,...] [--seeds N] [--csv FILE]   (qos_plan_args.hpp: every setting)
-#include <interlock/model/switch/network.hpp>
+#include <interlock/model/qos_switch.hpp>
 #include <interlock/qos/dtable_config.hpp>
 
 #include <algorithm>
@@ -20,6 +20,8 @@
 
 #include "cli.hpp"
 #include "qos_plan_args.hpp"
+
+namespace qs = interlock::model::qos_switch;
 
 namespace {
 
@@ -160,8 +162,8 @@ int run(int argc, char** argv) {
   // The switch: each SL on its own SC and VL; 64-byte flits.
   std::vector<std::uint8_t> ident(sls);
   for (std::size_t i = 0; i < sls; ++i) ident[i] = static_cast<std::uint8_t>(i);
-  const interlock::model::service_levels levels(ident, ident);
-  interlock::model::switch_shape shape = interlock::model::opa_48_port();
+  const qs::service_levels levels(ident, ident);
+  qs::shape shape = qs::opa_48_port();
   shape.flit_bytes = shape.credit_bytes = credit;
   shape.input_flits = shape.output_flits = shape.central_flits =
       std::max<std::uint32_t>(256, 8 * gmtu);
@@ -173,7 +175,7 @@ int run(int argc, char** argv) {
   double total_phi = 0;
   for (const double p : phi) total_phi += p;
   for (double& p : normalized_phi) p /= total_phi;
-  const interlock::model::sl_traffic offered{normalized_phi, mtu};
+  const qs::sl_traffic offered{normalized_phi, mtu};
 
   cli::output_file csv("--csv", s.csv);
   // What the run derived (the general MTU, w and k when searched) is what
@@ -187,15 +189,12 @@ int run(int argc, char** argv) {
   const auto sweep = [&](const char* name, const auto& scheduler) {
     for (const double load : s.loads) {
       using S = std::decay_t<decltype(scheduler)>;
-      const std::vector<interlock::model::sl_result> m =
-          interlock::model::mean_over_seeds(s.seeds, [&](std::uint64_t seed) {
-            interlock::model::switch_network<S> net(
-                interlock::model::single_switch(qos_plan_tool::ports), shape, levels, offered,
-                scheduler);
-            net.run(interlock::model::switch_pattern::uniform, load, qos_plan_tool::warmup,
-                    s.cycles, seed);
-            return net.results();
-          });
+      const std::vector<qs::sl_result> m = qs::mean_over_seeds(s.seeds, [&](std::uint64_t seed) {
+        qs::network<S> net(qs::single_switch(qos_plan_tool::ports), shape, levels, offered,
+                           scheduler);
+        net.run(qs::pattern::uniform, load, qos_plan_tool::warmup, s.cycles, seed);
+        return net.results();
+      });
       std::printf("%s, load %.2f:\n  %-6s %6s %9s %9s\n", name, load, "SL", "share", "delivered",
                   "latency");
       bool ordered = true;
@@ -226,8 +225,8 @@ int run(int argc, char** argv) {
       }
     }
   };
-  sweep("dtable", interlock::model::dtable_for(levels, plan.table, mtu));
-  sweep("ib", interlock::model::ib_for(ib));
+  sweep("dtable", qs::dtable_for(levels, plan.table, mtu));
+  sweep("ib", qs::ib_for(ib));
   csv.close();
   return 0;
 }

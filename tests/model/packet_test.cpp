@@ -11,7 +11,7 @@
 #include <vector>
 
 #include <interlock/model/packet.hpp>
-#include <interlock/model/switch/packets.hpp>
+#include <interlock/model/qos_switch/packets.hpp>
 
 namespace {
 
@@ -76,7 +76,7 @@ TEST_CASE("packet_pool: ids are reused, and a reused record starts fresh", "[mod
 
 TEST_CASE("record_store: the QoS switch's packets and messages in the model's store",
           "[model][packet]") {
-  interlock::model::switch_packets packets;
+  interlock::model::qos_switch::packets packets;
   const std::uint32_t a = packets.acquire();
   packets[a].flits = 16;
   packets[a].next = 3;
@@ -84,13 +84,13 @@ TEST_CASE("record_store: the QoS switch's packets and messages in the model's st
   const std::uint32_t b = packets.acquire();
   CHECK(b == a);
   CHECK(packets[b].flits == 0);
-  CHECK(packets[b].next == interlock::model::fifo_end);
+  CHECK(packets[b].next == interlock::model::qos_switch::fifo_end);
   CHECK(packets.live() == 1);
-  interlock::model::switch_messages messages;
+  interlock::model::qos_switch::messages messages;
   const std::uint32_t m = messages.acquire();
   messages[m].remaining = 4;
   CHECK(messages.capacity() == 1);
   // A store's slots keep a record's own alignment unless given another.
-  CHECK(interlock::model::switch_messages::slot_alignment ==
-        alignof(interlock::model::switch_message));
+  CHECK(interlock::model::qos_switch::messages::slot_alignment ==
+        alignof(interlock::model::qos_switch::message));
 }

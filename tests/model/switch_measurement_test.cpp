@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
-// switch_measurement's figures over no samples: an SL that delivered no
+// qos_switch::measurement's figures over no samples: an SL that delivered no
 // message has no latency (NaN, never 0), a window that delivered no flit no
 // shares; a mean over seeds takes each figure over the runs that measured
 // it, and is the plain mean, bit for bit, where every run did.
 #include <catch2/catch.hpp>
-#include <interlock/model/switch/measurement.hpp>
+#include <interlock/model/qos_switch/sl_measurement.hpp>
 
 #include <cmath>
 #include <cstddef>
@@ -14,6 +14,7 @@
 namespace {
 
 using namespace interlock::model;
+using namespace interlock::model::qos_switch;
 
 bool none(double x) { return std::isnan(x); }
 
@@ -21,7 +22,7 @@ bool none(double x) { return std::isnan(x); }
 
 TEST_CASE("switch measurement: an SL that delivered nothing has no latency, not 0",
           "[model][switch]") {
-  switch_measurement m(2);
+  qos_switch::measurement m(2);
   m.reset(0);
   m.created(0, 16, 5);
   m.created(1, 16, 6);
@@ -35,7 +36,7 @@ TEST_CASE("switch measurement: an SL that delivered nothing has no latency, not 
 }
 
 TEST_CASE("switch measurement: a window that delivered no flit has no shares", "[model][switch]") {
-  switch_measurement m(2);
+  qos_switch::measurement m(2);
   m.reset(0);
   m.created(0, 16, 5);
   const std::vector<sl_result> r = m.results(1, 200);
@@ -50,7 +51,7 @@ TEST_CASE("switch measurement: a mean over seeds takes each figure over the runs
   // Seed 1 delivers SL 0 at latency 100; seed 2 delivers nothing of SL 0;
   // SL 1 is delivered by both, at 40 and 60.
   const auto run = [](std::size_t seed) {
-    switch_measurement m(2);
+    qos_switch::measurement m(2);
     m.reset(0);
     if (seed == 1) m.delivered(0, 8, 100, 90, 150);
     m.delivered(1, 8, seed == 1 ? 40 : 60, 30, 150);
@@ -65,7 +66,7 @@ TEST_CASE("switch measurement: a mean over seeds takes each figure over the runs
   CHECK(mean[0].packets == 1);
   // Three runs that delivered nothing of SL 0: none, not 0.
   const std::vector<sl_result> idle = mean_over_seeds(3, [](std::size_t) {
-    switch_measurement m(2);
+    qos_switch::measurement m(2);
     m.reset(0);
     m.delivered(1, 8, 40, 30, 150);
     return m.results(1, 200);
@@ -79,7 +80,7 @@ TEST_CASE("switch measurement: where every run measured, the mean is the plain o
   const std::vector<double> latencies{101, 97, 103.5, 88, 91};
   const std::size_t n = latencies.size();
   const std::vector<sl_result> mean = mean_over_seeds(n, [&](std::size_t seed) {
-    switch_measurement m(1);
+    qos_switch::measurement m(1);
     m.reset(0);
     m.delivered(0, 1, 0, 0, 10);  // a latency of 0 is a measurement
     m.delivered(0, 1, static_cast<std::uint64_t>(2 * latencies[seed - 1]), 1, 20);

@@ -3,7 +3,7 @@
 // 5.5.2's one-flit packets): latency per message, throughput per flit, and
 // the switch's invariants.
 #include <catch2/catch.hpp>
-#include <interlock/model/switch/network.hpp>
+#include <interlock/model/qos_switch.hpp>
 
 #include "support/switch_checks.hpp"
 
@@ -13,21 +13,23 @@
 namespace {
 
 using namespace interlock::model;
+using namespace interlock::model::qos_switch;
 
 // Two SLs on VLs of their own: 3-flit and 32-flit messages.
 service_levels two_sls() { return service_levels({0, 1}, {0, 1}); }
 
-sl_traffic messages(std::uint32_t limit) {
+sl_traffic traffic_cut_at(std::uint32_t limit) {
   sl_traffic t{{0.5, 0.5}, {3, 32}};
   t.packet_limit = limit;
   return t;
 }
 
-switch_network<round_robin_scheduler> switch_cutting(std::uint32_t limit, std::size_t ports = 8) {
-  switch_shape shape = opa_48_port();
+qos_switch::network<round_robin_scheduler> switch_cutting(std::uint32_t limit,
+                                                          std::size_t ports = 8) {
+  qos_switch::shape shape = opa_48_port();
   shape.ports = ports;
-  return switch_network<round_robin_scheduler>(single_switch(ports), shape, two_sls(),
-                                               messages(limit), round_robin_scheduler{});
+  return qos_switch::network<round_robin_scheduler>(single_switch(ports), shape, two_sls(),
+                                                    traffic_cut_at(limit), round_robin_scheduler{});
 }
 
 }  // namespace
@@ -87,8 +89,8 @@ TEST_CASE("switch messages: packets, credits and messages are conserved",
 TEST_CASE("switch messages: throughput counts flits, latency counts messages",
           "[model][switch][messages]") {
   auto whole = switch_cutting(0), cut = switch_cutting(1);
-  whole.run(switch_pattern::shift, 0.4, 2000, 8000, 3);
-  cut.run(switch_pattern::shift, 0.4, 2000, 8000, 3);
+  whole.run(qos_switch::pattern::shift, 0.4, 2000, 8000, 3);
+  cut.run(qos_switch::pattern::shift, 0.4, 2000, 8000, 3);
   const auto w = whole.results(), c = cut.results();
   for (std::size_t sl = 0; sl < 2; ++sl) {
     INFO("SL" << sl);
@@ -102,10 +104,10 @@ TEST_CASE("switch messages: throughput counts flits, latency counts messages",
 
 TEST_CASE("switch messages: a packet limit above the buffers is refused",
           "[model][switch][messages]") {
-  sl_traffic t = messages(300);  // the 8-port switch's buffers hold 256 flits
-  switch_shape shape = opa_48_port();
+  sl_traffic t = traffic_cut_at(300);  // the 8-port switch's buffers hold 256 flits
+  qos_switch::shape shape = opa_48_port();
   shape.ports = 8;
-  CHECK_THROWS_WITH((switch_network<round_robin_scheduler>(single_switch(8), shape, two_sls(), t,
-                                                           round_robin_scheduler{})),
+  CHECK_THROWS_WITH((qos_switch::network<round_robin_scheduler>(single_switch(8), shape, two_sls(),
+                                                                t, round_robin_scheduler{})),
                     Catch::Contains("packet limit"));
 }

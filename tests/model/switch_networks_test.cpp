@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSL-1.0
 // Networks of QoS switches: the k-ary n-tree (topology/kary_ntree.hpp), the
-// layouts of [QoSThesis] Section 5.5.2 (model/switch/layouts.hpp), their
-// deadlock check (model/switch/deadlock.hpp) and runs on them.
+// layouts of [QoSThesis] Section 5.5.2 (model/qos_switch/network_layouts.hpp), their
+// deadlock check (model/qos_switch/route_dependencies.hpp) and runs on them.
 #include <catch2/catch.hpp>
-#include <interlock/model/switch/deadlock.hpp>
-#include <interlock/model/switch/layouts.hpp>
-#include <interlock/model/switch/network.hpp>
+#include <interlock/model/qos_switch.hpp>
+#include <interlock/model/qos_switch/network_layouts.hpp>
+#include <interlock/model/qos_switch/route_dependencies.hpp>
 #include <interlock/topology/kary_ntree.hpp>
 
 #include <cstddef>
@@ -15,12 +15,13 @@
 namespace {
 
 using namespace interlock::model;
+using namespace interlock::model::qos_switch;
 
 // Every way the routes may take a packet from `nic` to `dst`: the longest
 // walk in switch hops, or -1 if some walk does not arrive within `limit`.
-int longest_walk(const switch_layout& l, std::size_t s, std::size_t dst, int limit) {
+int longest_walk(const qos_switch::layout& l, std::size_t s, std::size_t dst, int limit) {
   if (limit < 0) return -1;
-  const switch_route& r = l.route_entry(s, dst);
+  const qos_switch::route_group& r = l.route_entry(s, dst);
   int longest = 0;
   for (std::size_t p = r.first; p < std::size_t{r.first} + r.count; ++p) {
     const port_peer& q = l.peer(s, p);
@@ -58,7 +59,7 @@ TEST_CASE("kary_ntree: Section 5.5.2's 4-ary 3-tree, its links and subtrees",
 
 TEST_CASE("fat_tree_layout: every route arrives within 2n - 1 switches and is deadlock free",
           "[model][switch]") {
-  const switch_layout l = fat_tree_layout(interlock::kary_ntree(4, 3));
+  const qos_switch::layout l = fat_tree_layout(interlock::kary_ntree(4, 3));
   REQUIRE_NOTHROW(l.check());
   int longest = 0;
   for (std::size_t src = 0; src < l.nics(); ++src)
@@ -69,7 +70,7 @@ TEST_CASE("fat_tree_layout: every route arrives within 2n - 1 switches and is de
       longest = std::max(longest, hops);
     }
   REQUIRE(longest == 4);  // leaf, up, root, down, leaf: 5 switches
-  const switch_deadlock_report r = check_switch_deadlock(l);
+  const qos_switch::deadlock_report r = qos_switch::check_deadlock(l);
   INFO(r.describe());
   REQUIRE(r.acyclic);
 }
@@ -79,7 +80,7 @@ TEST_CASE(
     "of deadlock, one class does not",
     "[model][switch]") {
   const interlock::torus_topology t({8, 8}, {true, true}, 1);
-  const switch_layout l = torus_layout(t, 10, 8);
+  const qos_switch::layout l = torus_layout(t, 10, 8);
   REQUIRE(l.ports() == 48);
   REQUIRE(l.nics() == 512);
   for (std::size_t dst : {0u, 100u, 511u}) {
@@ -90,17 +91,17 @@ TEST_CASE(
       REQUIRE(hops <= 8);  // at most 4 + 4 torus hops
     }
   }
-  const switch_deadlock_report r = check_switch_deadlock(l);
+  const qos_switch::deadlock_report r = qos_switch::check_deadlock(l);
   INFO(r.describe());
   REQUIRE(r.acyclic);
   // The same routes on one class: each ring closes a cycle.
-  switch_layout one = l;
+  qos_switch::layout one = l;
   for (std::size_t s = 0; s < one.switches(); ++s)
     for (std::size_t nic = 0; nic < one.nics(); ++nic) {
-      const switch_route e = one.route_entry(s, nic);
+      const qos_switch::route_group e = one.route_entry(s, nic);
       one.set_route(s, nic, e.first, e.count, 0);
     }
-  const switch_deadlock_report bad = check_switch_deadlock(one);
+  const qos_switch::deadlock_report bad = qos_switch::check_deadlock(one);
   REQUIRE_FALSE(bad.acyclic);
   REQUIRE(bad.cycle.size() >= 8);
   REQUIRE(bad.describe().find("CYCLE") != std::string::npos);
@@ -108,13 +109,13 @@ TEST_CASE(
 
 TEST_CASE("switch networks: a fat tree and a torus of switches conserve packets and drain",
           "[model][switch]") {
-  switch_shape eight = opa_48_port();
+  qos_switch::shape eight = opa_48_port();
   eight.ports = 8;
   const service_levels one({0, 1}, {0, 1});
   const sl_traffic t{{0.5, 0.5}, {16, 16}};
-  switch_network<interlock::qos::sbt_scheduler> tree(fat_tree_layout(interlock::kary_ntree(4, 2)),
-                                                     eight, one, t, sbt_for(one, {70, 30}));
-  tree.run(switch_pattern::uniform, 1.2, 2000, 5000, 3);
+  qos_switch::network<interlock::qos::sbt_scheduler> tree(
+      fat_tree_layout(interlock::kary_ntree(4, 2)), eight, one, t, sbt_for(one, {70, 30}));
+  tree.run(qos_switch::pattern::uniform, 1.2, 2000, 5000, 3);
   REQUIRE(tree.audit().empty());
   // Full bisection: the tree carries what a lone switch does (over 0.9).
   REQUIRE(tree.results()[0].throughput + tree.results()[1].throughput > 0.85);
@@ -122,13 +123,13 @@ TEST_CASE("switch networks: a fat tree and a torus of switches conserve packets 
   INFO(tree.audit());
   REQUIRE(tree.audit().empty());
 
-  switch_shape twelve = opa_48_port();
+  qos_switch::shape twelve = opa_48_port();
   twelve.ports = 12;  // 4 directions x 2 ports + 4 NICs
   const service_levels two({0, 1}, {0, 1, 2, 3}, {2, 3});
   const interlock::torus_topology ring({4, 4}, {true, true}, 1);
-  switch_network<interlock::qos::sbt_scheduler> torus(torus_layout(ring, 2, 4), twelve, two, t,
-                                                      sbt_for(two, {70, 30}));
-  torus.run(switch_pattern::uniform, 1.2, 2000, 5000, 3);
+  qos_switch::network<interlock::qos::sbt_scheduler> torus(torus_layout(ring, 2, 4), twelve, two, t,
+                                                           sbt_for(two, {70, 30}));
+  torus.run(qos_switch::pattern::uniform, 1.2, 2000, 5000, 3);
   REQUIRE(torus.audit().empty());
   torus.drain();
   INFO(torus.audit());
@@ -139,13 +140,13 @@ TEST_CASE("switch networks: a fat tree and a torus of switches conserve packets 
 TEST_CASE("switch networks: a layout that needs two classes is refused with one",
           "[model][switch]") {
   const interlock::torus_topology ring({4}, {true}, 1);
-  switch_shape s = opa_48_port();
+  qos_switch::shape s = opa_48_port();
   s.ports = 4;
   s.mport_ports = 4;
   const service_levels one({0}, {0});
   REQUIRE_THROWS_WITH(
-      (switch_network<round_robin_scheduler>(torus_layout(ring, 1, 2), s, one,
-                                             sl_traffic{{1.0}, {16}}, round_robin_scheduler{})),
+      (qos_switch::network<round_robin_scheduler>(
+          torus_layout(ring, 1, 2), s, one, sl_traffic{{1.0}, {16}}, round_robin_scheduler{})),
       Catch::Contains("route classes = 2"));
 }
 

@@ -5,7 +5,7 @@
 // route (routing_unit) or buffers that store (storing_unit) one packet at a
 // time; each keeps the switch's invariants.
 #include <catch2/catch.hpp>
-#include <interlock/model/switch/network.hpp>
+#include <interlock/model/qos_switch.hpp>
 
 #include "support/switch_checks.hpp"
 
@@ -15,6 +15,7 @@
 namespace {
 
 using namespace interlock::model;
+using namespace interlock::model::qos_switch;
 using interlock_test::config_a;
 using interlock_test::config_b;
 using interlock_test::total;
@@ -22,26 +23,27 @@ using interlock_test::traffic_a;
 using interlock_test::traffic_b;
 
 // Configuration A on one switch of shape.ports ports, SBT 60/30/10.
-switch_network<interlock::qos::sbt_scheduler> network_a(const switch_shape& shape) {
-  return switch_network<interlock::qos::sbt_scheduler>(single_switch(shape.ports), shape,
-                                                       config_a(), traffic_a(),
-                                                       sbt_for(config_a(), {60, 30, 10}));
+qos_switch::network<interlock::qos::sbt_scheduler> network_a(const qos_switch::shape& shape) {
+  return qos_switch::network<interlock::qos::sbt_scheduler>(single_switch(shape.ports), shape,
+                                                            config_a(), traffic_a(),
+                                                            sbt_for(config_a(), {60, 30, 10}));
 }
 
-switch_network<interlock::qos::sbt_scheduler> switch_with_va(va_rule va, std::size_t ports = 48) {
-  switch_shape shape = opa_48_port();
+qos_switch::network<interlock::qos::sbt_scheduler> switch_with_va(va_rule va,
+                                                                  std::size_t ports = 48) {
+  qos_switch::shape shape = opa_48_port();
   shape.ports = ports;
   shape.va = va;
   return network_a(shape);
 }
 
 template <class S>
-switch_network<S> network_of(const S& scheduler, bool sc_queues, service_levels l, sl_traffic t,
-                             std::size_t ports = 48) {
-  switch_shape shape = opa_48_port();
+qos_switch::network<S> network_of(const S& scheduler, bool sc_queues, service_levels l,
+                                  sl_traffic t, std::size_t ports = 48) {
+  qos_switch::shape shape = opa_48_port();
   shape.ports = ports;
   shape.sc_queues = sc_queues;
-  return switch_network<S>(single_switch(ports), shape, l, t, scheduler);
+  return qos_switch::network<S>(single_switch(ports), shape, l, t, scheduler);
 }
 
 }  // namespace
@@ -51,10 +53,10 @@ TEST_CASE("switch VA: under contention the routed rule picks heads with no room,
   // Uniform traffic past saturation fills output buffers: an input's routed
   // heads are often headed for a full one.
   auto can_go = switch_with_va(va_rule::can_go);
-  can_go.run(switch_pattern::uniform, 1.3, 2000, 6000, 5);
+  can_go.run(qos_switch::pattern::uniform, 1.3, 2000, 6000, 5);
   CHECK(can_go.blocked_picks() == 0);
   auto routed = switch_with_va(va_rule::routed);
-  routed.run(switch_pattern::uniform, 1.3, 2000, 6000, 5);
+  routed.run(qos_switch::pattern::uniform, 1.3, 2000, 6000, 5);
   CHECK(routed.blocked_picks() > 1000);
   // The same traffic, another allocation: the runs differ.
   CHECK(routed.results()[0].latency_mean != can_go.results()[0].latency_mean);
@@ -65,7 +67,7 @@ TEST_CASE("switch VA: without contention both rules carry the same and nothing i
   // Each NIC sends to the next at 0.5: no output receives from two inputs.
   for (const va_rule va : {va_rule::can_go, va_rule::routed}) {
     auto net = switch_with_va(va);
-    net.run(switch_pattern::shift, 0.5, 2000, 8000, 3);
+    net.run(qos_switch::pattern::shift, 0.5, 2000, 8000, 3);
     CHECK(net.blocked_picks() == 0);
     CHECK(total(net.results()) == Approx(0.5).epsilon(0.03));
   }
@@ -84,7 +86,7 @@ TEST_CASE("switch SC queues: with an SC per VL nothing changes (Table 2.2 A)",
           "[model][switch][sc_queues]") {
   const auto run = [](bool sc_queues) {
     auto net = network_of(sbt_for(config_a(), {60, 30, 10}), sc_queues, config_a(), traffic_a());
-    net.run(switch_pattern::uniform, 1.3, 2000, 6000, 9);
+    net.run(qos_switch::pattern::uniform, 1.3, 2000, 6000, 9);
     return net.results();
   };
   const auto fifo_per_vl = run(false), fifo_per_sc = run(true);
@@ -104,7 +106,7 @@ TEST_CASE(
   // "SL1 throughput is reduced to 30%").
   const auto shares = [](bool sc_queues) {
     auto net = network_of(sbt_for(config_b(), {50, 30, 20}), sc_queues, config_b(), traffic_b());
-    net.run(switch_pattern::shift, 1.6, 3000, 12000, 1);
+    net.run(qos_switch::pattern::shift, 1.6, 3000, 12000, 1);
     return net.results();
   };
   const auto per_vl = shares(false), per_sc = shares(true);
@@ -131,10 +133,10 @@ TEST_CASE("switch routing unit: one header at a time caps an input at a packet p
   // per VL caps each SL at 0.5 (SL0 wants 0.6 of the link); pipelined, the
   // link's rate.
   const auto run = [](routing_unit unit) {
-    switch_shape shape = opa_48_port();
+    qos_switch::shape shape = opa_48_port();
     shape.routing = unit;
     auto net = network_a(shape);
-    net.run(switch_pattern::shift, 1.6, 3000, 12000, 1);
+    net.run(qos_switch::pattern::shift, 1.6, 3000, 12000, 1);
     return net.results();
   };
   const auto pipelined = run(routing_unit::pipelined), per_port = run(routing_unit::per_port),
@@ -152,7 +154,7 @@ TEST_CASE("switch routing unit: a lone packet sees the same latency under every 
   std::vector<double> latency;
   for (const routing_unit unit :
        {routing_unit::pipelined, routing_unit::per_port, routing_unit::per_vl}) {
-    switch_shape shape = opa_48_port();
+    qos_switch::shape shape = opa_48_port();
     shape.routing = unit;
     auto net = network_a(shape);
     net.inject(0, 9, 0);  // across the central crossbar
@@ -170,7 +172,7 @@ TEST_CASE("switch routing unit: packets and credits are conserved, at 48 and 8 p
   for (const routing_unit unit : {routing_unit::per_port, routing_unit::per_vl})
     for (const std::size_t ports : {48u, 8u}) {
       INFO(ports << " ports");
-      switch_shape shape = opa_48_port();
+      qos_switch::shape shape = opa_48_port();
       shape.ports = ports;
       shape.routing = unit;
       auto net = network_a(shape);
@@ -180,9 +182,9 @@ TEST_CASE("switch routing unit: packets and credits are conserved, at 48 and 8 p
 
 namespace {
 
-switch_network<interlock::qos::sbt_scheduler> storing_network(storing_unit unit,
-                                                              std::size_t ports = 48) {
-  switch_shape shape = opa_48_port();
+qos_switch::network<interlock::qos::sbt_scheduler> storing_network(storing_unit unit,
+                                                                   std::size_t ports = 48) {
+  qos_switch::shape shape = opa_48_port();
   shape.ports = ports;
   shape.storing = unit;
   return network_a(shape);
@@ -216,7 +218,7 @@ TEST_CASE("switch storing unit: one packet at a time caps a buffer at a packet p
   // buffer, and SL1 gets less); pipelined, the link's rate.
   const auto run = [](storing_unit unit) {
     auto net = storing_network(unit);
-    net.run(switch_pattern::shift, 1.6, 3000, 12000, 1);
+    net.run(qos_switch::pattern::shift, 1.6, 3000, 12000, 1);
     return net.results();
   };
   const auto pipelined = run(storing_unit::pipelined), per_port = run(storing_unit::per_port),

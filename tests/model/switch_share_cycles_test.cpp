@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
 // Crossbar links whose cycles packets smaller than the speed-up share
-// (switch_shape::share_cycles): an x3 link moves three one-flit packets a
+// (qos_switch::shape::share_cycles): an x3 link moves three one-flit packets a
 // cycle, and nothing changes for packets of a cycle or more; speed-ups of
 // whole flits per several cycles (x1.5) move their flits evenly.
 #include <catch2/catch.hpp>
-#include <interlock/model/switch/network.hpp>
+#include <interlock/model/qos_switch.hpp>
 
 #include "support/switch_checks.hpp"
 
@@ -15,6 +15,7 @@
 namespace {
 
 using namespace interlock::model;
+using namespace interlock::model::qos_switch;
 using interlock_test::one_sl;
 
 // An 8-port switch (two MPorts of 4) with one central link per MPort:
@@ -23,18 +24,18 @@ using interlock_test::one_sl;
 // `cycles` cycles (the central crossbar as fast; x3 and x4 by default).
 double across(bool share, std::uint32_t flits, std::uint32_t speedup = 0,
               std::uint32_t cycles = 1) {
-  switch_shape shape = opa_48_port();
+  qos_switch::shape shape = opa_48_port();
   shape.ports = 8;
   shape.central_links = 1;
   shape.share_cycles = share;
   if (speedup != 0) shape.mport_speedup = shape.central_speedup = speedup;
   shape.speedup_cycles = cycles;
-  switch_network<round_robin_scheduler> net(single_switch(8), shape, one_sl(),
-                                            sl_traffic{{1.0}, {flits}}, round_robin_scheduler{});
+  qos_switch::network<round_robin_scheduler> net(
+      single_switch(8), shape, one_sl(), sl_traffic{{1.0}, {flits}}, round_robin_scheduler{});
   std::vector<std::uint32_t> to(8);
   for (std::uint32_t n = 0; n < 8; ++n) to[n] = (n + 4) % 8;
   net.set_destinations(to);
-  net.run(switch_pattern::fixed, 1.0, 2000, 8000, 1);
+  net.run(qos_switch::pattern::fixed, 1.0, 2000, 8000, 1);
   INFO(net.audit());
   REQUIRE(net.audit().empty());
   return net.results()[0].throughput;
@@ -56,13 +57,13 @@ TEST_CASE("switch shared cycles: an x3 link moves three one-flit packets a cycle
 TEST_CASE("switch shared cycles: packets of a cycle or more cross as before",
           "[model][switch][share_cycles]") {
   const auto run = [](bool share) {
-    switch_shape shape = opa_48_port();
+    qos_switch::shape shape = opa_48_port();
     shape.share_cycles = share;
     const service_levels a({0, 1, 2}, {0, 1, 2});
-    switch_network<interlock::qos::sbt_scheduler> net(single_switch(48), shape, a,
-                                                      sl_traffic{{0.5, 0.4, 0.1}, {16, 16, 16}},
-                                                      sbt_for(a, {60, 30, 10}));
-    net.run(switch_pattern::uniform, 1.2, 2000, 6000, 2);
+    qos_switch::network<interlock::qos::sbt_scheduler> net(
+        single_switch(48), shape, a, sl_traffic{{0.5, 0.4, 0.1}, {16, 16, 16}},
+        sbt_for(a, {60, 30, 10}));
+    net.run(qos_switch::pattern::uniform, 1.2, 2000, 6000, 2);
     return net.results();
   };
   const auto off = run(false), on = run(true);
@@ -77,12 +78,12 @@ TEST_CASE("switch shared cycles: packets and credits are conserved, at 48 and 8 
   for (const std::uint32_t limit : {1u, 2u})
     for (const std::size_t ports : {48u, 8u}) {
       INFO("packets of at most " << limit << " flits, " << ports << " ports");
-      switch_shape shape = opa_48_port();
+      qos_switch::shape shape = opa_48_port();
       shape.ports = ports;
       shape.share_cycles = true;
       sl_traffic t{{0.5, 0.5}, {3, 8}};
       t.packet_limit = limit;
-      switch_network<round_robin_scheduler> net(
+      qos_switch::network<round_robin_scheduler> net(
           single_switch(ports), shape, service_levels({0, 1}, {0, 1}), t, round_robin_scheduler{});
       interlock_test::check_switch_conserved(net);
     }
@@ -97,11 +98,11 @@ TEST_CASE(
   // packet a cycle without sharing, up to three with it, so those to NICs
   // 2 and 3, whose links are free, leave sooner.
   const auto drain_latency = [](bool share) {
-    switch_shape shape = opa_48_port();
+    qos_switch::shape shape = opa_48_port();
     shape.ports = 8;
     shape.share_cycles = share;
     const service_levels two({0, 1}, {0, 1});
-    switch_network<round_robin_scheduler> net(
+    qos_switch::network<round_robin_scheduler> net(
         single_switch(8), shape, two, sl_traffic{{0.5, 0.5}, {200, 1}}, round_robin_scheduler{});
     net.inject(2, 1, 0);
     for (std::size_t i = 0; i < 60; ++i) net.inject(0, 1 + i % 3, 1);
@@ -117,15 +118,15 @@ TEST_CASE("switch shared cycles: no crossbar input moves more than its speed-up 
           "[model][switch][share_cycles]") {
   // One-, two- and three-flit packets past saturation: a cycle's packets
   // out of an input buffer fit x3, out of a central buffer x4.
-  switch_shape shape = opa_48_port();
+  qos_switch::shape shape = opa_48_port();
   shape.ports = 8;
   shape.central_speedup = 3;
   shape.share_cycles = true;
   const service_levels three({0, 1, 2}, {0, 1, 2});
-  switch_network<round_robin_scheduler> net(single_switch(8), shape, three,
-                                            sl_traffic{{0.2, 0.3, 0.5}, {1, 2, 3}},
-                                            round_robin_scheduler{});
-  net.run(switch_pattern::uniform, 1.5, 2000, 8000, 4);
+  qos_switch::network<round_robin_scheduler> net(single_switch(8), shape, three,
+                                                 sl_traffic{{0.2, 0.3, 0.5}, {1, 2, 3}},
+                                                 round_robin_scheduler{});
+  net.run(qos_switch::pattern::uniform, 1.5, 2000, 8000, 4);
   REQUIRE(net.audit().empty());
   CHECK(net.peak_crossbar_rate() == 3.0);
 }
@@ -153,9 +154,9 @@ TEST_CASE("switch: a speed-up of whole flits per several cycles moves its flits 
   CHECK(at_speedup(1, 2, 1) == Approx(0.5 / 4).margin(0.005));
 }
 
-TEST_CASE("switch_shape: a speed-up period outside 1..16 is refused naming the field",
+TEST_CASE("qos_switch::shape: a speed-up period outside 1..16 is refused naming the field",
           "[model][switch]") {
-  switch_shape s = opa_48_port();
+  qos_switch::shape s = opa_48_port();
   s.speedup_cycles = 0;
   try {
     s.check();

@@ -4,7 +4,7 @@
 // every scheduler, and [QoSThesis] Table 2.2's shares.
 #include <catch2/catch.hpp>
 #include <interlock/core/config_error.hpp>
-#include <interlock/model/switch/network.hpp>
+#include <interlock/model/qos_switch.hpp>
 
 #include "support/switch_checks.hpp"
 
@@ -15,6 +15,7 @@
 namespace {
 
 using namespace interlock::model;
+using namespace interlock::model::qos_switch;
 using interlock::config_error;
 using interlock_test::config_a;
 using interlock_test::config_b;
@@ -33,11 +34,11 @@ std::string error_of(F&& f) {
 }
 
 template <class S>
-switch_network<S> switch_of(const S& s, std::size_t ports = 48, service_levels l = config_a(),
-                            sl_traffic t = traffic_a()) {
-  switch_shape shape = opa_48_port();
+qos_switch::network<S> switch_of(const S& s, std::size_t ports = 48, service_levels l = config_a(),
+                                 sl_traffic t = traffic_a()) {
+  qos_switch::shape shape = opa_48_port();
   shape.ports = ports;
-  return switch_network<S>(single_switch(ports), shape, l, t, s);
+  return qos_switch::network<S>(single_switch(ports), shape, l, t, s);
 }
 
 // --- the dynamic VL space ---------------------------------------------------
@@ -75,9 +76,10 @@ TEST_CASE("vl_space: impossible bounds are refused naming the field", "[model][s
 
 // --- configuration ----------------------------------------------------------
 
-TEST_CASE("switch_shape: a port count MPorts do not divide, or too many requesters, is refused",
-          "[model][switch]") {
-  switch_shape s = opa_48_port();
+TEST_CASE(
+    "qos_switch::shape: a port count MPorts do not divide, or too many requesters, is refused",
+    "[model][switch]") {
+  qos_switch::shape s = opa_48_port();
   s.ports = 50;
   REQUIRE(error_of([&] { s.check(); }).find("mport_ports = 4; allowed: a divisor of ports (50)") !=
           std::string::npos);
@@ -106,9 +108,9 @@ TEST_CASE("service_levels: SL2SC and SC2VL as Table 2.2 gives them, and their er
           }).find("sl2sc[1] = 3") != std::string::npos);
 }
 
-TEST_CASE("switch_layout: a NIC unattached, a route unset or into another NIC's port is named",
+TEST_CASE("qos_switch::layout: a NIC unattached, a route unset or into another NIC's port is named",
           "[model][switch]") {
-  switch_layout l(1, 4, 2);
+  qos_switch::layout l(1, 4, 2);
   l.attach_nic(0, 0, 0);
   REQUIRE(error_of([&] { l.check(); }).find("NIC 1") != std::string::npos);
   l.attach_nic(1, 0, 1);
@@ -139,7 +141,7 @@ TEST_CASE(
   auto net = switch_of(round_robin_scheduler{});
   net.inject(0, 5, 0);  // MPort 0 to MPort 1: the central crossbar
   net.drain();
-  const switch_latencies l = opa_latencies();
+  const qos_switch::latencies l = opa_latencies();
   REQUIRE(net.results()[0].latency_mean == Approx(l.central_path() + 16));
   auto near = switch_of(round_robin_scheduler{});
   near.inject(0, 2, 1);  // both in MPort 0
@@ -152,14 +154,14 @@ TEST_CASE("switch: the MPort's central links bound the traffic that leaves it (t
   // 8 ports, MPorts {0..3} and {4..7}: every NIC sends to the other MPort.
   const std::vector<std::uint32_t> across{4, 5, 6, 7, 0, 1, 2, 3};
   const auto run = [&](std::size_t links, std::uint32_t speedup) {
-    switch_shape shape = opa_48_port();
+    qos_switch::shape shape = opa_48_port();
     shape.ports = 8;
     shape.central_links = links;
     shape.mport_speedup = speedup;
-    switch_network<round_robin_scheduler> net(single_switch(8), shape, config_a(), traffic_a(),
-                                              round_robin_scheduler{});
+    qos_switch::network<round_robin_scheduler> net(single_switch(8), shape, config_a(), traffic_a(),
+                                                   round_robin_scheduler{});
     net.set_destinations(across);
-    net.run(switch_pattern::fixed, 1.0, 4000, 20000, 3);
+    net.run(qos_switch::pattern::fixed, 1.0, 4000, 20000, 3);
     REQUIRE(net.audit().empty());
     return total(net.results());
   };
@@ -180,21 +182,22 @@ TEST_CASE("switch: with a one-packet input buffer, a NIC sends once per credit r
   // arrives INJ after it leaves and is routed SB + RT later; it crosses the
   // MPort crossbar in ceil(16 / 3) cycles but never before its tail has
   // arrived (16 cycles after its head); its credits take INJ back.
-  const auto rate = [](switch_latencies l) {
-    switch_shape shape = opa_48_port();
+  const auto rate = [](qos_switch::latencies l) {
+    qos_switch::shape shape = opa_48_port();
     shape.ports = 8;
     shape.input_flits = 16;
     shape.latency = l;
-    switch_network<round_robin_scheduler> net(single_switch(8), shape, service_levels({0}, {0}),
-                                              sl_traffic{{1.0}, {16}}, round_robin_scheduler{});
+    qos_switch::network<round_robin_scheduler> net(
+        single_switch(8), shape, service_levels({0}, {0}), sl_traffic{{1.0}, {16}},
+        round_robin_scheduler{});
     net.set_destinations({1, 0, 3, 2, 5, 4, 7, 6});  // within each MPort
-    net.run(switch_pattern::fixed, 1.0, 3000, 30000, 1);
+    net.run(qos_switch::pattern::fixed, 1.0, 3000, 30000, 1);
     return net.results()[0].throughput;
   };
-  switch_latencies routed = opa_latencies();
+  qos_switch::latencies routed = opa_latencies();
   routed.inj = 20;
   CHECK(rate(routed) == Approx(16 / (2.0 * 20 + 50 + 32 + 6)).epsilon(0.01));
-  switch_latencies at_once{20, 0, 0, 0, 0, 8};  // the tail is still arriving
+  qos_switch::latencies at_once{20, 0, 0, 0, 0, 8};  // the tail is still arriving
   CHECK(rate(at_once) == Approx(16 / (2.0 * 20 + 16)).epsilon(0.01));
 }
 
@@ -210,15 +213,15 @@ TEST_CASE("switch: a port's scheduler sees SCs, not VLs", "[model][switch]") {
   };
   auto net = switch_of(lowest_queue{}, 8, service_levels({0, 1}, {1, 0}),
                        sl_traffic{{0.5, 0.5}, {16, 16}});
-  net.run(switch_pattern::shift, 1.6, 2000, 10000, 1);
+  net.run(qos_switch::pattern::shift, 1.6, 2000, 10000, 1);
   const auto r = net.results();
   CHECK(r[0].throughput == Approx(r[0].offered).epsilon(0.03));
   CHECK(r[1].throughput < 0.25);
 }
 
 TEST_CASE("switch: no link or input port carries more than a flit per cycle", "[model][switch]") {
-  auto net = switch_of(interlock::model::sbt_for(config_a(), {60, 30, 10}));
-  net.run(switch_pattern::uniform, 1.6, 3000, 10000, 5);
+  auto net = switch_of(interlock::model::qos_switch::sbt_for(config_a(), {60, 30, 10}));
+  net.run(qos_switch::pattern::uniform, 1.6, 3000, 10000, 5);
   REQUIRE(net.peak_link_rate() == 1);
   REQUIRE(net.peak_crossbar_rate() <= 4.0);
   const double cycles = static_cast<double>(net.now());
@@ -253,7 +256,7 @@ TEST_CASE("switch: packets and credits are conserved under every scheduler, at 4
 TEST_CASE("switch: the same seed gives the same results, another seed others", "[model][switch]") {
   const auto run = [](std::uint64_t seed) {
     auto net = switch_of(sbt_for(config_a(), {60, 30, 10}));
-    net.run(switch_pattern::uniform, 0.9, 1000, 4000, seed);
+    net.run(qos_switch::pattern::uniform, 0.9, 1000, 4000, seed);
     return net.results();
   };
   const auto a = run(7), b = run(7), c = run(8);
@@ -269,10 +272,10 @@ TEST_CASE(
     "offers; above it, SBT's table shares 60/30/10",
     "[model][switch][paper]") {
   auto light = switch_of(sbt_for(config_a(), {60, 30, 10}));
-  light.run(switch_pattern::shift, 0.8, 3000, 20000, 1);
+  light.run(qos_switch::pattern::shift, 0.8, 3000, 20000, 1);
   for (const auto& r : light.results()) REQUIRE(r.throughput == Approx(r.offered).epsilon(0.03));
   auto heavy = switch_of(sbt_for(config_a(), {60, 30, 10}));
-  heavy.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
+  heavy.run(qos_switch::pattern::shift, 1.6, 3000, 20000, 1);
   const auto r = heavy.results();
   CHECK(r[0].normalized_throughput == Approx(0.60).margin(0.01));
   CHECK(r[1].normalized_throughput == Approx(0.30).margin(0.01));
@@ -283,7 +286,7 @@ TEST_CASE(
 TEST_CASE("switch: Table 2.2 A without contention under round robin: backlogged SLs share equally",
           "[model][switch][paper]") {
   auto net = switch_of(round_robin_scheduler{});
-  net.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
+  net.run(qos_switch::pattern::shift, 1.6, 3000, 20000, 1);
   const auto r = net.results();
   // SL2 offers 0.16 < 1/3 and gets it; SL0 and SL1 split the rest.
   CHECK(r[2].throughput == Approx(r[2].offered).epsilon(0.03));
@@ -295,9 +298,9 @@ TEST_CASE(
     "less, and keeps SL0's latency lower",
     "[model][switch][paper]") {
   auto sbt = switch_of(sbt_for(config_a(), {60, 30, 10}));
-  sbt.run(switch_pattern::uniform, 1.2, 3000, 20000, 1);
+  sbt.run(qos_switch::pattern::uniform, 1.2, 3000, 20000, 1);
   auto round_robin = switch_of(round_robin_scheduler{});
-  round_robin.run(switch_pattern::uniform, 1.2, 3000, 20000, 1);
+  round_robin.run(qos_switch::pattern::uniform, 1.2, 3000, 20000, 1);
   const auto s = sbt.results(), r = round_robin.results();
   CHECK(s[0].normalized_throughput > r[0].normalized_throughput + 0.08);
   CHECK(s[1].normalized_throughput < r[1].normalized_throughput - 0.08);
@@ -309,11 +312,11 @@ TEST_CASE("switch: DTable and InfiniBand tables of the same shares give Table 2.
           "[model][switch][paper]") {
   // 16-flit packets of 8-byte flits: 128 bytes, 2 DTable credits, 2 IB units.
   auto dtable = switch_of(dtable_for(config_a(), {{0, 12}, {1, 6}, {2, 2}}, {2, 2, 2}));
-  dtable.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
+  dtable.run(qos_switch::pattern::shift, 1.6, 3000, 20000, 1);
   interlock::qos::ib_vl_arbitration_config c;
   c.low = {{0, 60}, {1, 30}, {2, 10}};
   auto ib = switch_of(ib_for(c));
-  ib.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
+  ib.run(qos_switch::pattern::shift, 1.6, 3000, 20000, 1);
   for (const auto& r : {dtable.results(), ib.results()}) {
     CHECK(r[0].normalized_throughput == Approx(0.60).margin(0.015));
     CHECK(r[1].normalized_throughput == Approx(0.30).margin(0.015));
@@ -325,11 +328,11 @@ TEST_CASE(
     "switch: Table 2.2 B with a FIFO per VL: SL1 and SL2 share VL2's FIFO, so they split it as "
     "they arrive, not as the table weighs them",
     "[model][switch][paper]") {
-  switch_shape shape = opa_48_port();
+  qos_switch::shape shape = opa_48_port();
   shape.sc_queues = false;
-  switch_network<interlock::qos::sbt_scheduler> net(single_switch(48), shape, config_b(),
-                                                    traffic_b(), sbt_for(config_b(), {50, 30, 20}));
-  net.run(switch_pattern::shift, 1.6, 3000, 20000, 1);
+  qos_switch::network<interlock::qos::sbt_scheduler> net(
+      single_switch(48), shape, config_b(), traffic_b(), sbt_for(config_b(), {50, 30, 20}));
+  net.run(qos_switch::pattern::shift, 1.6, 3000, 20000, 1);
   const auto r = net.results();
   // SL0, alone on VL1, gets about its 50 (a few packets go to VL2 by the
   // starvation exception while SL2's weight waits behind SL1's packets).
@@ -344,6 +347,7 @@ TEST_CASE(
 namespace {
 
 using namespace interlock::model;
+using namespace interlock::model::qos_switch;
 
 TEST_CASE(
     "switch: Table 5.2's sources: CBR offers its rate exactly, bursts queue longer than "
@@ -352,11 +356,11 @@ TEST_CASE(
   const service_levels three({0, 1, 2}, {0, 1, 2});
   const auto run = [&](sl_source kind) {
     sl_traffic t{{1.0 / 3, 1.0 / 3, 1.0 / 3}, {2, 32, 16}, {kind, kind, kind}};
-    switch_shape s = opa_48_port();
+    qos_switch::shape s = opa_48_port();
     s.ports = 16;
-    switch_network<round_robin_scheduler> net(single_switch(16), s, three, t,
-                                              round_robin_scheduler{});
-    net.run_rates(switch_pattern::uniform, {0.05, 0.3, 0.4}, 2000, 40000, 9);
+    qos_switch::network<round_robin_scheduler> net(single_switch(16), s, three, t,
+                                                   round_robin_scheduler{});
+    net.run_rates(qos_switch::pattern::uniform, {0.05, 0.3, 0.4}, 2000, 40000, 9);
     REQUIRE(net.audit().empty());
     return net.results();
   };
@@ -374,11 +378,11 @@ TEST_CASE(
 
 TEST_CASE("switch: run_rates checks its rates", "[model][switch]") {
   const service_levels one({0}, {0});
-  switch_network<round_robin_scheduler> net(single_switch(48), opa_48_port(), one,
-                                            sl_traffic{{1.0}, {16}}, round_robin_scheduler{});
-  REQUIRE_THROWS_WITH(net.run_rates(switch_pattern::uniform, {0.5, 0.5}, 10, 10, 1),
+  qos_switch::network<round_robin_scheduler> net(single_switch(48), opa_48_port(), one,
+                                                 sl_traffic{{1.0}, {16}}, round_robin_scheduler{});
+  REQUIRE_THROWS_WITH(net.run_rates(qos_switch::pattern::uniform, {0.5, 0.5}, 10, 10, 1),
                       Catch::Contains("rates = 2; allowed: one per SL (1)"));
-  REQUIRE_THROWS_WITH(net.run_rates(switch_pattern::uniform, {-1}, 10, 10, 1),
+  REQUIRE_THROWS_WITH(net.run_rates(qos_switch::pattern::uniform, {-1}, 10, 10, 1),
                       Catch::Contains("rate of SL0"));
 }
 
@@ -387,6 +391,7 @@ TEST_CASE("switch: run_rates checks its rates", "[model][switch]") {
 namespace {
 
 using namespace interlock::model;
+using namespace interlock::model::qos_switch;
 
 TEST_CASE(
     "switch: a packet still arriving holds its central link at the link's rate; small "
@@ -398,14 +403,14 @@ TEST_CASE(
   // and the MPort's two links carry about 2 flits per cycle, which its four
   // ports' traffic to other MPorts needs; crossing whole, it holds one for 11.
   const auto small_latency = [](bool whole) {
-    switch_shape shape = opa_48_port();
+    qos_switch::shape shape = opa_48_port();
     shape.flit_bytes = shape.credit_bytes = 64;
     shape.latency = {1, 4, 6, 1, 0, 1};
     shape.whole_packet_crossing = whole;
     const service_levels two({0, 1}, {0, 1});
-    switch_network<round_robin_scheduler> net(
+    qos_switch::network<round_robin_scheduler> net(
         single_switch(48), shape, two, sl_traffic{{0.5, 0.5}, {2, 32}}, round_robin_scheduler{});
-    net.run(switch_pattern::uniform, 0.5, 5000, 10000, 1);
+    net.run(qos_switch::pattern::uniform, 0.5, 5000, 10000, 1);
     return net.results()[0].latency_mean;
   };
   const double cut = small_latency(false), whole = small_latency(true);

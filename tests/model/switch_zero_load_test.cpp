@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
 // A switch network's zero-load latency and the RT that reaches a target
-// (interlock/model/switch/zero_load.hpp).
+// (interlock/model/qos_switch/zero_load.hpp).
 #include <catch2/catch.hpp>
-#include <interlock/model/switch/layouts.hpp>
-#include <interlock/model/switch/zero_load.hpp>
+#include <interlock/model/qos_switch/network_layouts.hpp>
+#include <interlock/model/qos_switch/zero_load.hpp>
 #include <interlock/topology/kary_ntree.hpp>
 
 #include <cstddef>
@@ -13,19 +13,20 @@
 namespace {
 
 using namespace interlock::model;
+using namespace interlock::model::qos_switch;
 using interlock_test::one_sl;
 
 sl_traffic sixteen_flits() { return sl_traffic{{1.0}, {16}}; }
 
-switch_shape eight_ports() {
-  switch_shape shape = opa_48_port();
+qos_switch::shape eight_ports() {
+  qos_switch::shape shape = opa_48_port();
   shape.ports = 8;  // two MPorts of 4
   return shape;
 }
 
-double lone(const switch_shape& shape, std::size_t src, std::size_t dst) {
-  switch_network<round_robin_scheduler> net(single_switch(8), shape, one_sl(), sixteen_flits(),
-                                            round_robin_scheduler{});
+double lone(const qos_switch::shape& shape, std::size_t src, std::size_t dst) {
+  qos_switch::network<round_robin_scheduler> net(single_switch(8), shape, one_sl(), sixteen_flits(),
+                                                 round_robin_scheduler{});
   net.inject(src, dst, 0);
   net.drain();
   return net.results()[0].latency_mean;
@@ -37,7 +38,7 @@ TEST_CASE("zero-load latency: the mean over pairs of a lone packet's latency",
           "[model][switch][zero_load]") {
   // On one 8-port switch, 3 of a NIC's 7 destinations share its MPort and
   // 4 cross the central crossbar: one more allocation and crossbar each.
-  const switch_shape shape = eight_ports();
+  const qos_switch::shape shape = eight_ports();
   const double local = lone(shape, 0, 1), central = lone(shape, 0, 5);
   CHECK(central - local == shape.latency.at + shape.latency.x);
   const double mean = zero_load_latency(single_switch(8), shape, one_sl(), sixteen_flits(),
@@ -47,7 +48,7 @@ TEST_CASE("zero-load latency: the mean over pairs of a lone packet's latency",
 
 TEST_CASE("zero-load latency: RT for a target, one cycle per switch crossed",
           "[model][switch][zero_load]") {
-  const switch_shape shape = eight_ports();
+  const qos_switch::shape shape = eight_ports();
   const double base = zero_load_latency(single_switch(8), shape, one_sl(), sixteen_flits(),
                                         round_robin_scheduler{}, 0);
   const std::uint32_t rt = rt_for_zero_load(single_switch(8), shape, one_sl(), sixteen_flits(),
@@ -57,8 +58,8 @@ TEST_CASE("zero-load latency: RT for a target, one cycle per switch crossed",
                          round_robin_scheduler{}, 0, base - 5) == shape.latency.rt - 5);
   // On a 4-ary 3-tree a route crosses 1, 3 or 5 switches (3, 12 and 48 of
   // a NIC's 63 destinations): 279 / 63 cycles per cycle of RT.
-  const switch_layout tree = fat_tree_layout(interlock::kary_ntree(4, 3));
-  switch_shape tree_shape = eight_ports();
+  const qos_switch::layout tree = fat_tree_layout(interlock::kary_ntree(4, 3));
+  qos_switch::shape tree_shape = eight_ports();
   const double tree_base =
       zero_load_latency(tree, tree_shape, one_sl(), sixteen_flits(), round_robin_scheduler{}, 0);
   ++tree_shape.latency.rt;
@@ -71,7 +72,7 @@ TEST_CASE("zero-load latency: RT for a target, one cycle per switch crossed",
 
 TEST_CASE("zero-load latency: a target below what RT = 0 gives is refused",
           "[model][switch][zero_load]") {
-  const switch_shape shape = eight_ports();
+  const qos_switch::shape shape = eight_ports();
   CHECK_THROWS_WITH(rt_for_zero_load(single_switch(8), shape, one_sl(), sixteen_flits(),
                                      round_robin_scheduler{}, 0, 10.0),
                     Catch::Contains("zero-load target") && Catch::Contains("RT 0..100000"));

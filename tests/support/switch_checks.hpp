@@ -8,7 +8,7 @@
 #define INTERLOCK_TESTS_SUPPORT_SWITCH_CHECKS_HPP
 
 #include <catch2/catch.hpp>
-#include <interlock/model/switch/network.hpp>
+#include <interlock/model/qos_switch.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -17,27 +17,27 @@ namespace interlock_test {
 
 // Table 2.2, configuration A: SL i on SC i on VL i; 50/40/10 of the
 // injected flits (its SBT table: 60/30/10).
-inline interlock::model::service_levels config_a() {
-  return interlock::model::service_levels({0, 1, 2}, {0, 1, 2});
+inline interlock::model::qos_switch::service_levels config_a() {
+  return interlock::model::qos_switch::service_levels({0, 1, 2}, {0, 1, 2});
 }
-inline interlock::model::sl_traffic traffic_a() {
-  return interlock::model::sl_traffic{{0.5, 0.4, 0.1}, {16, 16, 16}};
+inline interlock::model::qos_switch::sl_traffic traffic_a() {
+  return interlock::model::qos_switch::sl_traffic{{0.5, 0.4, 0.1}, {16, 16, 16}};
 }
 // Configuration B: SL0 on SC1, SL1 on SC2, SL2 on SC3; SC1 on VL1, SCs 2
 // and 3 share VL2; 40/50/10 generated (its table: 50/30/20).
-inline interlock::model::service_levels config_b() {
-  return interlock::model::service_levels({1, 2, 3}, {0, 1, 2, 2});
+inline interlock::model::qos_switch::service_levels config_b() {
+  return interlock::model::qos_switch::service_levels({1, 2, 3}, {0, 1, 2, 2});
 }
-inline interlock::model::sl_traffic traffic_b() {
-  return interlock::model::sl_traffic{{0.4, 0.5, 0.1}, {16, 16, 16}};
+inline interlock::model::qos_switch::sl_traffic traffic_b() {
+  return interlock::model::qos_switch::sl_traffic{{0.4, 0.5, 0.1}, {16, 16, 16}};
 }
 /// One SL, on SC 0 and VL 0.
-inline interlock::model::service_levels one_sl() {
-  return interlock::model::service_levels({0}, {0});
+inline interlock::model::qos_switch::service_levels one_sl() {
+  return interlock::model::qos_switch::service_levels({0}, {0});
 }
 
 /// The sum of the SLs' throughputs.
-inline double total(const std::vector<interlock::model::sl_result>& r) {
+inline double total(const std::vector<interlock::model::qos_switch::sl_result>& r) {
   double sum = 0;
   for (const auto& x : r) sum += x.throughput;
   return sum;
@@ -47,7 +47,7 @@ inline double total(const std::vector<interlock::model::sl_result>& r) {
 /// drains it, checking the audit both times and that nothing is lost.
 template <class Network>
 void check_switch_conserved(Network& net) {
-  net.run(interlock::model::switch_pattern::uniform, 1.3, 2000, 6000, 11);
+  net.run(interlock::model::qos_switch::pattern::uniform, 1.3, 2000, 6000, 11);
   INFO(net.audit());
   REQUIRE(net.audit().empty());
   REQUIRE(net.packets_in_flight() > 0);

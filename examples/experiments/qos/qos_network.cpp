@@ -9,10 +9,10 @@
 //               [--zero-load SW:NS,...] [--csv FILE]
 //               [--json FILE] [--jobs N]
 #include <interlock/core/config_error.hpp>
-#include <interlock/model/switch/deadlock.hpp>
-#include <interlock/model/switch/layouts.hpp>
-#include <interlock/model/switch/network.hpp>
-#include <interlock/model/switch/zero_load.hpp>
+#include <interlock/model/qos_switch.hpp>
+#include <interlock/model/qos_switch/network_layouts.hpp>
+#include <interlock/model/qos_switch/route_dependencies.hpp>
+#include <interlock/model/qos_switch/zero_load.hpp>
 #include <interlock/qos/dtable_config.hpp>
 #include <interlock/topology/kary_ntree.hpp>
 #include <interlock/topology/torus.hpp>
@@ -29,6 +29,8 @@
 #include "experiment.hpp"
 #include "switch_readings.hpp"
 
+namespace qs = interlock::model::qos_switch;
+
 namespace {
 
 const char* sl_names[] = {"NC", "VO", "VI", "CL", "EE", "BE", "BK"};
@@ -40,8 +42,8 @@ const std::vector<std::size_t> entries{32, 16, 8, 4, 2, 1, 1};
 const std::vector<double> phi{0.094, 0.164, 0.3, 0.35, 0.04, 0.036, 0.016};
 const std::vector<double> fixed_rate{0.01, 0.016, 0.23, 0.28, 0, 0, 0};
 
-interlock::model::switch_shape shape_of(const std::string& kind, std::size_t ports) {
-  interlock::model::switch_shape s = interlock::model::opa_48_port();
+qs::shape shape_of(const std::string& kind, std::size_t ports) {
+  qs::shape s = qs::opa_48_port();
   s.ports = ports;
   s.flit_bytes = 64;
   s.credit_bytes = 64;
@@ -249,10 +251,9 @@ int run(int argc, char** argv) {
   // The network and its deadlock check.
   const bool torus = topology == "torus";
   const interlock::torus_topology ring({8, 8}, {true, true}, 1);
-  const interlock::model::switch_layout layout =
-      torus ? interlock::model::torus_layout(ring, 10, 8)
-            : interlock::model::fat_tree_layout(interlock::kary_ntree(4, 3));
-  const auto report = interlock::model::check_switch_deadlock(layout);
+  const qs::layout layout =
+      torus ? qs::torus_layout(ring, 10, 8) : qs::fat_tree_layout(interlock::kary_ntree(4, 3));
+  const auto report = qs::check_deadlock(layout);
   std::printf("%s: %zu switches of %zu ports, %zu NICs; routes %s\n",
               torus ? "8x8 torus, trunks of 10, 8 NICs per switch" : "4-ary 3-tree",
               layout.switches(), layout.ports(), layout.nics(), report.describe().c_str());
@@ -267,9 +268,9 @@ int run(int argc, char** argv) {
     sl2sc[sl] = static_cast<std::uint8_t>(sl);
     if (torus) sl2sc1.push_back(static_cast<std::uint8_t>(sl + sls));
   }
-  const interlock::model::service_levels levels(sl2sc, sc2vl, sl2sc1);
-  using interlock::model::sl_source;
-  const interlock::model::sl_traffic traffic{
+  const qs::service_levels levels(sl2sc, sc2vl, sl2sc1);
+  using qs::sl_source;
+  const qs::sl_traffic traffic{
       std::vector<double>(sls, 1.0 / sls),
       flits,
       {sl_source::bernoulli, sl_source::cbr_connection, sl_source::cbr_connection, sl_source::cbr,
@@ -280,25 +281,24 @@ int run(int argc, char** argv) {
   // Each calibrated switch's RT (--zero-load), from lone NC packets.
   std::map<std::string, std::uint32_t> rt_of;
   for (const std::string& sw : switches) {
-    interlock::model::switch_shape shape = shape_of(sw, layout.ports());
+    qs::shape shape = shape_of(sw, layout.ports());
     readings.apply(shape);
-    const interlock::model::round_robin_scheduler any;  // a lone packet never waits
-    const double at = interlock::model::zero_load_latency(layout, shape, levels, traffic, any, 0);
+    const qs::round_robin_scheduler any;  // a lone packet never waits
+    const double at = qs::zero_load_latency(layout, shape, levels, traffic, any, 0);
     std::printf("%s-shaped switches: NC's zero-load latency %.1f cycles (%.0f ns) at RT %u",
                 sw == "opa" ? "OPA" : "IB", at, at * ns_per_cycle, shape.latency.rt);
     const auto target = zero_load.find(sw);
     if (target != zero_load.end()) {
       std::uint32_t rt = 0;
       try {
-        rt = interlock::model::rt_for_zero_load(layout, shape, levels, traffic, any, 0,
-                                                target->second / ns_per_cycle);
+        rt = qs::rt_for_zero_load(layout, shape, levels, traffic, any, 0,
+                                  target->second / ns_per_cycle);
       } catch (const interlock::config_error& e) {
         throw cli::bad_input{"--zero-load: " + sw + ":" + cli::format("%g", target->second) +
                              " ns is out of reach (" + e.what() + ")"};
       }
       shape.latency.rt = rt;
-      const double now =
-          interlock::model::zero_load_latency(layout, shape, levels, traffic, any, 0);
+      const double now = qs::zero_load_latency(layout, shape, levels, traffic, any, 0);
       std::printf("; RT %u gives %.1f cycles (%.0f ns; --zero-load %g ns)", rt, now,
                   now * ns_per_cycle, target->second);
       rt_of[sw] = rt;
@@ -331,30 +331,30 @@ int run(int argc, char** argv) {
       cells.size(),
       [&](std::size_t k, bool) {
         const cell& c = cells[k];
-        interlock::model::switch_shape shape = shape_of(c.sw, layout.ports());
+        qs::shape shape = shape_of(c.sw, layout.ports());
         shape.whole_packet_crossing = whole;
         readings.apply(shape);
         if (rt_of.count(c.sw) != 0) shape.latency.rt = rt_of.at(c.sw);
         const std::vector<double> rates = rates_of(c.step);
-        std::vector<interlock::model::sl_result> mean;
+        std::vector<qs::sl_result> mean;
         const auto one = [&](const auto& scheduler) {
           using S = std::decay_t<decltype(scheduler)>;
-          mean = interlock::model::mean_over_seeds(seeds, [&](std::uint64_t seed) {
-            interlock::model::switch_network<S> net(layout, shape, levels, traffic, scheduler);
-            net.run_rates(interlock::model::switch_pattern::uniform, rates, 4000, cycles, seed);
+          mean = qs::mean_over_seeds(seeds, [&](std::uint64_t seed) {
+            qs::network<S> net(layout, shape, levels, traffic, scheduler);
+            net.run_rates(qs::pattern::uniform, rates, 4000, cycles, seed);
             return net.results();
           });
         };
         if (c.scheduler == "dtable") {
-          one(interlock::model::dtable_for(levels, plan.table, mtu));
+          one(qs::dtable_for(levels, plan.table, mtu));
         } else if (c.scheduler == "sbt") {
-          one(interlock::model::sbt_for(levels, {9, 16, 30, 35, 4, 4, 2}));
+          one(qs::sbt_for(levels, {9, 16, 30, 35, 4, 4, 2}));
         } else {
-          one(interlock::model::round_robin_scheduler{});
+          one(qs::round_robin_scheduler{});
         }
         return mean;
       },
-      [&](std::size_t k, const std::vector<interlock::model::sl_result>& mean) {
+      [&](std::size_t k, const std::vector<qs::sl_result>& mean) {
         const cell& c = cells[k];
         if (c.step == 0) {
           std::printf(

@@ -5,7 +5,7 @@
 //
 //   qos_switch [--preset A|B] [--config FILE] [--scheduler LIST] [--traffic LIST]
 //              [--load L | --sweep] [--seeds N] [--full] [--csv FILE] [--jobs N] ...
-#include <interlock/model/switch/network.hpp>
+#include <interlock/model/qos_switch.hpp>
 #include <interlock/qos/dtable_config.hpp>
 
 #include <algorithm>
@@ -19,6 +19,8 @@
 #include "cli.hpp"
 #include "experiment.hpp"
 #include "qos_switch_args.hpp"
+
+namespace qs = interlock::model::qos_switch;
 
 namespace {
 
@@ -52,15 +54,11 @@ std::string help_text() {
 }
 
 template <class S>
-std::vector<interlock::model::sl_result> run_point(const S& scheduler, const options& o,
-                                                   const interlock::model::switch_shape& shape,
-                                                   const interlock::model::service_levels& levels,
-                                                   const interlock::model::sl_traffic& traffic,
-                                                   interlock::model::switch_pattern p,
-                                                   double load) {
-  return interlock::model::mean_over_seeds(o.seeds, [&](std::uint64_t seed) {
-    interlock::model::switch_network<S> net(interlock::model::single_switch(o.ports), shape, levels,
-                                            traffic, scheduler);
+std::vector<qs::sl_result> run_point(const S& scheduler, const options& o, const qs::shape& shape,
+                                     const qs::service_levels& levels,
+                                     const qs::sl_traffic& traffic, qs::pattern p, double load) {
+  return qs::mean_over_seeds(o.seeds, [&](std::uint64_t seed) {
+    qs::network<S> net(qs::single_switch(o.ports), shape, levels, traffic, scheduler);
     net.run(p, load, 5000, o.cycles, seed + o.first_seed - 1);
     return net.results();
   });
@@ -72,8 +70,8 @@ int run(int argc, char** argv) {
   const std::size_t sls = o.sl2sc.size();
   std::vector<std::uint8_t> sl2sc(o.sl2sc.begin(), o.sl2sc.end());
   std::vector<std::uint8_t> sc2vl(o.sc2vl.begin(), o.sc2vl.end());
-  const interlock::model::service_levels levels(sl2sc, sc2vl);
-  interlock::model::switch_shape shape = interlock::model::opa_48_port();
+  const qs::service_levels levels(sl2sc, sc2vl);
+  qs::shape shape = qs::opa_48_port();
   shape.ports = o.ports;
   shape.mport_ports = o.mport_ports;
   // Speed-ups in half flits: whole flits per cycle, or per two cycles.
@@ -97,8 +95,7 @@ int run(int argc, char** argv) {
   }
   o.readings.apply(shape);
   shape.check();
-  const interlock::model::sl_traffic traffic{o.generation,
-                                             std::vector<std::uint32_t>(sls, o.packet_flits)};
+  const qs::sl_traffic traffic{o.generation, std::vector<std::uint32_t>(sls, o.packet_flits)};
   traffic.check(sls, std::min(o.buffer_flits, shape.vl_max_flits));
   std::vector<std::uint32_t> weights(o.table.begin(), o.table.end());
 
@@ -124,12 +121,12 @@ int run(int argc, char** argv) {
   // Each scheduler by name, built (and so checked) from the configuration.
   const auto with_scheduler = [&](const std::string& name, const auto& f) {
     if (name == "round_robin") {
-      f(interlock::model::round_robin_scheduler{}, "");
+      f(qs::round_robin_scheduler{}, "");
     } else if (name == "sbt") {
-      f(interlock::model::sbt_for(levels, weights), "");
+      f(qs::sbt_for(levels, weights), "");
     } else if (name == "dtable") {
       const std::uint32_t mtu =
-          interlock::model::head_units<interlock::qos::dtable_scheduler>(o.packet_flits, shape);
+          qs::head_units<interlock::qos::dtable_scheduler>(o.packet_flits, shape);
       const interlock::qos::dtable_parameters params{
           o.dtable_entries, o.dtable_gmtu == 0 ? mtu : o.dtable_gmtu, o.dtable_w, o.dtable_k};
       std::vector<std::size_t> entries = o.entries;
@@ -164,8 +161,7 @@ int run(int argc, char** argv) {
                                      params.gmtu, params.w, params.k);
       for (std::size_t sl = 0; sl < sls; ++sl)
         note += cli::format(" SL%zu %zux%u", sl, entries[sl], plan.sls[sl].entry_weight);
-      f(interlock::model::dtable_for(levels, plan.table, std::vector<std::uint32_t>(sls, mtu)),
-        note + ")");
+      f(qs::dtable_for(levels, plan.table, std::vector<std::uint32_t>(sls, mtu)), note + ")");
     } else {
       interlock::qos::ib_vl_arbitration_config c;
       std::vector<std::uint32_t> vl_weight(levels.vls(), 0);
@@ -190,7 +186,7 @@ int run(int argc, char** argv) {
             .push_back({static_cast<std::uint8_t>(vl), static_cast<std::uint8_t>(vl_weight[vl])});
       }
       c.limit_of_high_priority = static_cast<std::uint8_t>(o.ib_limit);
-      f(interlock::model::ib_for(c), " (InfiniBand: VLs weighted by their SLs' weights)");
+      f(qs::ib_for(c), " (InfiniBand: VLs weighted by their SLs' weights)");
     }
   };
   for (const std::string& name : o.schedulers)
@@ -214,15 +210,14 @@ int run(int argc, char** argv) {
     for (const std::string& tr : o.traffic)
       for (std::size_t l = 0; l < o.loads.size(); ++l) cells.push_back({name, tr, l});
   struct point {
-    std::vector<interlock::model::sl_result> mean;
+    std::vector<qs::sl_result> mean;
     std::string note;
   };
   shared.grid(
       cells.size(),
       [&](std::size_t k, bool) {
         const cell& c = cells[k];
-        const auto pattern = c.traffic == "shift" ? interlock::model::switch_pattern::shift
-                                                  : interlock::model::switch_pattern::uniform;
+        const auto pattern = c.traffic == "shift" ? qs::pattern::shift : qs::pattern::uniform;
         point out;
         with_scheduler(c.scheduler, [&](const auto& scheduler, const std::string& note) {
           out.mean = run_point(scheduler, o, shape, levels, traffic, pattern, o.loads[c.load]);

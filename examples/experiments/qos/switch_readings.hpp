@@ -4,11 +4,11 @@
 // --routing-unit pipelined|per_port|per_vl, --storing-unit
 // pipelined|per_port|per_vl, --queues per_sc|per_vl and --crossbar-cycles
 // whole|shared. settings_of<S>() declares them for a program's setting
-// table (cli/settings.hpp); apply() sets them on a switch_shape.
+// table (cli/settings.hpp); apply() sets them on a qos_switch::shape.
 #ifndef INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
 #define INTERLOCK_EXAMPLES_QOS_SWITCH_READINGS_HPP
 
-#include <interlock/model/switch/config.hpp>
+#include <interlock/model/qos_switch/shape.hpp>
 
 #include <string>
 #include <utility>
@@ -57,8 +57,8 @@ struct switch_readings {
     };
   }
 
-  void apply(interlock::model::switch_shape& shape) const {
-    using interlock::model::va_rule;
+  void apply(interlock::model::qos_switch::shape& shape) const {
+    using interlock::model::qos_switch::va_rule;
     shape.va = va == "routed" ? va_rule::routed : va_rule::can_go;
     shape.routing = unit(routing);
     shape.storing = unit(storing);
@@ -67,8 +67,8 @@ struct switch_readings {
   }
 
  private:
-  static interlock::model::routing_unit unit(const std::string& name) {
-    using interlock::model::routing_unit;
+  static interlock::model::qos_switch::routing_unit unit(const std::string& name) {
+    using interlock::model::qos_switch::routing_unit;
     return name == "per_port" ? routing_unit::per_port
            : name == "per_vl" ? routing_unit::per_vl
                               : routing_unit::pipelined;

@@ -9,7 +9,7 @@
 //   nothing is allocated once the store has grown to the number of records
 //   a run holds at once. Each record starts a slot aligned to Alignment.
 //   Every network of the model keeps its packets (and the QoS switch its
-//   messages, switch/packets.hpp) in one.
+//   messages, qos_switch/packets.hpp) in one.
 //   packet<RouteState> is what travels in a torus or Anton 2 network: the
 //   routing scheme's state (which holds the destination), the creation
 //   cycle, the cycles spent in the source queue, the source, the length in

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/fabric.hpp: a switch network's VL buffers and links, and how they are
-// numbered.
+// interlock/model/qos_switch/vl_fabric.hpp: a switch network's VL buffers and links, and how they
+// are numbered.
 //
 // Models [QoSThesis] Sections 2.2 and 4.2.2 (Figures 2.1, 2.2, 4.2): every
 // switch has an input buffer per port, an output buffer per port and a
@@ -12,8 +12,8 @@
 // buffer's space through credits that come back FLY cycles after it frees.
 //
 // Contract
-//   switch_fabric<Scheduler> is the state allocation.hpp and
-//   link_scheduler.hpp act on and network.hpp advances:
+//   fabric<Scheduler> is the state allocation.hpp and
+//   link_scheduler.hpp act on and qos_switch.hpp advances:
 //   - buffers are numbered inputs (switch s, port p: s * P + p), outputs
 //     (S * P + s * P + p), central buffers (2 S P + s * C + g * L + j for
 //     MPort g's central link j, C = MPorts x links), then NICs (nic_base +
@@ -30,8 +30,8 @@
 //     list once; release, port_free and credit are the events' effects.
 //   Nothing here allocates after build() except the waiter lists and the
 //   work lists growing to their largest size.
-#ifndef INTERLOCK_MODEL_SWITCH_FABRIC_HPP
-#define INTERLOCK_MODEL_SWITCH_FABRIC_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_VL_FABRIC_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_VL_FABRIC_HPP
 
 #include <algorithm>
 #include <array>
@@ -42,18 +42,19 @@
 
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/core/random.hpp"
-#include "interlock/model/switch/config.hpp"
-#include "interlock/model/switch/events.hpp"
-#include "interlock/model/switch/layout.hpp"
-#include "interlock/model/switch/packets.hpp"
-#include "interlock/model/switch/vl_buffer.hpp"
+#include "interlock/model/qos_switch/events.hpp"
+#include "interlock/model/qos_switch/layout.hpp"
+#include "interlock/model/qos_switch/packets.hpp"
+#include "interlock/model/qos_switch/shape.hpp"
+#include "interlock/model/qos_switch/vl_buffer.hpp"
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
-inline constexpr std::uint32_t no_switch_buffer = 0xFFFFFFFFu;
+inline constexpr std::uint32_t no_buffer = 0xFFFFFFFFu;
 
-struct switch_buffer {
+struct buffer {
   vl_space space;
   std::array<packet_fifo, vl_space::max_vls> queue{};
   std::uint32_t occupied = 0;  // bit q: queue[q] holds a packet (q: a VL, or an SC)
@@ -65,8 +66,8 @@ struct switch_buffer {
   // speed-up that cycle (its first packet's crossbar).
   std::uint64_t read_cycle = ~std::uint64_t{0}, write_cycle = ~std::uint64_t{0};
   std::uint32_t read_used = 0, write_used = 0, write_cap = 0;
-  std::uint64_t stamp = ~std::uint64_t{0};   // the cycle it was last woken as a source
-  std::uint32_t link_in = no_switch_buffer;  // the link feeding it (input buffers)
+  std::uint64_t stamp = ~std::uint64_t{0};  // the cycle it was last woken as a source
+  std::uint32_t link_in = no_buffer;        // the link feeding it (input buffers)
   // When its routing unit is next free (routing_unit::per_port: [0]; per_vl:
   // per VL).
   std::array<std::uint64_t, vl_space::max_vls> routing_free{};
@@ -103,21 +104,21 @@ struct switch_buffer {
   round_robin_arbiter<64, rr_order::ascending> source_arbiter;
   std::vector<std::uint32_t> waiters;  // sources waiting for its room or write port
 
-  void enqueue(switch_packets& packets, std::size_t v, std::uint32_t id) noexcept {
-    queue[v].push(packets, id);
+  void enqueue(qos_switch::packets& store, std::size_t v, std::uint32_t id) noexcept {
+    queue[v].push(store, id);
     occupied |= std::uint32_t{1} << v;
   }
-  std::uint32_t dequeue(switch_packets& packets, std::size_t v) noexcept {
-    const std::uint32_t id = queue[v].pop(packets);
+  std::uint32_t dequeue(qos_switch::packets& store, std::size_t v) noexcept {
+    const std::uint32_t id = queue[v].pop(store);
     if (queue[v].empty()) occupied &= ~(std::uint32_t{1} << v);
     return id;
   }
 };
 
 template <class Scheduler>
-struct switch_link {
-  std::uint32_t from = 0;                     // its output buffer or NIC queue
-  std::uint32_t to_input = no_switch_buffer;  // the input buffer at the other end, or none (a NIC)
+struct link {
+  std::uint32_t from = 0;              // its output buffer or NIC queue
+  std::uint32_t to_input = no_buffer;  // the input buffer at the other end, or none (a NIC)
   std::uint32_t latency = 0;
   std::uint64_t busy_until = 0;
   std::uint64_t stamp = ~std::uint64_t{0};
@@ -127,17 +128,17 @@ struct switch_link {
 };
 
 template <class Scheduler>
-struct switch_fabric {
-  switch_layout layout;
-  switch_shape shape;
+struct fabric {
+  qos_switch::layout layout;
+  qos_switch::shape shape;
   service_levels levels;
 
   std::size_t inputs = 0, outputs = 0, centrals = 0, nic_base = 0, nic_link = 0;
-  std::vector<switch_buffer> buffers;
-  std::vector<switch_link<Scheduler>> links;
+  std::vector<buffer> buffers;
+  std::vector<link<Scheduler>> links;
   std::vector<std::uint32_t> link_of_output;
-  switch_packets packets;
-  switch_events events;
+  qos_switch::packets packets;
+  qos_switch::events events;
   std::uint64_t now = 0;
   std::vector<std::uint32_t> sources, ready_links;  // this cycle's work
   std::vector<splitmix64> switch_rng;               // each switch's route choices
@@ -146,7 +147,7 @@ struct switch_fabric {
   double peak_crossbar = 0;
   std::uint64_t blocked_picks = 0;  // va_rule::routed picks whose head had no room
 
-  switch_fabric(switch_layout l, const switch_shape& s, const service_levels& v)
+  fabric(qos_switch::layout l, const qos_switch::shape& s, const service_levels& v)
       : layout(std::move(l)), shape(s), levels(v) {}
 
   void build(const Scheduler& scheduler) {
@@ -170,23 +171,23 @@ struct switch_fabric {
       buffers[b].space = b < nic_base ? space(capacity) : vl_space(capacity, vls, 0, capacity);
     }
     // Links: one per switch output port with a peer, then one per NIC.
-    link_of_output.assign(S * P, no_switch_buffer);
+    link_of_output.assign(S * P, no_buffer);
     for (std::size_t s = 0; s < S; ++s) {
       for (std::size_t p = 0; p < P; ++p) {
         const port_peer& q = layout.peer(s, p);
         if (q.what == port_peer::kind::none) continue;
-        switch_link<Scheduler> L{static_cast<std::uint32_t>(outputs + s * P + p),
-                                 q.what == port_peer::kind::switch_port
-                                     ? static_cast<std::uint32_t>(inputs + q.id * P + q.port)
-                                     : no_switch_buffer,
-                                 shape.latency.fly,
-                                 0,
-                                 ~std::uint64_t{0},
-                                 space(shape.input_flits),
-                                 {},
-                                 scheduler};
+        link<Scheduler> L{static_cast<std::uint32_t>(outputs + s * P + p),
+                          q.what == port_peer::kind::switch_port
+                              ? static_cast<std::uint32_t>(inputs + q.id * P + q.port)
+                              : no_buffer,
+                          shape.latency.fly,
+                          0,
+                          ~std::uint64_t{0},
+                          space(shape.input_flits),
+                          {},
+                          scheduler};
         link_of_output[s * P + p] = static_cast<std::uint32_t>(links.size());
-        if (L.to_input != no_switch_buffer)
+        if (L.to_input != no_buffer)
           buffers[L.to_input].link_in = static_cast<std::uint32_t>(links.size());
         links.push_back(std::move(L));
       }
@@ -194,14 +195,14 @@ struct switch_fabric {
     nic_link = links.size();
     for (std::size_t n = 0; n < layout.nics(); ++n) {
       const nic_attachment& at = layout.nic(n);
-      switch_link<Scheduler> L{static_cast<std::uint32_t>(nic_base + n),
-                               static_cast<std::uint32_t>(inputs + at.sw * P + at.port),
-                               shape.latency.inj,
-                               0,
-                               ~std::uint64_t{0},
-                               space(shape.input_flits),
-                               {},
-                               scheduler};
+      link<Scheduler> L{static_cast<std::uint32_t>(nic_base + n),
+                        static_cast<std::uint32_t>(inputs + at.sw * P + at.port),
+                        shape.latency.inj,
+                        0,
+                        ~std::uint64_t{0},
+                        space(shape.input_flits),
+                        {},
+                        scheduler};
       buffers[L.to_input].link_in = static_cast<std::uint32_t>(links.size());
       links.push_back(std::move(L));
     }
@@ -212,13 +213,13 @@ struct switch_fabric {
 
   // ---- this cycle's work -------------------------------------------------
   void wake_source(std::uint32_t b) {
-    switch_buffer& B = buffers[b];
+    buffer& B = buffers[b];
     if (B.stamp == now) return;
     B.stamp = now;
     sources.push_back(b);
   }
   void wake_link(std::uint32_t l) {
-    switch_link<Scheduler>& L = links[l];
+    link<Scheduler>& L = links[l];
     if (L.stamp == now) return;
     L.stamp = now;
     ready_links.push_back(l);
@@ -233,14 +234,14 @@ struct switch_fabric {
   // `flits` of VL v leave buffer b: its space comes back, its waiters try
   // again, and an input buffer sends the credits back up its link.
   void release(std::uint32_t b, std::uint32_t v, std::uint32_t flits) {
-    switch_buffer& B = buffers[b];
+    buffer& B = buffers[b];
     B.space.release(v, flits);
     B.leaving[v] -= flits;
     wake_waiters(b);
-    if (b < outputs && B.link_in != no_switch_buffer) {
-      switch_link<Scheduler>& L = links[B.link_in];
+    if (b < outputs && B.link_in != no_buffer) {
+      link<Scheduler>& L = links[B.link_in];
       L.credits_in_flight[v] += flits;
-      events.push(now + L.latency, switch_event_kind::credit, B.link_in, v, flits);
+      events.push(now + L.latency, event_kind::credit, B.link_in, v, flits);
     }
   }
   // Buffer b's write port is free: its waiters try again. An output
@@ -251,11 +252,11 @@ struct switch_fabric {
     wake_waiters(b);
     if (b >= outputs && b < centrals) {
       const std::uint32_t l = link_of_output[b - outputs];
-      if (l != no_switch_buffer) wake_link(l);
+      if (l != no_buffer) wake_link(l);
     }
   }
   void credit(std::uint32_t l, std::uint32_t v, std::uint32_t flits) {
-    switch_link<Scheduler>& L = links[l];
+    link<Scheduler>& L = links[l];
     L.credit_view.release(v, flits);
     L.credits_in_flight[v] -= flits;
     wake_link(l);
@@ -264,13 +265,13 @@ struct switch_fabric {
   // ---- numbering ---------------------------------------------------------
   // The FIFO of buffer b that pk joins: its SC's in an output buffer or a
   // NIC's queue with sc_queues, its VL's otherwise.
-  std::size_t queue_of(std::uint32_t b, const switch_packet& pk) const noexcept {
+  std::size_t queue_of(std::uint32_t b, const packet& pk) const noexcept {
     const bool per_sc = shape.sc_queues && b >= outputs && (b < centrals || b >= nic_base);
     return per_sc ? pk.sc : pk.vl;
   }
   // Where the head of buffer b's VL goes next: an output buffer, or the
   // central stage of b's MPort (returned as central_stage() + group).
-  std::uint32_t destination(std::uint32_t b, const switch_packet& pk) const noexcept {
+  std::uint32_t destination(std::uint32_t b, const packet& pk) const noexcept {
     const std::size_t P = shape.ports;
     if (b < outputs) {
       const std::size_t s = b / P, p = b % P;
@@ -287,8 +288,8 @@ struct switch_fabric {
   std::uint32_t central_buffer(std::uint32_t group, std::size_t j) const noexcept {
     return static_cast<std::uint32_t>(centrals + group * shape.central_links + j);
   }
-  bool can_take(std::uint32_t d, const switch_packet& pk) const noexcept {
-    const switch_buffer& D = buffers[d];
+  bool can_take(std::uint32_t d, const packet& pk) const noexcept {
+    const buffer& D = buffers[d];
     return D.write_busy_until <= now && D.space.fits(pk.next_vl, pk.flits) &&
            (D.write_cycle != now || D.write_used + pk.flits <= D.write_cap);
   }
@@ -330,7 +331,8 @@ struct switch_fabric {
   }
 };
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_FABRIC_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_VL_FABRIC_HPP

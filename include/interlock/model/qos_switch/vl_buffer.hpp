@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/vl_buffer.hpp: a switch buffer whose space the VLs share dynamically.
+// interlock/model/qos_switch/vl_buffer.hpp: a switch buffer whose space the VLs share dynamically.
 //
 // Models [QoSThesis] Sections 2.2.1 and 4.2.2: "VL buffer storage space is
 // dynamically managed, i.e. the buffer space is shared by all the VLs ...
@@ -21,11 +21,11 @@
 //   Complexity: O(1) per call.
 //
 // Example
-//   interlock::model::vl_space b(256, 3, 16, 256);   // 3 VLs, 16 flits each guaranteed
+//   interlock::model::qos_switch::vl_space b(256, 3, 16, 256);   // 3 VLs, 16 flits each guaranteed
 //   b.reserve(0, 224);                                // VL0: its 16 and all 208 shared
 //   assert(!b.fits(0, 16) && b.fits(1, 16));          // VL1 still has its own 16
-#ifndef INTERLOCK_MODEL_SWITCH_VL_BUFFER_HPP
-#define INTERLOCK_MODEL_SWITCH_VL_BUFFER_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_VL_BUFFER_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_VL_BUFFER_HPP
 
 #include <array>
 #include <cstddef>
@@ -37,6 +37,7 @@
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
 class vl_space {
  public:
@@ -123,7 +124,8 @@ struct packet_fifo {
   }
 };
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_VL_BUFFER_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_VL_BUFFER_HPP

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/network.hpp: NICs and hierarchical QoS switches, simulated per event.
+// interlock/model/qos_switch.hpp: NICs and hierarchical QoS switches, simulated per event.
 //
 // Models [QoSThesis] Sections 2.2 and 4.2.2 (Figures 2.1, 2.2, 4.2) by
-// composing the switch's components: its buffers and links (fabric.hpp), VC
+// composing the switch's components: its buffers and links (vl_fabric.hpp), VC
 // and switch allocation with its crossbars (allocation.hpp), the links'
 // schedulers and routing (link_scheduler.hpp), the NICs' sources
-// (sources.hpp), what a run measures (measurement.hpp) and its invariants
-// (audit.hpp), all driven by one queue of events (events.hpp). Each SL's
+// (sl_sources.hpp), what a run measures (sl_measurement.hpp) and its invariants
+// (conservation.hpp), all driven by one queue of events (events.hpp). Each SL's
 // packets keep their SL's SC and VL end to end. NICs schedule their link
 // with the same scheduler as the switches' output ports: in the thesis's
 // Figures 2.4-2.5 each SL gets its table's share at the NIC too once the
@@ -19,18 +19,18 @@
 //   Events are kept in a binary heap; nothing scans every buffer.
 //
 // Contract
-//   - switch_network<Scheduler>(layout, shape, levels, traffic, scheduler):
+//   - network<Scheduler>(layout, shape, levels, traffic, scheduler):
 //     every configuration is checked here (config_error names the field);
 //     each output port and NIC link gets a copy of `scheduler` (tables are
 //     shared, states are per port).
 //   - run(pattern, load, warmup, measure, seed): NICs inject `load` flits
 //     per cycle each, split among SLs by the traffic's shares (run_rates:
 //     each SL's rate given), each SL's packets created by its source
-//     (sources.hpp: Bernoulli, constant bit rate on a connection or
+//     (sl_sources.hpp: Bernoulli, constant bit rate on a connection or
 //     to the pattern, bursts), to uniform random other NICs, to (src + 1)
 //     mod NICs or to fixed destinations (each message one packet, or cut
 //     into packets by the traffic's packet_limit); one run per network; results()
-//     (measurement.hpp) after
+//     (sl_measurement.hpp) after
 //     it gives per SL over the measured window: offered and delivered flits
 //     per cycle per NIC, the share of delivered flits, mean end-to-end
 //     latency (creation to tail delivered) and network latency (head leaving
@@ -46,15 +46,16 @@
 //   - Same seed, same results: one generator per NIC.
 //
 // Example
-//   auto layout = interlock::model::single_switch(48);
-//   interlock::model::service_levels a({0, 1, 2}, {0, 1, 2});
-//   interlock::model::sl_traffic t{{0.5, 0.4, 0.1}, {16, 16, 16}};
-//   interlock::model::switch_network<interlock::qos::sbt_scheduler> net(
-//       layout, interlock::model::opa_48_port(), a, t, interlock::model::sbt_for(a, {60, 30, 10}));
-//   net.run(interlock::model::switch_pattern::uniform, 1.0, 5000, 20000, 1);
+//   auto layout = interlock::model::qos_switch::single_switch(48);
+//   interlock::model::qos_switch::service_levels a({0, 1, 2}, {0, 1, 2});
+//   interlock::model::qos_switch::sl_traffic t{{0.5, 0.4, 0.1}, {16, 16, 16}};
+//   interlock::model::qos_switch::network<interlock::qos::sbt_scheduler> net(
+//       layout, interlock::model::qos_switch::opa_48_port(), a, t,
+//       interlock::model::qos_switch::sbt_for(a, {60, 30, 10}));
+//   net.run(interlock::model::qos_switch::pattern::uniform, 1.0, 5000, 20000, 1);
 //   double sl0 = net.results()[0].normalized_throughput;   // about 0.6
-#ifndef INTERLOCK_MODEL_SWITCH_NETWORK_HPP
-#define INTERLOCK_MODEL_SWITCH_NETWORK_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_HPP
 
 #include <algorithm>
 #include <cstddef>
@@ -64,26 +65,27 @@
 #include <vector>
 
 #include "interlock/core/config_error.hpp"
-#include "interlock/model/switch/allocation.hpp"
-#include "interlock/model/switch/audit.hpp"
-#include "interlock/model/switch/config.hpp"
-#include "interlock/model/switch/events.hpp"
-#include "interlock/model/switch/fabric.hpp"
-#include "interlock/model/switch/layout.hpp"
-#include "interlock/model/switch/link_scheduler.hpp"
-#include "interlock/model/switch/measurement.hpp"
-#include "interlock/model/switch/schedulers.hpp"
-#include "interlock/model/switch/sources.hpp"
+#include "interlock/model/qos_switch/allocation.hpp"
+#include "interlock/model/qos_switch/conservation.hpp"
+#include "interlock/model/qos_switch/events.hpp"
+#include "interlock/model/qos_switch/layout.hpp"
+#include "interlock/model/qos_switch/link_scheduler.hpp"
+#include "interlock/model/qos_switch/schedulers.hpp"
+#include "interlock/model/qos_switch/shape.hpp"
+#include "interlock/model/qos_switch/sl_measurement.hpp"
+#include "interlock/model/qos_switch/sl_sources.hpp"
+#include "interlock/model/qos_switch/vl_fabric.hpp"
 #include "interlock/qos/ib_vl_arbiter.hpp"
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
 template <class Scheduler>
-class switch_network {
+class network {
  public:
-  switch_network(switch_layout layout, const switch_shape& shape, const service_levels& levels,
-                 const sl_traffic& traffic, const Scheduler& scheduler)
+  network(qos_switch::layout layout, const qos_switch::shape& shape, const service_levels& levels,
+          const sl_traffic& traffic, const Scheduler& scheduler)
       : f_(std::move(layout), shape, levels),
         traffic_(traffic),
         generators_(f_.layout.nics(), traffic),
@@ -91,7 +93,7 @@ class switch_network {
     f_.shape.check();
     f_.layout.check();
     if (f_.layout.ports() != f_.shape.ports) {
-      throw config_error("switch_network", "layout ports", std::to_string(f_.layout.ports()),
+      throw config_error("network", "layout ports", std::to_string(f_.layout.ports()),
                          "the shape's ports (" + std::to_string(f_.shape.ports) + ")");
     }
     const std::uint32_t smallest =
@@ -99,25 +101,25 @@ class switch_network {
     traffic_.check(f_.levels.sls(), std::min(smallest, f_.shape.vl_max_flits));
     if (f_.layout.max_class() + 1 > f_.levels.classes()) {
       throw config_error(
-          "switch_network", "route classes", std::to_string(f_.layout.max_class() + 1),
+          "network", "route classes", std::to_string(f_.layout.max_class() + 1),
           "at most the service levels' SC classes (" + std::to_string(f_.levels.classes()) + ")");
     }
-    if (switch_link_scheduler<Scheduler>::per_vl && f_.levels.vls() > qos::ib::data_vls) {
-      throw config_error("switch_network", "VLs", std::to_string(f_.levels.vls()),
+    if (link_scheduler<Scheduler>::per_vl && f_.levels.vls() > qos::ib::data_vls) {
+      throw config_error("network", "VLs", std::to_string(f_.levels.vls()),
                          "1..15 for InfiniBand's arbiter");
     }
     f_.build(scheduler);
     allocation_.build(f_);
   }
 
-  const switch_layout& layout() const noexcept { return f_.layout; }
-  const switch_shape& shape() const noexcept { return f_.shape; }
+  const qos_switch::layout& layout() const noexcept { return f_.layout; }
+  const qos_switch::shape& shape() const noexcept { return f_.shape; }
   std::uint64_t now() const noexcept { return f_.now; }
 
-  void run(switch_pattern pattern, double load, std::uint64_t warmup, std::uint64_t measure,
+  void run(pattern pattern, double load, std::uint64_t warmup, std::uint64_t measure,
            std::uint64_t seed) {
     if (!(load >= 0 && load <= 64)) {
-      throw config_error("switch_network", "load", std::to_string(load), "0..64 flits/cycle/NIC");
+      throw config_error("network", "load", std::to_string(load), "0..64 flits/cycle/NIC");
     }
     std::vector<double> rates(f_.levels.sls());
     for (std::size_t sl = 0; sl < rates.size(); ++sl) rates[sl] = load * traffic_.share[sl];
@@ -126,28 +128,28 @@ class switch_network {
 
   /// run() with each SL's rate given, in flits per cycle per NIC (the
   /// traffic's shares are not read).
-  void run_rates(switch_pattern pattern, const std::vector<double>& rates, std::uint64_t warmup,
+  void run_rates(pattern pattern, const std::vector<double>& rates, std::uint64_t warmup,
                  std::uint64_t measure, std::uint64_t seed) {
     if (ran_) {
-      throw config_error("switch_network", "run", "a second call",
+      throw config_error("network", "run", "a second call",
                          "one run per network (build another for the next point)");
     }
     if (rates.size() != f_.levels.sls()) {
-      throw config_error("switch_network", "rates", std::to_string(rates.size()),
+      throw config_error("network", "rates", std::to_string(rates.size()),
                          "one per SL (" + std::to_string(f_.levels.sls()) + ")");
     }
     for (std::size_t sl = 0; sl < rates.size(); ++sl) {
       if (!(rates[sl] >= 0 && rates[sl] <= 64)) {
-        throw config_error("switch_network", "rate of SL" + std::to_string(sl),
-                           std::to_string(rates[sl]), "0..64 flits/cycle/NIC");
+        throw config_error("network", "rate of SL" + std::to_string(sl), std::to_string(rates[sl]),
+                           "0..64 flits/cycle/NIC");
       }
     }
     ran_ = true;
-    if (pattern == switch_pattern::fixed && !generators_.has_destinations()) {
-      throw config_error("switch_network", "pattern", "fixed",
+    if (pattern == pattern::fixed && !generators_.has_destinations()) {
+      throw config_error("network", "pattern", "fixed",
                          "a pattern whose destinations set_destinations() gave");
     }
-    interlock::detail::require_in_range("switch_network", "measured cycles", measure, 1,
+    interlock::detail::require_in_range("network", "measured cycles", measure, 1,
                                         std::uint64_t{1} << 40);
     measure_.reset(f_.now);
     measure_.window(f_.now + warmup, f_.now + warmup + measure);
@@ -156,12 +158,12 @@ class switch_network {
       f_.switch_rng.emplace_back(~seed * 0xD1B54A32D192ED03ull + sw + 1);
     generating_ = generators_.start(pattern, rates, seed, f_.now,
                                     [&](std::uint64_t at, std::uint32_t n, std::uint32_t sl) {
-                                      f_.events.push(at, switch_event_kind::generate, n, sl);
+                                      f_.events.push(at, event_kind::generate, n, sl);
                                     });
     advance(measure_.end());
   }
 
-  /// The destination of each NIC's packets under switch_pattern::fixed.
+  /// The destination of each NIC's packets under pattern::fixed.
   void set_destinations(const std::vector<std::uint32_t>& destination) {
     generators_.set_destinations(destination);
   }
@@ -169,9 +171,9 @@ class switch_network {
   /// Creates one packet of `sl` from `src` to `dst` now (a probe; run() need not be called).
   void inject(std::size_t src, std::size_t dst, std::size_t sl) {
     const std::size_t nics = f_.layout.nics();
-    interlock::detail::require_in_range("switch_network", "source NIC", src, 0, nics - 1);
-    interlock::detail::require_in_range("switch_network", "destination NIC", dst, 0, nics - 1);
-    interlock::detail::require_in_range("switch_network", "SL", sl, 0, f_.levels.sls() - 1);
+    interlock::detail::require_in_range("network", "source NIC", src, 0, nics - 1);
+    interlock::detail::require_in_range("network", "destination NIC", dst, 0, nics - 1);
+    interlock::detail::require_in_range("network", "SL", sl, 0, f_.levels.sls() - 1);
     if (!measure_.started()) measure_.reset(f_.now);
     create(static_cast<std::uint32_t>(src), static_cast<std::uint32_t>(dst),
            static_cast<std::uint32_t>(sl));
@@ -206,9 +208,10 @@ class switch_network {
   /// had no room where it goes (the input requested nothing that cycle).
   std::uint64_t blocked_picks() const noexcept { return f_.blocked_picks; }
 
-  /// What breaks the model's invariants, or "" (audit.hpp).
+  /// What breaks the model's invariants, or "" (conservation.hpp).
   std::string audit() const {
-    return switch_audit(f_, !generating_ && f_.events.empty(), total_created_, total_delivered_);
+    return qos_switch::audit(f_, !generating_ && f_.events.empty(), total_created_,
+                             total_delivered_);
   }
 
  private:
@@ -217,7 +220,7 @@ class switch_network {
     generators_.fire(
         n, sl, f_.now, [&](std::uint32_t dst) { create(n, dst, sl); },
         [&](std::uint64_t at, std::uint32_t nic, std::uint32_t s) {
-          f_.events.push(at, switch_event_kind::generate, nic, s);
+          f_.events.push(at, event_kind::generate, nic, s);
         });
   }
 
@@ -241,7 +244,7 @@ class switch_network {
   void create_packet(std::uint32_t n, std::uint32_t dst, std::uint32_t sl, std::uint32_t flits,
                      std::uint32_t message) {
     const std::uint32_t id = f_.packets.acquire();
-    switch_packet& pk = f_.packets[id];
+    packet& pk = f_.packets[id];
     pk.created = f_.now;
     pk.src = n;
     pk.dst = dst;
@@ -253,20 +256,20 @@ class switch_network {
     pk.head_ready = f_.now;
     pk.tail_at = f_.now;
     ++total_created_;
-    switch_buffer& B = f_.buffers[f_.nic_base + n];
+    buffer& B = f_.buffers[f_.nic_base + n];
     B.space.reserve(pk.vl, pk.flits);
     B.enqueue(f_.packets, f_.queue_of(static_cast<std::uint32_t>(f_.nic_base + n), pk), id);
     f_.wake_link(static_cast<std::uint32_t>(f_.nic_link + n));
   }
 
   void deliver(std::uint32_t id) {
-    const switch_packet& pk = f_.packets[id];
+    const packet& pk = f_.packets[id];
     ++total_delivered_;
     if (pk.message == no_message) {
       measure_.delivered(pk.sl, pk.flits, f_.now - pk.created, f_.now - pk.injected, f_.now);
     } else {
       measure_.flits_delivered(pk.sl, pk.flits, f_.now);
-      switch_message& m = messages_[pk.message];
+      message& m = messages_[pk.message];
       m.injected = std::min(m.injected, pk.injected);
       if (--m.remaining == 0) {
         measure_.completed(pk.sl, f_.now - m.created, f_.now - m.injected, f_.now);
@@ -286,12 +289,12 @@ class switch_network {
   // while they are handled too), then a step; a step that pushes events for
   // its own cycle is followed by another round of it.
   void advance(std::uint64_t until) {
-    switch_events& q = f_.events;
+    events& q = f_.events;
     for (std::uint64_t t = q.next(); t < until; t = q.next()) {
       q.advance_to(t);
       f_.now = t;
-      std::vector<switch_event>& due = q.due();
-      for (std::size_t i = 0; i < due.size(); ++i) handle(switch_event(due[i]));
+      std::vector<event>& due = q.due();
+      for (std::size_t i = 0; i < due.size(); ++i) handle(event(due[i]));
       q.clear();
       step();
     }
@@ -301,44 +304,45 @@ class switch_network {
     }
   }
 
-  void handle(const switch_event& e) {
+  void handle(const event& e) {
     switch (e.kind) {
-      case switch_event_kind::wake_source:
+      case event_kind::wake_source:
         f_.wake_source(e.a);
         break;
-      case switch_event_kind::wake_link:
+      case event_kind::wake_link:
         f_.wake_link(e.a);
         break;
-      case switch_event_kind::release:
+      case event_kind::release:
         f_.release(e.a, e.b, e.c);
         break;
-      case switch_event_kind::port_free:
+      case event_kind::port_free:
         f_.port_free(e.a);
         break;
-      case switch_event_kind::credit:
+      case event_kind::credit:
         f_.credit(e.a, e.b, e.c);
         break;
-      case switch_event_kind::generate:
+      case event_kind::generate:
         generate(e.a, e.b);
         break;
-      case switch_event_kind::deliver:
+      case event_kind::deliver:
         deliver(e.a);
         break;
     }
   }
 
-  switch_fabric<Scheduler> f_;
+  fabric<Scheduler> f_;
   sl_traffic traffic_;
-  switch_allocation<Scheduler> allocation_;
-  switch_link_scheduler<Scheduler> links_;
+  allocation<Scheduler> allocation_;
+  link_scheduler<Scheduler> links_;
   bool generating_ = false, ran_ = false;
-  switch_sources generators_;  // the NICs' packet sources
-  switch_messages messages_;   // messages cut into packets, in flight
-  switch_measurement measure_;
+  sources generators_;  // the NICs' packet sources
+  messages messages_;   // messages cut into packets, in flight
+  measurement measure_;
   std::uint64_t total_created_ = 0, total_delivered_ = 0;
 };
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_NETWORK_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_HPP

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/events.hpp: what happens when in a switch network, in time order.
+// interlock/model/qos_switch/events.hpp: what happens when in a switch network, in time order.
 //
 // Contract
-//   switch_events holds the switch network's future events (network.hpp):
+//   events holds the switch network's future events (qos_switch.hpp):
 //   a source buffer or link to look at again, space or a write port coming
 //   free, credits arriving, a NIC's next packet, a delivery. It is the
-//   model's calendar (event_calendar.hpp) of switch_event: events of one
+//   model's calendar (event_calendar.hpp) of event: events of one
 //   cycle come out in the order they were pushed, so a run is the same on
 //   every standard library; an event within the calendar's reach costs
 //   O(1), one beyond it (a NIC's next packet at a low rate) O(log n).
 //
 // Example
-//   interlock::model::switch_events q;
-//   q.push(5, interlock::model::switch_event_kind::credit, 2, 0, 16);
-//   q.push(3, interlock::model::switch_event_kind::deliver, 7);
+//   interlock::model::qos_switch::events q;
+//   q.push(5, interlock::model::qos_switch::event_kind::credit, 2, 0, 16);
+//   q.push(3, interlock::model::qos_switch::event_kind::deliver, 7);
 //   auto first = q.next();   // 3
-#ifndef INTERLOCK_MODEL_SWITCH_EVENTS_HPP
-#define INTERLOCK_MODEL_SWITCH_EVENTS_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_EVENTS_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_EVENTS_HPP
 
 #include <cstdint>
 
@@ -24,8 +24,9 @@
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
-enum class switch_event_kind : std::uint8_t {
+enum class event_kind : std::uint8_t {
   wake_source,  // a: a buffer to offer its heads again
   wake_link,    // a: a link to schedule again
   release,      // a: a buffer; b: VL; c: flits whose space comes back
@@ -35,21 +36,22 @@ enum class switch_event_kind : std::uint8_t {
   deliver       // a: a packet whose tail reached its NIC
 };
 
-struct switch_event {
-  switch_event_kind kind;
+struct event {
+  event_kind kind;
   std::uint32_t a, b, c;
 };
 
-class switch_events : public event_calendar<switch_event> {
+class events : public event_calendar<event> {
  public:
-  using event_calendar<switch_event>::push;
-  void push(std::uint64_t at, switch_event_kind kind, std::uint32_t a, std::uint32_t b = 0,
+  using event_calendar<event>::push;
+  void push(std::uint64_t at, event_kind kind, std::uint32_t a, std::uint32_t b = 0,
             std::uint32_t c = 0) {
-    push(at, switch_event{kind, a, b, c});
+    push(at, event{kind, a, b, c});
   }
 };
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_EVENTS_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_EVENTS_HPP

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/allocation.hpp: a switch's VC and switch allocation, and its crossbars.
+// interlock/model/qos_switch/allocation.hpp: a switch's VC and switch allocation, and its
+// crossbars.
 //
 // Models [QoSThesis] Sections 2.2.2 and 4.2.2: allocation in two stages
 // (VA-SA). Each input or central buffer's input arbiter (round robin over
@@ -20,15 +21,15 @@
 // its route.
 //
 // Contract
-//   switch_allocation<Scheduler>::build(fabric) sizes its request masks;
+//   allocation<Scheduler>::build(fabric) sizes its request masks;
 //   allocate(fabric) runs one cycle's allocation over the buffers woken in
 //   it (fabric.sources, then emptied): a source with nothing that can go
 //   waits on the buffers it needs (woken when they free room or their
 //   write port); one that loses an arbitration is woken the next cycle.
 //   Work is proportional to the buffers woken; nothing allocates once the
 //   waiter lists have grown.
-#ifndef INTERLOCK_MODEL_SWITCH_ALLOCATION_HPP
-#define INTERLOCK_MODEL_SWITCH_ALLOCATION_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_ALLOCATION_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_ALLOCATION_HPP
 
 #include <algorithm>
 #include <array>
@@ -38,15 +39,16 @@
 
 #include "interlock/core/bits.hpp"
 #include "interlock/core/grant.hpp"
-#include "interlock/model/switch/fabric.hpp"
+#include "interlock/model/qos_switch/vl_fabric.hpp"
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
 template <class Scheduler>
-class switch_allocation {
+class allocation {
  public:
-  using fabric_type = switch_fabric<Scheduler>;
+  using fabric_type = fabric<Scheduler>;
 
   void build(const fabric_type& f) {
     requests_.assign(f.layout.switches() * f.shape.ports + f.layout.switches() * f.shape.mports(),
@@ -76,7 +78,7 @@ class switch_allocation {
       requests_[di] = 0;
       if (di < f.outputs) {
         const auto d = static_cast<std::uint32_t>(f.outputs + di);
-        switch_buffer& D = f.buffers[d];
+        buffer& D = f.buffers[d];
         // One grant; more while the write port has flits of the cycle left.
         for (std::uint64_t fit = req; fit != 0; fit = fitting(f, di, d, req)) {
           const grant g = D.source_arbiter.arbitrate(fit);
@@ -89,7 +91,7 @@ class switch_allocation {
         const std::uint32_t group = di - static_cast<std::uint32_t>(f.outputs);
         for (std::size_t j = 0; j < f.shape.central_links && req != 0; ++j) {
           const std::uint32_t cb = f.central_buffer(group, j);
-          switch_buffer& D = f.buffers[cb];
+          buffer& D = f.buffers[cb];
           for (std::uint64_t fit = fitting(f, di, cb, req); fit != 0;
                fit = fitting(f, di, cb, req)) {
             const grant g = D.source_arbiter.arbitrate(fit);
@@ -102,8 +104,7 @@ class switch_allocation {
       }
       // Sources that lost try again next cycle.
       for (std::uint64_t r = req; r != 0; r &= r - 1)
-        f.events.push(f.now + 1, switch_event_kind::wake_source,
-                      f.source_of(di, bits::lowest_index(r)));
+        f.events.push(f.now + 1, event_kind::wake_source, f.source_of(di, bits::lowest_index(r)));
     }
   }
 
@@ -115,14 +116,14 @@ class switch_allocation {
     for (std::uint64_t r = req; r != 0; r &= r - 1) {
       const std::size_t local = bits::lowest_index(r);
       const std::uint32_t src = f.source_of(di, local);
-      const switch_buffer& B = f.buffers[src];
+      const buffer& B = f.buffers[src];
       if (f.can_take(d, f.packets[B.queue[chosen_vl_[src]].head])) fit |= std::uint64_t{1} << local;
     }
     return fit;
   }
 
   // Whether buffer d, or one of central group d's links, can take pk now.
-  bool fits(const fabric_type& f, std::uint32_t d, const switch_packet& pk) const {
+  bool fits(const fabric_type& f, std::uint32_t d, const packet& pk) const {
     if (d < f.central_stage()) return f.can_take(d, pk);
     const std::uint32_t group = d - static_cast<std::uint32_t>(f.central_stage());
     bool any = false;
@@ -153,7 +154,7 @@ class switch_allocation {
 
   // Source b's input arbiter offers one VL (the shape's va_rule).
   void offer(fabric_type& f, std::uint32_t b) {
-    switch_buffer& B = f.buffers[b];
+    buffer& B = f.buffers[b];
     if (B.read_busy_until > f.now) return;  // woken when its transfer ends
     const bool can_go_only = f.shape.va == va_rule::can_go;
     // Flits of this cycle its crossbar input has left (share_cycles).
@@ -163,7 +164,7 @@ class switch_allocation {
     std::uint64_t offered = 0, routed = 0;
     for (std::uint32_t m = B.occupied; m != 0; m &= m - 1) {
       const std::size_t v = bits::lowest_index(m);
-      const switch_packet& pk = f.packets[B.queue[v].head];
+      const packet& pk = f.packets[B.queue[v].head];
       if (pk.head_ready > f.now) continue;  // woken when it is ready
       if (pk.flits > room) continue;        // woken next cycle, when its transfer ends
       const std::uint32_t d = f.destination(b, pk);
@@ -197,7 +198,7 @@ class switch_allocation {
     }
     ++f.blocked_picks;
     if ((routed & ~(std::uint64_t{1} << v)) != 0) {
-      f.events.push(f.now + 1, switch_event_kind::wake_source, b);  // the next VL's turn
+      f.events.push(f.now + 1, event_kind::wake_source, b);  // the next VL's turn
     } else {
       wait_for(f, d, b);
     }
@@ -205,11 +206,11 @@ class switch_allocation {
 
   // The packet at the head of src's chosen VL crosses a crossbar into dst.
   void transfer(fabric_type& f, std::uint32_t src, std::uint32_t dst) {
-    switch_buffer& B = f.buffers[src];
+    buffer& B = f.buffers[src];
     const std::size_t v = chosen_vl_[src];
     B.vl_arbiter.commit(grant(v));
     const std::uint32_t id = B.dequeue(f.packets, v);
-    switch_packet& pk = f.packets[id];
+    packet& pk = f.packets[id];
     const bool from_input = src < f.outputs;
     const std::uint32_t speed = from_input ? f.shape.mport_speedup : f.shape.central_speedup;
     const std::uint32_t this_cycle = f.flits_in_cycle(speed, f.now);
@@ -230,12 +231,12 @@ class switch_allocation {
       }
     }
     B.leaving[v] += pk.flits;
-    f.events.push(end, switch_event_kind::release, src, static_cast<std::uint32_t>(v), pk.flits);
-    f.events.push(end, switch_event_kind::wake_source, src);
+    f.events.push(end, event_kind::release, src, static_cast<std::uint32_t>(v), pk.flits);
+    f.events.push(end, event_kind::wake_source, src);
     // Out of the input buffer the packet takes the SC and VL of its route.
     pk.sc = pk.next_sc;
     pk.vl = pk.next_vl;
-    switch_buffer& D = f.buffers[dst];
+    buffer& D = f.buffers[dst];
     D.space.reserve(pk.vl, pk.flits);
     D.write_busy_until = end;
     if (shares) {
@@ -258,11 +259,11 @@ class switch_allocation {
     D.enqueue(f.packets, f.queue_of(dst, pk), id);
     if (to_output) {
       const std::uint32_t l = f.link_of_output[dst - f.outputs];
-      f.events.push(pk.head_ready, switch_event_kind::wake_link, l);
+      f.events.push(pk.head_ready, event_kind::wake_link, l);
     } else {
-      f.events.push(pk.head_ready, switch_event_kind::wake_source, dst);
+      f.events.push(pk.head_ready, event_kind::wake_source, dst);
     }
-    f.events.push(end, switch_event_kind::port_free, dst);
+    f.events.push(end, event_kind::port_free, dst);
   }
 
   std::vector<std::uint32_t> touched_;
@@ -272,7 +273,8 @@ class switch_allocation {
   std::array<std::uint32_t, vl_space::max_vls> head_destination_{};  // offer()'s, per VL
 };
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_ALLOCATION_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_ALLOCATION_HPP

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/layouts.hpp: networks of QoS switches as [QoSThesis] Chapter 5 builds
-// them.
+// interlock/model/qos_switch/network_layouts.hpp: networks of QoS switches as [QoSThesis] Chapter 5
+// builds them.
 //
 // Contract
 //   - fat_tree_layout(tree): a k-ary n-tree (topology/kary_ntree.hpp) of
@@ -25,24 +25,25 @@
 //
 // Example
 //   interlock::kary_ntree tree(4, 3);
-//   auto layout = interlock::model::fat_tree_layout(tree);   // 48 switches, 64 NICs
-#ifndef INTERLOCK_MODEL_SWITCH_LAYOUTS_HPP
-#define INTERLOCK_MODEL_SWITCH_LAYOUTS_HPP
+//   auto layout = interlock::model::qos_switch::fat_tree_layout(tree);   // 48 switches, 64 NICs
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_NETWORK_LAYOUTS_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_NETWORK_LAYOUTS_HPP
 
 #include <cstddef>
 #include <string>
 
 #include "interlock/core/config_error.hpp"
-#include "interlock/model/switch/layout.hpp"
+#include "interlock/model/qos_switch/layout.hpp"
 #include "interlock/topology/kary_ntree.hpp"
 #include "interlock/topology/torus.hpp"
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
-inline switch_layout fat_tree_layout(const kary_ntree& tree) {
+inline layout fat_tree_layout(const kary_ntree& tree) {
   const std::size_t k = tree.k();
-  switch_layout layout(tree.switches(), tree.ports(), tree.nics());
+  layout layout(tree.switches(), tree.ports(), tree.nics());
   for (std::size_t nic = 0; nic < tree.nics(); ++nic)
     layout.attach_nic(nic, tree.leaf(nic), tree.nic_port(nic));
   for (std::size_t s = 0; s < tree.switches(); ++s) {
@@ -64,8 +65,8 @@ inline switch_layout fat_tree_layout(const kary_ntree& tree) {
   return layout;
 }
 
-inline switch_layout torus_layout(const torus_topology& t, std::size_t trunk,
-                                  std::size_t nics_per_switch) {
+inline layout torus_layout(const torus_topology& t, std::size_t trunk,
+                           std::size_t nics_per_switch) {
   const std::size_t n = t.dimensions();
   const std::size_t ports = 2 * n * trunk + nics_per_switch;
   if (trunk < 1 || nics_per_switch < 1 || ports > 256) {
@@ -73,7 +74,7 @@ inline switch_layout torus_layout(const torus_topology& t, std::size_t trunk,
                        std::to_string(ports), "2..256, with trunk and NICs per switch >= 1");
   }
   const std::size_t nodes = t.node_count();
-  switch_layout layout(nodes, ports, nodes * nics_per_switch);
+  layout layout(nodes, ports, nodes * nics_per_switch);
   const auto trunk_port = [&](std::size_t d, int sign) { return (2 * d + (sign < 0)) * trunk; };
   for (std::size_t s = 0; s < nodes; ++s) {
     for (std::size_t j = 0; j < nics_per_switch; ++j)
@@ -111,7 +112,8 @@ inline switch_layout torus_layout(const torus_topology& t, std::size_t trunk,
   return layout;
 }
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_LAYOUTS_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_NETWORK_LAYOUTS_HPP

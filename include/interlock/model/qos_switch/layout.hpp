@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/layout.hpp: how switches, their ports and NICs are wired, and routed.
+// interlock/model/qos_switch/layout.hpp: how switches, their ports and NICs are wired, and routed.
 //
 // Contract
-//   switch_layout(switches, ports, nics) starts with nothing wired.
+//   layout(switches, ports, nics) starts with nothing wired.
 //   attach_nic(nic, s, p) puts a NIC on port p of switch s (one NIC per NIC
 //   id, one peer per port); connect(s1, p1, s2, p2) joins two switch ports
 //   in both directions; set_route(s, nic, p, count, cls) says switch s sends
@@ -17,10 +17,10 @@
 //   Complexity: route() and peer() O(1); check() O(switches x nics).
 //
 // Example
-//   auto layout = interlock::model::single_switch(48);
+//   auto layout = interlock::model::qos_switch::single_switch(48);
 //   assert(layout.route(0, 5) == 5);
-#ifndef INTERLOCK_MODEL_SWITCH_LAYOUT_HPP
-#define INTERLOCK_MODEL_SWITCH_LAYOUT_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_LAYOUT_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_LAYOUT_HPP
 
 #include <algorithm>
 #include <cstddef>
@@ -32,6 +32,7 @@
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
 /// What is at the other end of a switch port.
 struct port_peer {
@@ -42,7 +43,7 @@ struct port_peer {
 };
 
 /// A route table entry: ports first..first+count-1, class cls.
-struct switch_route {
+struct route_group {
   std::uint16_t first = 0xFFFF;
   std::uint8_t count = 1;
   std::uint8_t cls = 0;
@@ -55,25 +56,25 @@ struct nic_attachment {
   bool attached = false;
 };
 
-class switch_layout {
+class layout {
  public:
   static constexpr std::uint16_t no_route = 0xFFFF;
 
-  switch_layout(std::size_t switches, std::size_t ports, std::size_t nics)
+  layout(std::size_t switches, std::size_t ports, std::size_t nics)
       : switches_(switches), ports_(ports), nics_(nics) {
-    interlock::detail::require_in_range("switch_layout", "switches", switches, 1, 1u << 16);
-    interlock::detail::require_in_range("switch_layout", "ports", ports, 2, 256);
-    interlock::detail::require_in_range("switch_layout", "NICs", nics, 2, 1u << 20);
+    interlock::detail::require_in_range("layout", "switches", switches, 1, 1u << 16);
+    interlock::detail::require_in_range("layout", "ports", ports, 2, 256);
+    interlock::detail::require_in_range("layout", "NICs", nics, 2, 1u << 20);
     peers_.resize(switches * ports);
     nic_.resize(nics);
-    route_.assign(switches * nics, switch_route{});
+    route_.assign(switches * nics, route_group{});
   }
 
   void attach_nic(std::size_t nic, std::size_t s, std::size_t p) {
     check_port(s, p, "attach_nic");
-    interlock::detail::require_in_range("switch_layout", "NIC", nic, 0, nics_ - 1);
+    interlock::detail::require_in_range("layout", "NIC", nic, 0, nics_ - 1);
     if (nic_[nic].attached) {
-      throw config_error("switch_layout", "NIC " + std::to_string(nic), "attached twice",
+      throw config_error("layout", "NIC " + std::to_string(nic), "attached twice",
                          "one port per NIC");
     }
     nic_[nic] = {static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(p), true};
@@ -90,10 +91,10 @@ class switch_layout {
   void set_route(std::size_t s, std::size_t nic, std::size_t p, std::size_t count = 1,
                  std::size_t cls = 0) {
     check_port(s, p, "set_route");
-    interlock::detail::require_in_range("switch_layout", "NIC", nic, 0, nics_ - 1);
-    interlock::detail::require_in_range("switch_layout", "port group size", count, 1,
+    interlock::detail::require_in_range("layout", "NIC", nic, 0, nics_ - 1);
+    interlock::detail::require_in_range("layout", "port group size", count, 1,
                                         std::min<std::size_t>(255, ports_ - p));
-    interlock::detail::require_in_range("switch_layout", "route class", cls, 0, 1);
+    interlock::detail::require_in_range("layout", "route class", cls, 0, 1);
     route_[s * nics_ + nic] = {static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(count),
                                static_cast<std::uint8_t>(cls)};
   }
@@ -109,20 +110,20 @@ class switch_layout {
   std::size_t route(std::size_t s, std::size_t nic) const noexcept {
     return route_[s * nics_ + nic].first;
   }
-  const switch_route& route_entry(std::size_t s, std::size_t nic) const noexcept {
+  const route_group& route_entry(std::size_t s, std::size_t nic) const noexcept {
     return route_[s * nics_ + nic];
   }
   /// The largest route class any entry uses.
   std::size_t max_class() const noexcept {
     std::size_t m = 0;
-    for (const switch_route& r : route_) m = r.cls > m ? r.cls : m;
+    for (const route_group& r : route_) m = r.cls > m ? r.cls : m;
     return m;
   }
 
   void check() const {
     for (std::size_t n = 0; n < nics_; ++n) {
       if (!nic_[n].attached) {
-        throw config_error("switch_layout", "NIC " + std::to_string(n), "not attached",
+        throw config_error("layout", "NIC " + std::to_string(n), "not attached",
                            "every NIC on a switch port");
       }
     }
@@ -131,14 +132,13 @@ class switch_layout {
         const std::size_t p = route(s, n);
         const std::string where =
             "route at switch " + std::to_string(s) + " to NIC " + std::to_string(n);
-        if (p == no_route) throw config_error("switch_layout", where, "unset", "a port");
+        if (p == no_route) throw config_error("layout", where, "unset", "a port");
         const port_peer& q = peer(s, p);
         if (q.what == port_peer::kind::none) {
-          throw config_error("switch_layout", where, "port " + std::to_string(p),
-                             "a port with a peer");
+          throw config_error("layout", where, "port " + std::to_string(p), "a port with a peer");
         }
         if (q.what == port_peer::kind::nic && q.id != n) {
-          throw config_error("switch_layout", where, "port " + std::to_string(p),
+          throw config_error("layout", where, "port " + std::to_string(p),
                              "the destination's port or a switch link (port " + std::to_string(p) +
                                  " holds NIC " + std::to_string(q.id) + ")");
         }
@@ -148,21 +148,20 @@ class switch_layout {
 
  private:
   void check_port(std::size_t s, std::size_t p, const char* what) const {
-    interlock::detail::require_in_range(std::string("switch_layout ") + what, "switch", s, 0,
+    interlock::detail::require_in_range(std::string("layout ") + what, "switch", s, 0,
                                         switches_ - 1);
-    interlock::detail::require_in_range(std::string("switch_layout ") + what, "port", p, 0,
-                                        ports_ - 1);
+    interlock::detail::require_in_range(std::string("layout ") + what, "port", p, 0, ports_ - 1);
   }
 
   std::size_t switches_, ports_, nics_;
   std::vector<port_peer> peers_;
   std::vector<nic_attachment> nic_;
-  std::vector<switch_route> route_;
+  std::vector<route_group> route_;
 };
 
 /// One switch of `ports` ports, NIC i on port i.
-inline switch_layout single_switch(std::size_t ports) {
-  switch_layout layout(1, ports, ports);
+inline layout single_switch(std::size_t ports) {
+  layout layout(1, ports, ports);
   for (std::size_t i = 0; i < ports; ++i) {
     layout.attach_nic(i, 0, i);
     layout.set_route(0, i, i);
@@ -170,7 +169,8 @@ inline switch_layout single_switch(std::size_t ports) {
   return layout;
 }
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_LAYOUT_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_LAYOUT_HPP

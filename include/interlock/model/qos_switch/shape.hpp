@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/config.hpp: what a hierarchical QoS switch and its traffic are made of.
+// interlock/model/qos_switch/shape.hpp: what a hierarchical QoS switch and its traffic are made of.
 //
 // Models [QoSThesis] Sections 2.2 and 4.2.2 (Figures 2.1, 2.2 and 4.2): a
 // switch of `ports` ports grouped into MPorts of `mport_ports`; each MPort's
@@ -23,7 +23,7 @@
 // X = 1, FLY = 8 give exactly 160 (opa_latencies()).
 //
 // Contract
-//   - switch_shape: ports 2..256, mport_ports dividing ports, central_links
+//   - shape: ports 2..256, mport_ports dividing ports, central_links
 //     1..8, speed-ups 1..16 flits per speedup_cycles 1..16, buffers in flits (input and output per
 //     port, central per central link: the thesis's per-MPort central capacity is split between its
 //     links), per-VL minimum and maximum of the dynamic VL space (vl_buffer.hpp), bytes per flit
@@ -44,11 +44,11 @@
 //     16-flit packets (128 bytes, Section 4.3.3.1).
 //
 // Example
-//   auto shape = interlock::model::opa_48_port();
+//   auto shape = interlock::model::qos_switch::opa_48_port();
 //   shape.ports = 8;                       // Chapter 5's fat-tree switch: 2 MPorts of 4
 //   shape.check();
-#ifndef INTERLOCK_MODEL_SWITCH_CONFIG_HPP
-#define INTERLOCK_MODEL_SWITCH_CONFIG_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_SHAPE_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_SHAPE_HPP
 
 #include <array>
 #include <cmath>
@@ -62,8 +62,9 @@
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
-struct switch_latencies {
+struct latencies {
   std::uint32_t inj = 2;  // the NIC's link
   std::uint32_t rt = 32;  // routing, at an input buffer
   std::uint32_t sb = 50;  // storing in an input or output buffer
@@ -109,7 +110,7 @@ enum class routing_unit : unsigned char { pipelined, per_port, per_vl };
 /// Central buffers pay no SB ("perfect") and are never serialized.
 using storing_unit = routing_unit;
 
-struct switch_shape {
+struct shape {
   std::size_t ports = 48;
   std::size_t mport_ports = 4;
   std::size_t central_links = 2;
@@ -126,7 +127,7 @@ struct switch_shape {
   std::uint32_t vl_max_flits = 256;   // at most per VL (clipped to each buffer's capacity)
   std::uint32_t flit_bytes = 8;
   std::uint32_t credit_bytes = 64;
-  switch_latencies latency{};
+  latencies latency{};
   /// False (the thesis's virtual cut-through): a header is allocated the
   /// crossbar once routed, and a packet still arriving holds its crossbar
   /// link at the link's rate. True: a packet crosses only once wholly in
@@ -159,7 +160,7 @@ struct switch_shape {
   std::size_t central_buffers() const noexcept { return mports() * central_links; }
 
   void check() const {
-    constexpr const char* c = "switch_shape";
+    constexpr const char* c = "shape";
     interlock::detail::require_in_range(c, "ports", ports, 2, 256);
     interlock::detail::require_in_range(c, "mport_ports", mport_ports, 1, ports);
     if (ports % mport_ports != 0) {
@@ -192,10 +193,10 @@ struct switch_shape {
 };
 
 /// Section 2.2.2's stage latencies, adding up to its 160 cycles (see above).
-inline switch_latencies opa_latencies() { return switch_latencies{}; }
+inline latencies opa_latencies() { return latencies{}; }
 
 /// Chapter 2's 48-port OPA switch.
-inline switch_shape opa_48_port() { return switch_shape{}; }
+inline shape opa_48_port() { return shape{}; }
 
 /// SL2SC and SC2VL, the Omni-Path maps a packet's VL comes from, for one
 /// or two SC classes: a route table may move a packet to its SL's class-1
@@ -336,7 +337,8 @@ struct sl_traffic {
   }
 };
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_CONFIG_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_SHAPE_HPP

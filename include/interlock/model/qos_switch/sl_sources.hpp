@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/sources.hpp: when a switch network's NICs create packets, and for whom.
+// interlock/model/qos_switch/sl_sources.hpp: when a switch network's NICs create packets, and for
+// whom.
 //
-// [QoSThesis] Table 5.2's sources per SL (config.hpp's sl_source):
+// [QoSThesis] Table 5.2's sources per SL (shape.hpp's sl_source):
 // Bernoulli packets, constant bit rate on connections or to the run's
 // pattern, and bursts; and the run's pattern of destinations: uniform over
 // the other NICs, (src + 1) mod NICs, or a fixed destination per NIC.
 //
 // Contract
-//   - switch_sources(nics, traffic); set_destinations(d) for
-//     switch_pattern::fixed (config_error names a NIC sending to itself or
+//   - sources(nics, traffic); set_destinations(d) for
+//     pattern::fixed (config_error names a NIC sending to itself or
 //     out of range, or a list of the wrong length).
 //   - start(pattern, rates, seed, now, schedule): one generator per NIC
 //     seeded from `seed` (same seed, same packets); schedule(at, nic, sl)
@@ -21,11 +22,11 @@
 //   Cost: O(1) per packet besides the draws; start() O(NICs x SLs).
 //
 // Example
-//   interlock::model::switch_sources s(48, interlock::model::sl_traffic{{1.0}, {16}});
-//   s.start(interlock::model::switch_pattern::uniform, {0.5}, 1, 0,
+//   interlock::model::qos_switch::sources s(48, interlock::model::qos_switch::sl_traffic{{1.0},
+//   {16}}); s.start(interlock::model::qos_switch::pattern::uniform, {0.5}, 1, 0,
 //           [](std::uint64_t at, std::uint32_t nic, std::uint32_t sl) { /* queue the event */ });
-#ifndef INTERLOCK_MODEL_SWITCH_SOURCES_HPP
-#define INTERLOCK_MODEL_SWITCH_SOURCES_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_SL_SOURCES_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_SL_SOURCES_HPP
 
 #include <algorithm>
 #include <cmath>
@@ -37,28 +38,28 @@
 
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/random.hpp"
-#include "interlock/model/switch/config.hpp"
+#include "interlock/model/qos_switch/shape.hpp"
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
 /// Where NICs send: uniform random over the other NICs; (src + 1) mod NICs;
 /// or a fixed destination per source (set_destinations).
-enum class switch_pattern : std::uint8_t { uniform, shift, fixed };
+enum class pattern : std::uint8_t { uniform, shift, fixed };
 
-class switch_sources {
+class sources {
  public:
-  switch_sources(std::size_t nics, sl_traffic traffic)
-      : nics_(nics), traffic_(std::move(traffic)) {}
+  sources(std::size_t nics, sl_traffic traffic) : nics_(nics), traffic_(std::move(traffic)) {}
 
   void set_destinations(const std::vector<std::uint32_t>& destination) {
     if (destination.size() != nics_) {
-      throw config_error("switch_network", "destinations", std::to_string(destination.size()),
+      throw config_error("network", "destinations", std::to_string(destination.size()),
                          "one per NIC (" + std::to_string(nics_) + ")");
     }
     for (std::size_t n = 0; n < destination.size(); ++n) {
       if (destination[n] >= nics_ || destination[n] == n) {
-        throw config_error("switch_network", "destination of NIC " + std::to_string(n),
+        throw config_error("network", "destination of NIC " + std::to_string(n),
                            std::to_string(destination[n]),
                            "another NIC 0.." + std::to_string(nics_ - 1));
       }
@@ -68,7 +69,7 @@ class switch_sources {
   bool has_destinations() const noexcept { return !destination_.empty(); }
 
   template <class Schedule>
-  bool start(switch_pattern pattern, const std::vector<double>& rates, std::uint64_t seed,
+  bool start(pattern pattern, const std::vector<double>& rates, std::uint64_t seed,
              std::uint64_t now, Schedule&& schedule) {
     pattern_ = pattern;
     const std::size_t N = nics_, L = rates.size();
@@ -147,8 +148,8 @@ class switch_sources {
   }
 
   std::uint32_t pattern_destination(std::uint32_t n) {
-    if (pattern_ == switch_pattern::shift) return static_cast<std::uint32_t>((n + 1) % nics_);
-    if (pattern_ == switch_pattern::fixed) return destination_[n];
+    if (pattern_ == pattern::shift) return static_cast<std::uint32_t>((n + 1) % nics_);
+    if (pattern_ == pattern::fixed) return destination_[n];
     const auto d = static_cast<std::uint32_t>(uniform_below(rng_[n], nics_ - 1));
     return d >= n ? d + 1 : d;
   }
@@ -168,14 +169,15 @@ class switch_sources {
 
   std::size_t nics_;
   sl_traffic traffic_;
-  switch_pattern pattern_ = switch_pattern::uniform;
+  pattern pattern_ = pattern::uniform;
   std::vector<std::uint32_t> destination_;
   std::vector<splitmix64> rng_;
   std::vector<double> rate_, period_, next_cbr_;
   std::vector<std::uint32_t> connection_;
 };
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_SOURCES_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_SL_SOURCES_HPP

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/measurement.hpp: what a run of a switch network measures per SL.
+// interlock/model/qos_switch/sl_measurement.hpp: what a run of a switch network measures per SL.
 //
 // [QoSThesis] Section 2.4's metrics per SL: throughput and normalized
 // throughput, end-to-end latency (creation to the tail's delivery) and
 // network latency (the head leaving the NIC to the tail's delivery).
 //
 // Contract
-//   - switch_measurement(sls): counters per SL over a window [start, end);
+//   - measurement(sls): counters per SL over a window [start, end);
 //     reset(now) opens [now, forever), window(start, end) sets it; created()
 //     and delivered() count what falls in the window (O(1), no allocation);
 //     for a message cut into packets, flits_delivered() per packet and
@@ -26,13 +26,13 @@
 //     did).
 //
 // Example
-//   interlock::model::switch_measurement m(2);
+//   interlock::model::qos_switch::measurement m(2);
 //   m.reset(0);
 //   m.created(1, 16, 5);
 //   m.delivered(1, 16, 180, 170, 185);
 //   auto r = m.results(1, 200);    // r[1].latency_mean == 180
-#ifndef INTERLOCK_MODEL_SWITCH_MEASUREMENT_HPP
-#define INTERLOCK_MODEL_SWITCH_MEASUREMENT_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_SL_MEASUREMENT_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_SL_MEASUREMENT_HPP
 
 #include <algorithm>
 #include <cstddef>
@@ -42,6 +42,7 @@
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
 /// One SL's figures over a run's measured window.
 struct sl_result {
@@ -105,9 +106,9 @@ std::vector<sl_result> mean_over_seeds(std::size_t runs, Run&& run) {
   return mean;
 }
 
-class switch_measurement {
+class measurement {
  public:
-  explicit switch_measurement(std::size_t sls = 0) : sls_(sls) {}
+  explicit measurement(std::size_t sls = 0) : sls_(sls) {}
 
   bool started() const noexcept { return !created_.empty(); }
   void reset(std::uint64_t now) {
@@ -181,7 +182,8 @@ class switch_measurement {
   std::vector<double> latency_, network_latency_;
 };
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_MEASUREMENT_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_SL_MEASUREMENT_HPP

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/audit.hpp: what breaks a switch network's invariants.
+// interlock/model/qos_switch/conservation.hpp: what breaks a switch network's invariants.
 //
 // Contract
-//   switch_audit(fabric, idle, created, delivered) returns "" when the
+//   audit(fabric, idle, created, delivered) returns "" when the
 //   invariants hold, or the first that breaks, naming the buffer or link
 //   and VL:
 //   - each buffer's occupancy per VL equals its queued flits (in every
@@ -14,25 +14,26 @@
 //     packet delivered and every buffer empty.
 //   A check for tests and programs' --audit: it walks every buffer's FIFOs,
 //   so it costs the packets in flight.
-#ifndef INTERLOCK_MODEL_SWITCH_AUDIT_HPP
-#define INTERLOCK_MODEL_SWITCH_AUDIT_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_CONSERVATION_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_CONSERVATION_HPP
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "interlock/model/switch/fabric.hpp"
+#include "interlock/model/qos_switch/vl_fabric.hpp"
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
 template <class Scheduler>
-std::string switch_audit(const switch_fabric<Scheduler>& f, bool idle, std::uint64_t created,
-                         std::uint64_t delivered) {
+std::string audit(const fabric<Scheduler>& f, bool idle, std::uint64_t created,
+                  std::uint64_t delivered) {
   const std::size_t vls = f.levels.vls();
   for (std::size_t b = 0; b < f.buffers.size(); ++b) {
-    const switch_buffer& B = f.buffers[b];
+    const buffer& B = f.buffers[b];
     // Queued flits per VL, over every FIFO (a FIFO per SC holds its VL's).
     std::array<std::uint64_t, vl_space::max_vls> queued{};
     for (std::size_t q = 0; q < B.queue.size(); ++q)
@@ -47,8 +48,8 @@ std::string switch_audit(const switch_fabric<Scheduler>& f, bool idle, std::uint
     }
   }
   for (std::size_t l = 0; l < f.links.size(); ++l) {
-    const switch_link<Scheduler>& L = f.links[l];
-    if (L.to_input == no_switch_buffer) continue;
+    const link<Scheduler>& L = f.links[l];
+    if (L.to_input == no_buffer) continue;
     for (std::size_t v = 0; v < vls; ++v) {
       const std::uint64_t seen = L.credit_view.used(v);
       const std::uint64_t real = f.buffers[L.to_input].space.used(v) + L.credits_in_flight[v];
@@ -70,7 +71,8 @@ std::string switch_audit(const switch_fabric<Scheduler>& f, bool idle, std::uint
   return {};
 }
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_AUDIT_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_CONSERVATION_HPP

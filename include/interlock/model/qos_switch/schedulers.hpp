@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/schedulers.hpp: the output schedulers a QoS switch takes, made from SL
+// interlock/model/qos_switch/schedulers.hpp: the output schedulers a QoS switch takes, made from SL
 // tables.
 //
 // A switch's output port (and a NIC's injection link) holds packets in VL
@@ -10,7 +10,7 @@
 // queue per VL (Section 6.2).
 //
 // Contract
-//   - switch_queues<S>::per_vl: S schedules VLs (ib_vl_arbiter) rather than
+//   - queues<S>::per_vl: S schedules VLs (ib_vl_arbiter) rather than
 //     SCs (every other scheduler).
 //   - head_units<S>(flits, shape): a packet's size in S::head_size_unit
 //     (credits of credit_bytes for the DTable, bytes for InfiniBand), or in
@@ -24,10 +24,11 @@
 //     Each checks its table through the scheduler's own constructor.
 //
 // Example
-//   interlock::model::service_levels a({0, 1, 2}, {0, 1, 2});
-//   auto sbt = interlock::model::sbt_for(a, {60, 30, 10});   // Table 2.2, configuration A
-#ifndef INTERLOCK_MODEL_SWITCH_SCHEDULERS_HPP
-#define INTERLOCK_MODEL_SWITCH_SCHEDULERS_HPP
+//   interlock::model::qos_switch::service_levels a({0, 1, 2}, {0, 1, 2});
+//   auto sbt = interlock::model::qos_switch::sbt_for(a, {60, 30, 10});   // Table 2.2,
+//   configuration A
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_SCHEDULERS_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_SCHEDULERS_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -37,7 +38,7 @@
 #include "interlock/arbiters/round_robin.hpp"
 #include "interlock/core/candidates.hpp"
 #include "interlock/core/grant.hpp"
-#include "interlock/model/switch/config.hpp"
+#include "interlock/model/qos_switch/shape.hpp"
 #include "interlock/qos/dtable.hpp"
 #include "interlock/qos/ib_vl_arbiter.hpp"
 #include "interlock/qos/queue_requests.hpp"
@@ -45,6 +46,7 @@
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
 /// Round robin over a port's active queues: the baseline with no QoS.
 class round_robin_scheduler {
@@ -60,11 +62,11 @@ class round_robin_scheduler {
 };
 
 template <class S>
-struct switch_queues {
+struct queues {
   static constexpr bool per_vl = false;
 };
 template <>
-struct switch_queues<qos::ib_vl_arbiter> {
+struct queues<qos::ib_vl_arbiter> {
   static constexpr bool per_vl = true;
 };
 
@@ -77,7 +79,7 @@ struct has_head_size_unit<S, std::void_t<decltype(S::head_size_unit)>> : std::tr
 
 /// A packet of `flits` in the unit S reads head sizes in.
 template <class S>
-std::uint32_t head_units(std::uint32_t flits, const switch_shape& shape) noexcept {
+std::uint32_t head_units(std::uint32_t flits, const shape& shape) noexcept {
   if constexpr (detail::has_head_size_unit<S>::value) {
     const std::uint64_t bytes = std::uint64_t{flits} * shape.flit_bytes;
     if constexpr (S::head_size_unit == size_unit::bytes) {
@@ -107,7 +109,8 @@ inline qos::ib_vl_arbiter ib_for(const qos::ib_vl_arbitration_config& config) {
   return qos::ib_vl_arbiter(config);
 }
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_SCHEDULERS_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_SCHEDULERS_HPP

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
-// interlock/model/switch/zero_load.hpp: a switch network's latency without load, and the routing
-// time that gives a wanted one.
+// interlock/model/qos_switch/zero_load.hpp: a switch network's latency without load, and the
+// routing time that gives a wanted one.
 //
 // The end-to-end latency of a lone packet is the pipeline's: each switch's
-// stages (switch_latencies), the links, and the packet's serialization. A
+// stages (latencies), the links, and the packet's serialization. A
 // network's zero-load latency for an SL is its mean over every ordered pair
 // of distinct NICs, each packet alone in the network. Each switch a route
 // crosses routes its header once, so the zero-load latency grows by the
@@ -22,17 +22,17 @@
 //     needed passes 100,000 cycles.
 //
 // Example
-//   // with interlock/model/switch/layouts.hpp: one SL of 16-flit packets, 8 ports
-//   interlock::model::switch_shape shape = interlock::model::opa_48_port();
+//   // with interlock/model/qos_switch/network_layouts.hpp: one SL of 16-flit packets, 8 ports
+//   interlock::model::qos_switch::shape shape = interlock::model::qos_switch::opa_48_port();
 //   shape.ports = 8;
-//   const interlock::model::service_levels levels({0}, {0});
-//   const interlock::model::sl_traffic traffic{{1.0}, {16}};
-//   double cycles = interlock::model::zero_load_latency(
-//       interlock::model::single_switch(8), shape, levels, traffic,
-//       interlock::model::round_robin_scheduler{}, 0);
+//   const interlock::model::qos_switch::service_levels levels({0}, {0});
+//   const interlock::model::qos_switch::sl_traffic traffic{{1.0}, {16}};
+//   double cycles = interlock::model::qos_switch::zero_load_latency(
+//       interlock::model::qos_switch::single_switch(8), shape, levels, traffic,
+//       interlock::model::qos_switch::round_robin_scheduler{}, 0);
 //   assert(cycles > 16);  // the pipeline, then 16 flits
-#ifndef INTERLOCK_MODEL_SWITCH_ZERO_LOAD_HPP
-#define INTERLOCK_MODEL_SWITCH_ZERO_LOAD_HPP
+#ifndef INTERLOCK_MODEL_QOS_SWITCH_ZERO_LOAD_HPP
+#define INTERLOCK_MODEL_QOS_SWITCH_ZERO_LOAD_HPP
 
 #include <cmath>
 #include <cstddef>
@@ -40,16 +40,16 @@
 #include <string>
 
 #include "interlock/core/config_error.hpp"
-#include "interlock/model/switch/network.hpp"
+#include "interlock/model/qos_switch.hpp"
 
 namespace interlock {
 namespace model {
+namespace qos_switch {
 
 template <class Scheduler>
-double zero_load_latency(const switch_layout& layout, const switch_shape& shape,
-                         const service_levels& levels, const sl_traffic& traffic,
-                         const Scheduler& scheduler, std::size_t sl) {
-  switch_network<Scheduler> net(layout, shape, levels, traffic, scheduler);
+double zero_load_latency(const layout& layout, const shape& shape, const service_levels& levels,
+                         const sl_traffic& traffic, const Scheduler& scheduler, std::size_t sl) {
+  network<Scheduler> net(layout, shape, levels, traffic, scheduler);
   const std::size_t nics = layout.nics();
   for (std::size_t src = 0; src < nics; ++src)
     for (std::size_t dst = 0; dst < nics; ++dst) {
@@ -61,9 +61,9 @@ double zero_load_latency(const switch_layout& layout, const switch_shape& shape,
 }
 
 template <class Scheduler>
-std::uint32_t rt_for_zero_load(const switch_layout& layout, switch_shape shape,
-                               const service_levels& levels, const sl_traffic& traffic,
-                               const Scheduler& scheduler, std::size_t sl, double target) {
+std::uint32_t rt_for_zero_load(const layout& layout, shape shape, const service_levels& levels,
+                               const sl_traffic& traffic, const Scheduler& scheduler,
+                               std::size_t sl, double target) {
   const double at = zero_load_latency(layout, shape, levels, traffic, scheduler, sl);
   const std::uint32_t rt = shape.latency.rt;
   ++shape.latency.rt;
@@ -71,7 +71,7 @@ std::uint32_t rt_for_zero_load(const switch_layout& layout, switch_shape shape,
   const double per = zero_load_latency(layout, shape, levels, traffic, scheduler, sl) - at;
   const double wanted = std::round(static_cast<double>(rt) + (target - at) / per);
   if (!(wanted >= 0 && wanted <= 100000)) {
-    throw config_error("switch_network", "zero-load target", std::to_string(target),
+    throw config_error("network", "zero-load target", std::to_string(target),
                        "a latency RT 0..100000 reaches: " + std::to_string(at) + " cycles at RT " +
                            std::to_string(rt) + ", " + std::to_string(per) +
                            " more per cycle of RT");
@@ -79,7 +79,8 @@ std::uint32_t rt_for_zero_load(const switch_layout& layout, switch_shape shape,
   return static_cast<std::uint32_t>(wanted);
 }
 
+}  // namespace qos_switch
 }  // namespace model
 }  // namespace interlock
 
-#endif  // INTERLOCK_MODEL_SWITCH_ZERO_LOAD_HPP
+#endif  // INTERLOCK_MODEL_QOS_SWITCH_ZERO_LOAD_HPP
