@@ -31,7 +31,7 @@
 //     the same at half of each torus's saturation, 4/k flits per node per
 //     cycle: the cost per flit-hop at the same relative load, apart from
 //     the contention a fixed 0.3 adds as k grows.
-//   model/torus_size/<k>/0.3/1/threads:<n>
+//   model/torus_size/<k>/0.3/1/threads:<n>, model/torus_size/<k>/half/1/threads:<n>
 //     the same on n threads (config::threads; the same run bit for bit):
 //     its time against the one-thread case's of the same k, measured in the
 //     same run, is the speedup (k = 16 and 32, n = 2). These cases are timed
@@ -290,12 +290,18 @@ const bool registered = [] {
         ->UseRealTime();
   // The large ones on two threads. Every size is timed by the wall clock
   // (a worker thread's time is not the benchmark's CPU time).
-  for (const std::size_t k : {16u, 32u})
+  for (const std::size_t k : {16u, 32u}) {
     benchmark::RegisterBenchmark(
         ("model/torus_size/" + std::to_string(k) + "/0.3/1/threads:2").c_str(), model_torus_size, k,
         0.3, std::size_t{2})
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
+    benchmark::RegisterBenchmark(
+        ("model/torus_size/" + std::to_string(k) + "/half/1/threads:2").c_str(), model_torus_size,
+        k, 4.0 / static_cast<double>(k), std::size_t{2})
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
   // The QoS switch, configuration A, below and past its saturation (about 0.7).
   for (const char* load : {"0.5", "1.0"})
     benchmark::RegisterBenchmark(("model/switch/A/" + std::string(load)).c_str(), model_switch_a,

@@ -11,8 +11,9 @@
 //     the ways on, each a hop (dimension, sign, slice, scheme VC, adaptive);
 //     the topology's port_of(hop) names the output port (a node shape's
 //     port_of(router, hop), model/anton2_node.hpp) and vc_sets the
-//     physical VCs. A head with one way on takes it at once (follow()),
-//     while its packet is in cache; otherwise follow() is applied to the
+//     physical VCs. A head with one way on takes it at once (follow(); an
+//     oblivious scheme's one next() both names and takes it), while its
+//     packet is in cache; otherwise follow() is applied to the
 //     hop taken when the packet leaves (follow_taken), its candidates
 //     computed again from the route state they came from;
 //   - the heads that can go at an input port (heads_that_can_go): at an
@@ -107,16 +108,20 @@ class router_routes {
     s_.buf[b].fields = model::head_fields{p.age, p.pattern, static_cast<std::uint8_t>(p.cls)};
     if (scheme_.arrived(r, p.route)) {
       head.ncand = 0;
+    } else if constexpr (interlock::detail::is_oblivious_v<Scheme>) {
+      // The one way on, taken now while the packet is in cache: next()
+      // names the hop and moves the route state past it in one call (what
+      // candidates() and then follow() would do, each calling next()).
+      head.ncand = 1;
+      s_.cand_info[b * s_.max_cand] = candidate_of(r, scheme_.next(r, p.route));
+      ++p.hops;
     } else {
       hop cand[max_route_candidates];
       head.ncand = static_cast<std::uint8_t>(scheme_.candidates(r, p.route, cand));
       INTERLOCK_ASSERT(head.ncand <= s_.max_cand,
                        "more candidates than the records kept per buffer");
       for (std::size_t k = 0; k < head.ncand; ++k)
-        s_.cand_info[b * s_.max_cand + k] =
-            candidate_info{static_cast<std::uint8_t>(detail::hop_port(t_, r, cand[k])),
-                           static_cast<std::uint8_t>(sets_.first(cand[k].vc)),
-                           static_cast<std::uint8_t>(cand[k].adaptive ? 1 : 0), 0};
+        s_.cand_info[b * s_.max_cand + k] = candidate_of(r, cand[k]);
       // One way on: the packet takes it whenever it goes, so its route
       // state moves on now, while the packet is in cache.
       if (head.ncand == 1) {
@@ -125,6 +130,14 @@ class router_routes {
       }
     }
     s_.port[pi].blocked &= ~bits::bit(v);
+  }
+
+  /// What a head's candidate hop records: its output port at router r, the
+  /// first physical VC of its VC set, whether it is adaptive.
+  candidate_info candidate_of(node_id r, const hop& h) const {
+    return candidate_info{static_cast<std::uint8_t>(detail::hop_port(t_, r, h)),
+                          static_cast<std::uint8_t>(sets_.first(h.vc)),
+                          static_cast<std::uint8_t>(h.adaptive ? 1 : 0), 0};
   }
 
   /// The route state of the head of buffer b takes candidate k (unless it
