@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
-// The QoS switch's readings of [QoSThesis] as options (interlock/model/switch/
-// config.hpp): the virtual allocation's rule (va_rule: what an input arbiter
-// offers), a FIFO per SC inside each VL (sc_queues), and input buffers that
-// route (routing_unit) or buffers that store (storing_unit) one packet at a
-// time; each keeps the switch's invariants.
+// The QoS switch's readings of [QoSThesis] as options
+// (interlock/model/qos_switch/shape.hpp): the virtual allocation's rule
+// (va_rule: what an input arbiter offers), a FIFO per SC inside each VL
+// (sc_queues), and input buffers that route (routing_unit) or buffers that
+// store (storing_unit) one packet at a time; each keeps the switch's
+// invariants.
 #include <catch2/catch.hpp>
 #include <interlock/model/qos_switch.hpp>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// The hierarchical QoS switch (interlock/model/switch/*.hpp):
+// The hierarchical QoS switch (interlock/model/qos_switch.hpp and qos_switch/*.hpp):
 // its buffers, its wiring, its timing and speed-ups, its invariants under
 // every scheduler, and [QoSThesis] Table 2.2's shares.
 #include <catch2/catch.hpp>

@@ -25,8 +25,8 @@
 //
 // Example
 //   interlock::model::qos_switch::service_levels a({0, 1, 2}, {0, 1, 2});
-//   auto sbt = interlock::model::qos_switch::sbt_for(a, {60, 30, 10});   // Table 2.2,
-//   configuration A
+//   // Table 2.2, configuration A:
+//   auto sbt = interlock::model::qos_switch::sbt_for(a, {60, 30, 10});
 #ifndef INTERLOCK_MODEL_QOS_SWITCH_SCHEDULERS_HPP
 #define INTERLOCK_MODEL_QOS_SWITCH_SCHEDULERS_HPP
 

@@ -22,8 +22,9 @@
 //   Cost: O(1) per packet besides the draws; start() O(NICs x SLs).
 //
 // Example
-//   interlock::model::qos_switch::sources s(48, interlock::model::qos_switch::sl_traffic{{1.0},
-//   {16}}); s.start(interlock::model::qos_switch::pattern::uniform, {0.5}, 1, 0,
+//   namespace qs = interlock::model::qos_switch;
+//   qs::sources s(48, qs::sl_traffic{{1.0}, {16}});
+//   s.start(qs::pattern::uniform, {0.5}, 1, 0,
 //           [](std::uint64_t at, std::uint32_t nic, std::uint32_t sl) { /* queue the event */ });
 #ifndef INTERLOCK_MODEL_QOS_SWITCH_SL_SOURCES_HPP
 #define INTERLOCK_MODEL_QOS_SWITCH_SL_SOURCES_HPP
