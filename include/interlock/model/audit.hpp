@@ -3,13 +3,14 @@
 //
 // Contract
 //   audit() visits a whole network and returns what is wrong (empty if
-//   nothing): every packet injected is delivered, in a buffer, on a channel
-//   or being ejected; the count of packets in the network agrees; and for
-//   every output (router, port, VC) with a buffer downstream, its credits
-//   plus the flits that buffer holds or will hold plus the credits on their
-//   way back equal the buffer's size (router_state::buffer_flits: by kind
-//   of router and port), with credits never below 0 or above it. It costs a pass over every buffer
-//   and pending event: for tests, not for runs.
+//   nothing), by the laws of conservation.hpp: every packet injected is
+//   delivered, in a buffer, on a channel or being ejected (packet_ledger);
+//   the count of packets in the network agrees; every output (router,
+//   port, VC) with a buffer downstream closes its credit loop (credit_loop:
+//   the buffer's size by kind of router and port, router_state::
+//   buffer_flits), and so does every output staging buffer with its space
+//   coming back. It costs a pass over every buffer and pending event: for
+//   tests, not for runs.
 //
 // Example
 //   // each cycle of a test: net.step(); REQUIRE(net.check_invariants().empty());
@@ -21,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "interlock/model/conservation.hpp"
 #include "interlock/model/event_wheel.hpp"
 #include "interlock/model/router_state.hpp"
 #include "interlock/topology/torus.hpp"
@@ -45,6 +47,7 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
   }
   // Output staging buffers: their packets, and their space coming back.
   std::vector<std::int64_t> staged_held(s.staging.size(), 0);
+  std::vector<std::int64_t> staged_returning(s.staging.size(), 0);
   for (std::size_t i = 0; i < s.staging.size(); ++i) {
     in_buffers += s.staging[i].count;
     for (std::size_t k = 0; k < s.staging[i].count; ++k)
@@ -52,7 +55,7 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
   }
   wheel.for_each([&](const event& e) {
     if (e.kind == event_kind::staging_credit) {
-      staged_held[s.staging_index(e.router, e.port, e.vc)] += e.payload;
+      staged_returning[s.staging_index(e.router, e.port, e.vc)] += e.payload;
       return;
     }
     const std::size_t b = s.buffer(e.router, e.port, e.vc);
@@ -65,17 +68,16 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
       ++ejecting;
     }
   });
-  for (std::size_t i = 0; i < s.staging.size(); ++i)
-    if (s.staging[i].free < 0 ||
-        s.staging[i].free + staged_held[i] != static_cast<std::int64_t>(s.staging_flits()))
-      return "staging buffer " + std::to_string(i) + ": free " + std::to_string(s.staging[i].free) +
-             " + held or returning " + std::to_string(staged_held[i]) +
-             " != " + std::to_string(s.staging_flits());
-  if (n.injected != n.delivered + in_buffers + in_flight + ejecting)
-    return "packets: injected " + std::to_string(n.injected) + " != delivered " +
-           std::to_string(n.delivered) + " + in buffers " + std::to_string(in_buffers) +
-           " + in flight " + std::to_string(in_flight) + " + ejecting " + std::to_string(ejecting);
-  if (n.in_network != in_buffers + in_flight) return "in_network count is wrong";
+  for (std::size_t i = 0; i < s.staging.size(); ++i) {
+    const credit_loop loop{static_cast<std::int64_t>(s.staging_flits()), s.staging[i].free,
+                           staged_held[i], staged_returning[i]};
+    if (!loop.holds()) return check(loop, "staging buffer " + std::to_string(i));
+  }
+  const packet_ledger ledger{n.injected, n.delivered, in_buffers, in_flight, ejecting};
+  if (!ledger.holds()) return check(ledger);
+  if (n.in_network != ledger.in_network())
+    return "the network counts " + std::to_string(n.in_network) + " packets in it, " +
+           std::to_string(ledger.in_network()) + " are";
   for (node_id r = 0; r < s.nodes; ++r)
     for (std::size_t o = 0; o < s.ports_of(r); ++o)
       for (std::size_t v = 0; v < s.vcs; ++v) {
@@ -91,15 +93,10 @@ std::string audit(const router_state& s, const Pool& pool, const event_wheel& wh
           down = s.buffer(out.downstream, out.downstream_port, v);
           size = s.buffer_flits(out.downstream, out.downstream_port);
         }
-        if (s.credits[up] < 0 || s.credits[up] > static_cast<std::int32_t>(size))
-          return "credits out of range at router " + std::to_string(r) + " port " +
-                 std::to_string(o) + " VC " + std::to_string(v);
-        const std::int64_t sum = s.credits[up] + held[down] + returning[up];
-        if (sum != static_cast<std::int64_t>(size))
-          return "credit loop of router " + std::to_string(r) + " port " + std::to_string(o) +
-                 " VC " + std::to_string(v) + ": credits " + std::to_string(s.credits[up]) +
-                 " + held " + std::to_string(held[down]) + " + returning " +
-                 std::to_string(returning[up]) + " != " + std::to_string(size);
+        const credit_loop loop{size, s.credits[up], held[down], returning[up]};
+        if (!loop.holds())
+          return check(loop, "router " + std::to_string(r) + " port " + std::to_string(o) + " VC " +
+                                 std::to_string(v));
       }
   return {};
 }

@@ -18,7 +18,8 @@
 //   on every standard library and with any reach. Pushing and taking an
 //   event within reach is O(1), allocation-free once each slot has grown to
 //   its busiest cycle; an event beyond it costs O(log n) twice; next()
-//   looks at the wheel's slots from now() on.
+//   looks at the wheel's slots from now() on. for_each(f) visits every
+//   pending event in no particular order (audits).
 //
 // Example
 //   interlock::model::event_calendar<int> c(8);  // a wheel of 8 cycles
@@ -86,6 +87,13 @@ class event_calendar {
   std::vector<Event>& due() { return wheel_.due(now_); }
   /// Empties now()'s events once they are handled.
   void clear() { wheel_.clear(now_); }
+  /// Every pending event, in the wheel and beyond its reach, in no
+  /// particular order (audits).
+  template <class F>
+  void for_each(F&& f) const {
+    wheel_.for_each(f);
+    for (const far_event& e : far_) f(e.e);
+  }
 
  private:
   struct far_event {

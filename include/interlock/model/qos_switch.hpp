@@ -6,7 +6,7 @@
 // and switch allocation with its crossbars (allocation.hpp), the links'
 // schedulers and routing (link_scheduler.hpp), the NICs' sources
 // (sl_sources.hpp), what a run measures (sl_measurement.hpp) and its invariants
-// (conservation.hpp), all driven by one queue of events (events.hpp). Each SL's
+// (fabric_audit.hpp), all driven by one queue of events (events.hpp). Each SL's
 // packets keep their SL's SC and VL end to end. NICs schedule their link
 // with the same scheduler as the switches' output ports: in the thesis's
 // Figures 2.4-2.5 each SL gets its table's share at the NIC too once the
@@ -39,10 +39,11 @@
 //     first packet leaving the NIC).
 //   - drain() stops creating packets and runs until every packet has been
 //     delivered; audit() returns what breaks the model's invariants (empty
-//     when none): each buffer's occupancy per VL equals its queued and
-//     departing flits, each link's credit view equals the input buffer's
-//     occupancy plus the credits in flight, and after drain() everything is
-//     empty and every created packet delivered.
+//     when none), by the laws every network of the model keeps
+//     (conservation.hpp): every created packet delivered, queued or being
+//     delivered; each buffer's occupancy per VL equals its queued and
+//     departing flits; each link's credit view equals the input buffer's
+//     occupancy plus the credits in flight; after drain() nothing left.
 //   - Same seed, same results: one generator per NIC.
 //
 // Example
@@ -66,8 +67,8 @@
 
 #include "interlock/core/config_error.hpp"
 #include "interlock/model/qos_switch/allocation.hpp"
-#include "interlock/model/qos_switch/conservation.hpp"
 #include "interlock/model/qos_switch/events.hpp"
+#include "interlock/model/qos_switch/fabric_audit.hpp"
 #include "interlock/model/qos_switch/layout.hpp"
 #include "interlock/model/qos_switch/link_scheduler.hpp"
 #include "interlock/model/qos_switch/schedulers.hpp"
@@ -208,7 +209,7 @@ class network {
   /// had no room where it goes (the input requested nothing that cycle).
   std::uint64_t blocked_picks() const noexcept { return f_.blocked_picks; }
 
-  /// What breaks the model's invariants, or "" (conservation.hpp).
+  /// What breaks the model's invariants, or "" (qos_switch/fabric_audit.hpp).
   std::string audit() const {
     return qos_switch::audit(f_, !generating_ && f_.events.empty(), total_created_,
                              total_delivered_);
