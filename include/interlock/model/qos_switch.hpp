@@ -159,7 +159,7 @@ class network {
       f_.switch_rng.emplace_back(~seed * 0xD1B54A32D192ED03ull + sw + 1);
     generating_ = generators_.start(pattern, rates, seed, f_.now,
                                     [&](std::uint64_t at, std::uint32_t n, std::uint32_t sl) {
-                                      f_.events.push(at, event_kind::generate, n, sl);
+                                      push(f_.events, at, event_kind::generate, n, sl);
                                     });
     advance(measure_.end());
   }
@@ -221,7 +221,7 @@ class network {
     generators_.fire(
         n, sl, f_.now, [&](std::uint32_t dst) { create(n, dst, sl); },
         [&](std::uint64_t at, std::uint32_t nic, std::uint32_t s) {
-          f_.events.push(at, event_kind::generate, nic, s);
+          push(f_.events, at, event_kind::generate, nic, s);
         });
   }
 

@@ -104,7 +104,7 @@ class allocation {
       }
       // Sources that lost try again next cycle.
       for (std::uint64_t r = req; r != 0; r &= r - 1)
-        f.events.push(f.now + 1, event_kind::wake_source, f.source_of(di, bits::lowest_index(r)));
+        push(f.events, f.now + 1, event_kind::wake_source, f.source_of(di, bits::lowest_index(r)));
     }
   }
 
@@ -198,7 +198,7 @@ class allocation {
     }
     ++f.blocked_picks;
     if ((routed & ~(std::uint64_t{1} << v)) != 0) {
-      f.events.push(f.now + 1, event_kind::wake_source, b);  // the next VL's turn
+      push(f.events, f.now + 1, event_kind::wake_source, b);  // the next VL's turn
     } else {
       wait_for(f, d, b);
     }
@@ -231,8 +231,8 @@ class allocation {
       }
     }
     B.leaving[v] += pk.flits;
-    f.events.push(end, event_kind::release, src, static_cast<std::uint32_t>(v), pk.flits);
-    f.events.push(end, event_kind::wake_source, src);
+    push(f.events, end, event_kind::release, src, static_cast<std::uint32_t>(v), pk.flits);
+    push(f.events, end, event_kind::wake_source, src);
     // Out of the input buffer the packet takes the SC and VL of its route.
     pk.sc = pk.next_sc;
     pk.vl = pk.next_vl;
@@ -259,11 +259,11 @@ class allocation {
     D.enqueue(f.packets, f.queue_of(dst, pk), id);
     if (to_output) {
       const std::uint32_t l = f.link_of_output[dst - f.outputs];
-      f.events.push(pk.head_ready, event_kind::wake_link, l);
+      push(f.events, pk.head_ready, event_kind::wake_link, l);
     } else {
-      f.events.push(pk.head_ready, event_kind::wake_source, dst);
+      push(f.events, pk.head_ready, event_kind::wake_source, dst);
     }
-    f.events.push(end, event_kind::port_free, dst);
+    push(f.events, end, event_kind::port_free, dst);
   }
 
   std::vector<std::uint32_t> touched_;

@@ -5,15 +5,18 @@
 //   events holds the switch network's future events (qos_switch.hpp):
 //   a source buffer or link to look at again, space or a write port coming
 //   free, credits arriving, a NIC's next packet, a delivery. It is the
-//   model's calendar (event_calendar.hpp) of event: events of one
-//   cycle come out in the order they were pushed, so a run is the same on
-//   every standard library; an event within the calendar's reach costs
-//   O(1), one beyond it (a NIC's next packet at a low rate) O(log n).
+//   model's calendar (event_calendar.hpp) of event, the torus model's
+//   calendar with the switch's event type: events of one cycle come out in
+//   the order they were pushed, so a run is the same on every standard
+//   library; an event within the calendar's reach costs O(1), one beyond
+//   it (a NIC's next packet at a low rate) O(log n). push(q, at, kind, a,
+//   b, c) pushes event{kind, a, b, c}.
 //
 // Example
-//   interlock::model::qos_switch::events q;
-//   q.push(5, interlock::model::qos_switch::event_kind::credit, 2, 0, 16);
-//   q.push(3, interlock::model::qos_switch::event_kind::deliver, 7);
+//   namespace qs = interlock::model::qos_switch;
+//   qs::events q;
+//   push(q, 5, qs::event_kind::credit, 2, 0, 16);
+//   push(q, 3, qs::event_kind::deliver, 7);
 //   auto first = q.next();   // 3
 #ifndef INTERLOCK_MODEL_QOS_SWITCH_EVENTS_HPP
 #define INTERLOCK_MODEL_QOS_SWITCH_EVENTS_HPP
@@ -41,14 +44,13 @@ struct event {
   std::uint32_t a, b, c;
 };
 
-class events : public event_calendar<event> {
- public:
-  using event_calendar<event>::push;
-  void push(std::uint64_t at, event_kind kind, std::uint32_t a, std::uint32_t b = 0,
-            std::uint32_t c = 0) {
-    push(at, event{kind, a, b, c});
-  }
-};
+using events = event_calendar<event>;
+
+/// Pushes event{kind, a, b, c} for cycle `at`.
+inline void push(events& q, std::uint64_t at, event_kind kind, std::uint32_t a, std::uint32_t b = 0,
+                 std::uint32_t c = 0) {
+  q.push(at, event{kind, a, b, c});
+}
 
 }  // namespace qos_switch
 }  // namespace model

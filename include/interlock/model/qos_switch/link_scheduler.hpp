@@ -87,19 +87,19 @@ class link_scheduler {
     const std::size_t v = pk.vl;
     const std::uint64_t end = std::max(f.now + pk.flits, pk.tail_at);
     L.busy_until = end;
-    f.events.push(end, event_kind::wake_link, l);
+    push(f.events, end, event_kind::wake_link, l);
     if (L.from >= f.nic_base) {
       pk.injected = f.now;
       B.space.release(v, pk.flits);
     } else {
       B.leaving[v] += pk.flits;
-      f.events.push(end, event_kind::release, L.from, static_cast<std::uint32_t>(v), pk.flits);
+      push(f.events, end, event_kind::release, L.from, static_cast<std::uint32_t>(v), pk.flits);
       f.link_flits[L.from - f.outputs] += pk.flits;
     }
     f.peak_link = std::max<std::uint32_t>(
         f.peak_link, static_cast<std::uint32_t>((pk.flits + (end - f.now) - 1) / (end - f.now)));
     if (L.to_input == no_buffer) {
-      f.events.push(end + L.latency, event_kind::deliver, id);
+      push(f.events, end + L.latency, event_kind::deliver, id);
       return;
     }
     L.credit_view.reserve(v, pk.flits);
@@ -113,7 +113,7 @@ class link_scheduler {
     pk.tail_at = end + L.latency + (stored - arrival);
     if (f.shape.whole_packet_crossing) pk.head_ready = std::max(pk.head_ready, pk.tail_at);
     D.enqueue(f.packets, v, id);
-    f.events.push(pk.head_ready, event_kind::wake_source, L.to_input);
+    push(f.events, pk.head_ready, event_kind::wake_source, L.to_input);
   }
 
   // Routing at an input buffer: a port of the route's group, picked at

@@ -241,7 +241,7 @@ struct fabric {
     if (b < outputs && B.link_in != no_buffer) {
       link<Scheduler>& L = links[B.link_in];
       L.credits_in_flight[v] += flits;
-      events.push(now + L.latency, event_kind::credit, B.link_in, v, flits);
+      push(events, now + L.latency, event_kind::credit, B.link_in, v, flits);
     }
   }
   // Buffer b's write port is free: its waiters try again. An output
