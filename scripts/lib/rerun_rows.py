@@ -122,12 +122,21 @@ def rerun_program(entry, bin_dir, scratch):
 
 def rerun_study(entry, bin_dir, scratch, old_header, old_rows):
     """Each selected grid row rerun alone: its design row, and the grid's
-    other seeds of that row, in a folder of the study's files."""
+    other seeds of that row, in a folder of the study's files, beside
+    copies of the other studies' folders."""
     study = entry["command"][0].split(":", 1)[1]
     folder = os.path.join(ROOT, "docs", "results", "studies", study)
     design_header, design = read_csv(os.path.join(folder, "design.csv"))
     shared = [c for c in design_header if c in old_header]
     _, grid = read_csv(os.path.join(folder, "grid.csv"))
+    # A study's runner may read its sibling studies (part F asks the
+    # decomposition study's verdict for its reading; the 1-hop study draws
+    # with the Figure 9 study's script): copies of them sit beside the rows.
+    studies = os.path.dirname(folder)
+    for sibling in sorted(os.listdir(studies)):
+        source = os.path.join(studies, sibling)
+        if sibling != study and os.path.isdir(source):
+            shutil.copytree(source, os.path.join(scratch, sibling))
     new_rows = []
     for k, row in enumerate(old_rows):
         matches = [d for d in design if all(d[c] == row[c] for c in shared)]
@@ -135,6 +144,9 @@ def rerun_study(entry, bin_dir, scratch, old_header, old_rows):
             raise BadList(f"{entry['where']}: row {k + 1} matches {len(matches)} design rows")
         here = os.path.join(scratch, f"row{k}")
         os.makedirs(here)
+        for name in os.listdir(folder):  # the study's plot scripts: its runner draws the grid
+            if name.endswith(".gp"):
+                shutil.copy(os.path.join(folder, name), here)
         with open(os.path.join(here, "design.csv"), "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f, lineterminator="\n")
             w.writerow(design_header)
