@@ -123,20 +123,21 @@ def rerun_program(entry, bin_dir, scratch):
 def rerun_study(entry, bin_dir, scratch, old_header, old_rows):
     """Each selected grid row rerun alone: its design row, and the grid's
     other seeds of that row, in a folder of the study's files, beside
-    copies of the other studies' folders."""
+    copies of every study's folder."""
     study = entry["command"][0].split(":", 1)[1]
     folder = os.path.join(ROOT, "docs", "results", "studies", study)
     design_header, design = read_csv(os.path.join(folder, "design.csv"))
     shared = [c for c in design_header if c in old_header]
     _, grid = read_csv(os.path.join(folder, "grid.csv"))
-    # A study's runner may read its sibling studies (part F asks the
-    # decomposition study's verdict for its reading; the 1-hop study draws
-    # with the Figure 9 study's script): copies of them sit beside the rows.
+    # A study's runner may read study folders beside its own (part F asks
+    # the decomposition study's verdict for its reading; the Figure 9
+    # studies draw with figure9/grid.gp): copies of every study's folder
+    # sit beside the rows' folders.
     studies = os.path.dirname(folder)
-    for sibling in sorted(os.listdir(studies)):
-        source = os.path.join(studies, sibling)
-        if sibling != study and os.path.isdir(source):
-            shutil.copytree(source, os.path.join(scratch, sibling))
+    for name in sorted(os.listdir(studies)):
+        source = os.path.join(studies, name)
+        if os.path.isdir(source):
+            shutil.copytree(source, os.path.join(scratch, name))
     new_rows = []
     for k, row in enumerate(old_rows):
         matches = [d for d in design if all(d[c] == row[c] for c in shared)]
