@@ -62,8 +62,8 @@ std::string audit(const fabric<Scheduler>& f, bool idle, std::uint64_t created,
   for (std::size_t l = 0; l < f.links.size(); ++l) {
     const link<Scheduler>& L = f.links[l];
     if (L.to_input == no_buffer) continue;
+    const std::int64_t size = L.credit_view.capacity();
     for (std::size_t v = 0; v < vls; ++v) {
-      const std::int64_t size = L.credit_view.capacity();
       const credit_loop loop{size, size - std::int64_t{L.credit_view.used(v)},
                              f.buffers[L.to_input].space.used(v), L.credits_in_flight[v]};
       if (!loop.holds())
