@@ -82,12 +82,15 @@
 #include "interlock/traffic/patterns.hpp"
 
 #include "interlock/verify/adaptive_deadlock.hpp"
+#include "interlock/verify/arbiter_bounds.hpp"
 #include "interlock/verify/arbiter_checks.hpp"
+#include "interlock/verify/arbiter_oracle.hpp"
 #include "interlock/verify/cdg_report.hpp"
 #include "interlock/verify/channel_dependency_graph.hpp"
 #include "interlock/verify/dependency_graph.hpp"
 #include "interlock/verify/fairness_metrics.hpp"
 #include "interlock/verify/route_enumeration.hpp"
+#include "interlock/verify/share_monitor.hpp"
 #include "interlock/verify/unified_deadlock.hpp"
 
 #endif  // C++17
