@@ -90,6 +90,9 @@
 #include "interlock/verify/dependency_graph.hpp"
 #include "interlock/verify/fairness_metrics.hpp"
 #include "interlock/verify/route_enumeration.hpp"
+#include "interlock/verify/rtl_cosim.hpp"
+#include "interlock/verify/rtl_ports.hpp"
+#include "interlock/verify/rtl_stimulus.hpp"
 #include "interlock/verify/share_monitor.hpp"
 #include "interlock/verify/unified_deadlock.hpp"
 
