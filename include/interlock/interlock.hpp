@@ -82,6 +82,7 @@
 #include "interlock/traffic/patterns.hpp"
 
 #include "interlock/verify/adaptive_deadlock.hpp"
+#include "interlock/verify/allocator_oracle.hpp"
 #include "interlock/verify/arbiter_bounds.hpp"
 #include "interlock/verify/arbiter_checks.hpp"
 #include "interlock/verify/arbiter_oracle.hpp"
@@ -89,6 +90,7 @@
 #include "interlock/verify/channel_dependency_graph.hpp"
 #include "interlock/verify/dependency_graph.hpp"
 #include "interlock/verify/fairness_metrics.hpp"
+#include "interlock/verify/message_dependency.hpp"
 #include "interlock/verify/route_enumeration.hpp"
 #include "interlock/verify/rtl_cosim.hpp"
 #include "interlock/verify/rtl_ports.hpp"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <interlock/arbiters/age_epoch.hpp>
+#include <interlock/arbiters/integer_priority.hpp>
 #include <interlock/arbiters/inverse_weighted.hpp>
 #include <interlock/arbiters/inverse_weighted_exact.hpp>
 #include <interlock/arbiters/priority.hpp>
@@ -97,6 +98,32 @@ TEST_CASE("oracles: the priority arbiter, eligible at the highest level", "[veri
         return r;
       };
       require_passed(verify::check_arbiter(arb, stream, stream_cycles,
+                                           bound_of(verify::priority_wait_bound(N))));
+    });
+  });
+}
+
+TEST_CASE("oracles: the integer-priority arbiter, both orders, at the highest priority",
+          "[verify]") {
+  rc::prop("integer_priority_arbiter<N> passes with wait bound N - 1 at the highest priority", [] {
+    const auto n = *rc::gen::inRange<std::size_t>(1, 13);
+    splitmix rng(*rc::gen::arbitrary<std::uint64_t>());
+    const int density = *rc::gen::inRange(0, 3);
+    const auto levels = *rc::gen::inRange<std::uint64_t>(1, 5);
+    interlock_test::with_fixed_size<12>(n, [&](auto size) {
+      constexpr std::size_t N = decltype(size)::value;
+      auto stream = [&](std::uint64_t) {
+        interlock::integer_requests<N> r;
+        const std::uint64_t mask = draw(rng, N, density);
+        for (std::size_t i = 0; i < N; ++i)
+          if (((mask >> i) & 1u) != 0) r.set(i, static_cast<std::int64_t>(rng.below(levels)) - 2);
+        return r;
+      };
+      interlock::integer_priority_arbiter<N> thermometer;
+      require_passed(verify::check_arbiter(thermometer, stream, stream_cycles,
+                                           bound_of(verify::priority_wait_bound(N))));
+      interlock::integer_priority_arbiter<N, interlock::rr_order::ascending> pointer;
+      require_passed(verify::check_arbiter(pointer, stream, stream_cycles,
                                            bound_of(verify::priority_wait_bound(N))));
     });
   });

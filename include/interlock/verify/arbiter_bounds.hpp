@@ -9,7 +9,8 @@
 //     After a grant to g the order is g-1, g-2, ..., g. A requester that is
 //     passed over loses to one ranked above it, so its rank falls by at
 //     least one per grant to another; from rank N - 1 at most it reaches 0.
-//   priority_arbiter<N, P>, eligible = highest requesting level   N - 1
+//   priority_arbiter<N, P>, integer_priority_arbiter<N>,
+//   eligible = highest requesting level (priority)               N - 1
 //     The same argument: the round-robin state is shared by the levels and
 //     every grant goes to the highest level, where the requester competes.
 //   inverse_weighted_arbiter<K, N, M>, every requester eligible

@@ -34,7 +34,8 @@
 //   - observe(requests, grant) takes one of interlock's request types and an
 //     interlock::grant; eligibility comes from the request
 //     (eligible_requesters): the highest level's mask of a prioritized
-//     request, the `oldest` set of an age request, else every requester.
+//     request, the requesters at the highest integer priority, the `oldest`
+//     set of an age request, else every requester.
 //   - check_arbiter(arbiter, stream, cycles, properties) drives one of
 //     interlock's arbiters with grant() on stream(cycle) and returns the
 //     oracle after the run (or after its first violation).
@@ -104,6 +105,11 @@ struct has_highest_level<T, std::void_t<decltype(std::declval<const T&>().highes
                                         decltype(std::declval<const T&>().level_of(0))>>
     : std::true_type {};
 template <class T, class = void>
+struct has_priority_values : std::false_type {};
+template <class T>
+struct has_priority_values<T, std::void_t<decltype(std::declval<const T&>().priority[0])>>
+    : std::true_type {};
+template <class T, class = void>
 struct has_oldest : std::false_type {};
 template <class T>
 struct has_oldest<T, std::void_t<decltype(std::declval<const T&>().oldest)>> : std::true_type {};
@@ -138,6 +144,21 @@ std::uint64_t eligible_requesters(const Requests& requests, std::size_t n) {
     const auto top = requests.highest_level();
     for (std::size_t i = 0; i < n && i < 64; ++i)
       v |= static_cast<std::uint64_t>(requested(requests, i) && requests.level_of(i) == top) << i;
+    return v;
+  } else if constexpr (detail::has_priority_values<Requests>::value) {
+    const std::uint64_t asking = request_vector(requests, n);
+    std::uint64_t v = 0;
+    bool any = false;
+    auto top = requests.priority[0];
+    for (std::size_t i = 0; i < n && i < 64; ++i) {
+      if (((asking >> i) & 1u) == 0) continue;
+      if (!any || requests.priority[i] > top) {
+        top = requests.priority[i];
+        v = 0;
+        any = true;
+      }
+      if (requests.priority[i] == top) v |= std::uint64_t{1} << i;
+    }
     return v;
   } else if constexpr (detail::has_oldest<Requests>::value) {
     return requests.oldest & request_vector(requests, n);
