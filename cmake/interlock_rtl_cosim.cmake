@@ -99,6 +99,8 @@ function(interlock_verilate library)
   endforeach()
   if(NOT TARGET ${library})
     add_library(${library} STATIC)
+    # Every file Verilator writes starts by including verilated.h: parsed once.
+    target_precompile_headers(${library} PRIVATE <verilated.h>)
   endif()
   verilate(${library} SOURCES ${arg_SOURCES} TOP_MODULE ${arg_TOP} PREFIX ${arg_PREFIX}
            VERILATOR_ARGS ${parameters} -Wno-fatal)

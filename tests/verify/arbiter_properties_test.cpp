@@ -5,6 +5,7 @@
 #include "support/interlock_test.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include <interlock/arbiters/inverse_weighted_exact.hpp>
 #include <interlock/arbiters/priority.hpp>
 #include <interlock/arbiters/round_robin.hpp>
+#include <interlock/qos/dtable.hpp>
+#include <interlock/qos/ib_vl_arbiter.hpp>
 #include <interlock/qos/sbt.hpp>
 #include <interlock/verify/arbiter_bounds.hpp>
 #include <interlock/verify/arbiter_oracle.hpp>
@@ -315,4 +318,36 @@ TEST_CASE("shares: round robin is outside unequal weights' bounds", "[verify]") 
   const auto b = verify::spread_share_bounds({1.0, 2.0}, 4.0, shares.decisions());
   REQUIRE(b);
   CHECK(shares.check(b->target, b->tolerance).outcome == verify::share_check::outside);
+}
+
+TEST_CASE("oracles: DTable and InfiniBand's VL arbiter grant requesters and conserve work",
+          "[verify]") {
+  // Their latency bounds are stated in credits and bytes (entry distance,
+  // LimitOfHighPriority), not in grants: the oracle checks the per-decision
+  // properties here, and qos/ tests check those bounds.
+  rc::prop("dtable_scheduler and ib_vl_arbiter on random active queues and sizes", [] {
+    splitmix rng(*rc::gen::arbitrary<std::uint64_t>());
+    const int density = *rc::gen::inRange(0, 3);
+    std::array<std::uint32_t, 4> credits{}, bytes{};
+    auto refresh = [&] {
+      for (std::size_t q = 0; q < 4; ++q) {
+        credits[q] = static_cast<std::uint32_t>(1 + rng.below(2));
+        bytes[q] = static_cast<std::uint32_t>(1 + rng.below(4096));
+      }
+    };
+    interlock::qos::dtable_scheduler dtable({{0, 3}, {1, 5}, {2, 2}, {0, 4}, {3, 2}}, {0, 1, 2, 3},
+                                            {2, 2, 2, 2});
+    auto dtable_stream = [&](std::uint64_t) {
+      refresh();
+      return interlock::qos::queue_requests{draw(rng, 4, density), credits};
+    };
+    require_passed(verify::check_arbiter(dtable, dtable_stream, stream_cycles, {}));
+    interlock::qos::ib_vl_arbiter ib(interlock::qos::ib_vl_arbitration_config{
+        {{0, 3}, {1, 3}}, {{2, 2}, {3, 2}}, 1, interlock::qos::low_priority_turn::one_packet});
+    auto ib_stream = [&](std::uint64_t) {
+      refresh();
+      return interlock::qos::queue_requests{draw(rng, 4, density), bytes};
+    };
+    require_passed(verify::check_arbiter(ib, ib_stream, stream_cycles, {}));
+  });
 }
