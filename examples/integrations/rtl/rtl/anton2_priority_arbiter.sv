@@ -4,7 +4,7 @@
 //
 // Decision (combinational): the requesters at the highest requesting level
 // compete; among them, those whose rr_therm bit is set come first, and within
-// either group the highest index wins. rr_therm is a thermometer code (bit i
+// either group the highest index wins (thermometer_pick.sv). rr_therm is a thermometer code (bit i
 // set implies bit i-1 set), so "set bits first, then the highest index" is a
 // rotation: after a committed grant to g the state becomes bits [0, g) set,
 // g-1 is favoured next and g is served last. One state serves every level
@@ -35,22 +35,22 @@ module anton2_priority_arbiter #(
 );
   logic [N-1:0] rr_therm;
   logic [LW-1:0] top;
-  logic [N-1:0] at_top, preferred, pool;
+  logic [N-1:0] at_top;
 
   always_comb begin
     top = '0;
     for (int i = 0; i < N; i++)
       if (req[i] && req_level[i*LW+:LW] > top) top = req_level[i*LW+:LW];
     for (int i = 0; i < N; i++) at_top[i] = req[i] && (req_level[i*LW+:LW] == top);
-    preferred = at_top & rr_therm;
-    pool = (preferred != '0) ? preferred : at_top;
-    gnt = '0;
-    for (int i = 0; i < N; i++)
-      if (pool[i]) begin
-        gnt = '0;
-        gnt[i] = 1'b1;
-      end
   end
+
+  thermometer_pick #(
+      .N(N)
+  ) pick (
+      .candidates(at_top),
+      .rr_therm(rr_therm),
+      .gnt(gnt)
+  );
 
   assign gnt_valid = |gnt;
   assign state_rr_therm = rr_therm;

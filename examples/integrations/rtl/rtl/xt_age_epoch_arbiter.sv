@@ -5,7 +5,7 @@
 //
 // Each candidate presents the age Procedure 2 computed for its packet (8
 // bits, saturated upstream). Two policies, each with its own
-// thermometer-coded round-robin pointer (as anton2_priority_arbiter's):
+// thermometer-coded round-robin pointer (thermometer_pick.sv):
 //   age          the candidates with the largest age compete under the age pointer;
 //   round robin  every candidate competes under the round-robin pointer.
 // A 6-bit grant counter indexes the 64-bit AGE_RR_SELECT register: bit c = 1
@@ -37,7 +37,7 @@ module xt_age_epoch_arbiter #(
     output logic [  N-1:0] state_age_therm,
     output logic [    5:0] state_counter
 );
-  logic [N-1:0] rr_therm, age_therm, oldest, candidates, therm, preferred, pool;
+  logic [N-1:0] rr_therm, age_therm, oldest, candidates, therm;
   logic [7:0] best;
   logic [5:0] counter;
   logic by_age;
@@ -49,15 +49,15 @@ module xt_age_epoch_arbiter #(
     by_age = cfg_age_rr_select[counter] && !age_suspended;
     candidates = by_age ? oldest : req;
     therm = by_age ? age_therm : rr_therm;
-    preferred = candidates & therm;
-    pool = (preferred != '0) ? preferred : candidates;
-    gnt = '0;
-    for (int i = 0; i < N; i++)
-      if (pool[i]) begin
-        gnt = '0;
-        gnt[i] = 1'b1;
-      end
   end
+
+  thermometer_pick #(
+      .N(N)
+  ) pick (
+      .candidates(candidates),
+      .rr_therm(therm),
+      .gnt(gnt)
+  );
 
   assign gnt_valid = |gnt;
   assign state_rr_therm = rr_therm;
