@@ -311,6 +311,20 @@ TEST_CASE("shares: SBT within one table cycle", "[verify]") {
   });
 }
 
+TEST_CASE("shares: DTable within one table cycle", "[verify]") {
+  // Packets of one MTU (2 credits): a saturated table cycle of 12 credits
+  // sends SL0 3 packets, SL1 1 and SL2 2, so c_i = 6 / packets_i, D = 6.
+  interlock::qos::dtable_scheduler dtable({{0, 4}, {1, 2}, {0, 2}, {2, 4}}, {0, 1, 2}, {2, 2, 2});
+  const std::array<std::uint32_t, 3> size{2, 2, 2};
+  const interlock::qos::queue_requests all{0b111, size};
+  verify::share_monitor shares(3, 0b111);
+  for (int t = 0; t < 3000; ++t) shares.observe(0b111, verify::grant_vector(dtable.grant(all)));
+  const auto b = verify::spread_share_bounds({2.0, 6.0, 3.0}, 6, shares.decisions());
+  REQUIRE(b);
+  CHECK(shares.check(b->target, b->tolerance).outcome == verify::share_check::within);
+  CHECK(*shares.share(0) == Approx(0.5).margin(0.01));
+}
+
 TEST_CASE("shares: round robin is outside unequal weights' bounds", "[verify]") {
   interlock::round_robin_arbiter<2> rr;
   verify::share_monitor shares(2, 0b11);
