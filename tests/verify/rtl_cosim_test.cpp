@@ -153,6 +153,10 @@ TEST_CASE("rtl_ports: bits of integer and word-array ports", "[verify][rtl]") {
   verify::rtl_ports::write(wide, 0, 64, ~std::uint64_t{0});
   CHECK(verify::rtl_ports::read(wide, 0, 64) == ~std::uint64_t{0});
   CHECK(verify::rtl_ports::read(wide, 60, 8) == 0xAF);
+  // A field inside one word leaves the word's other bits as they were.
+  verify::rtl_ports::write(wide, 36, 8, 0);
+  CHECK(wide[1] == 0xFFFFF00Fu);
+  CHECK(wide[0] == 0xFFFFFFFFu);
   std::uint16_t narrow = 0;
   verify::rtl_ports::write(narrow, 4, 4, 0x1F);  // only 4 bits are written
   CHECK(narrow == 0xF0);
