@@ -27,9 +27,7 @@ using interlock_test::splitmix;
 
 namespace {
 
-std::uint64_t low_bits(std::size_t n) {
-  return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-}
+std::uint64_t low_bits(std::size_t n) { return interlock::bits::low_mask(n); }
 
 // Requests of n requesters; `density` 0 sparse, 1 even, 2 dense.
 std::uint64_t draw(splitmix& rng, std::size_t n, int density) {

@@ -49,6 +49,7 @@
 #include <utility>
 
 #include "interlock/allocators/request_matrix.hpp"
+#include "interlock/core/bits.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/verify/arbiter_oracle.hpp"
 
@@ -67,18 +68,15 @@ class allocator_oracle {
  public:
   allocator_oracle(std::size_t inputs, std::size_t outputs, allocator_properties properties)
       : inputs_(inputs), outputs_(outputs), properties_(properties) {
-    if (inputs < 1 || inputs > 64)
-      throw config_error("allocator_oracle", "inputs", std::to_string(inputs), "1..64");
-    if (outputs < 1 || outputs > 64)
-      throw config_error("allocator_oracle", "outputs", std::to_string(outputs), "1..64");
+    interlock::detail::require_in_range("allocator_oracle", "inputs", inputs, 1, 64);
+    interlock::detail::require_in_range("allocator_oracle", "outputs", outputs, 1, 64);
   }
 
   /// One decision: rows[i] the outputs input i requests, output[i] its
   /// matched output or -1.
   bool observe_rows(const std::uint64_t* rows, const int* output) {
     if (violation_) return false;
-    const std::uint64_t out_mask =
-        outputs_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << outputs_) - 1;
+    const std::uint64_t out_mask = bits::low_mask(outputs_);
     std::uint64_t taken = 0, matched_inputs = 0;
     for (std::size_t i = 0; i < inputs_; ++i) {
       const int o = output[i];

@@ -114,15 +114,6 @@ struct has_oldest : std::false_type {};
 template <class T>
 struct has_oldest<T, std::void_t<decltype(std::declval<const T&>().oldest)>> : std::true_type {};
 
-inline std::string hex(std::uint64_t v) {
-  static const char digits[] = "0123456789abcdef";
-  std::string s;
-  do {
-    s.insert(s.begin(), digits[v & 15u]);
-    v >>= 4;
-  } while (v != 0);
-  return "0x" + s;
-}
 }  // namespace detail
 
 /// The request vector of any interlock request type, over requesters [0, n).
@@ -174,9 +165,8 @@ inline std::uint64_t grant_vector(interlock::grant g) noexcept {
 class arbiter_oracle {
  public:
   arbiter_oracle(std::size_t n, arbiter_properties properties) : n_(n), properties_(properties) {
-    if (n < 1 || n > 64)
-      throw config_error("arbiter_oracle", "requesters", std::to_string(n), "1..64");
-    mask_ = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    interlock::detail::require_in_range("arbiter_oracle", "requesters", n, 1, 64);
+    mask_ = bits::low_mask(n);
   }
 
   /// Checks one cycle; false once any violation has been seen.
@@ -185,22 +175,24 @@ class arbiter_oracle {
     const std::uint64_t requests = c.requests;
     if (properties_.grant_to_requester) {
       if ((requests & ~mask_) != 0)
-        return fail("grant_to_requester", "request vector " + detail::hex(requests) +
+        return fail("grant_to_requester", "request vector " + interlock::detail::to_hex(requests) +
                                               " has bits at or above " + std::to_string(n_));
       if (!bits::is_onehot0(c.grant))
-        return fail("grant_to_requester",
-                    "grant vector " + detail::hex(c.grant) + " has more than one bit set");
+        return fail("grant_to_requester", "grant vector " + interlock::detail::to_hex(c.grant) +
+                                              " has more than one bit set");
       if ((c.grant & ~requests) != 0)
-        return fail("grant_to_requester", "grant vector " + detail::hex(c.grant) +
-                                              " is not inside requests " + detail::hex(requests));
+        return fail("grant_to_requester", "grant vector " + interlock::detail::to_hex(c.grant) +
+                                              " is not inside requests " +
+                                              interlock::detail::to_hex(requests));
     }
     if (properties_.work_conserving && requests != 0 && c.grant == 0)
-      return fail("work_conserving", "requests " + detail::hex(requests) + " and no grant");
+      return fail("work_conserving",
+                  "requests " + interlock::detail::to_hex(requests) + " and no grant");
     if (properties_.grant_hold && last_grant_ != 0 && (c.hold & last_grant_) != 0 &&
         (requests & last_grant_) != 0 && c.grant != last_grant_) {
       return fail("grant_hold", "requester " + std::to_string(bits::lowest_index(last_grant_)) +
                                     " holds its grant and was not granted (grant " +
-                                    detail::hex(c.grant) + ")");
+                                    interlock::detail::to_hex(c.grant) + ")");
     }
     const std::uint64_t passed_over = requests & c.eligible & mask_ & ~c.grant;
     for (std::size_t i = 0; i < n_; ++i) {

@@ -155,8 +155,8 @@ class rtl_cosim {
  private:
   bool fail(const char* signal, std::uint64_t rtl, std::uint64_t model, const rtl_stimulus& s) {
     failure_ = "cycle " + std::to_string(cycles_) + ": " + signal + " differs: RTL " +
-               detail::hex(rtl) + ", interlock " + detail::hex(model) + " (req " +
-               detail::hex(s.requests) + (s.reset ? ", reset" : "") +
+               interlock::detail::to_hex(rtl) + ", interlock " + interlock::detail::to_hex(model) +
+               " (req " + interlock::detail::to_hex(s.requests) + (s.reset ? ", reset" : "") +
                (s.commit ? ", commit" : ", no commit") +
                (s.age_suspended ? ", age suspended" : "") + ", fields " +
                rtl_ports::describe_fields(s, policy_.size()) + ")";

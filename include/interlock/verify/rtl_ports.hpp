@@ -39,6 +39,7 @@
 #include "interlock/arbiters/age_heads.hpp"
 #include "interlock/arbiters/inverse_weighted.hpp"
 #include "interlock/arbiters/priority.hpp"
+#include "interlock/core/bits.hpp"
 #include "interlock/core/priority_requests.hpp"
 #include "interlock/core/span.hpp"
 #include "interlock/verify/rtl_stimulus.hpp"
@@ -50,7 +51,7 @@ using bare = std::remove_cv_t<std::remove_reference_t<Port>>;
 
 template <class Port>
 std::uint64_t read(const Port& port, std::size_t lsb, std::size_t width) {
-  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  const std::uint64_t mask = bits::low_mask(width);
   if constexpr (std::is_integral_v<bare<Port>>) {
     return lsb >= 64 ? 0 : (static_cast<std::uint64_t>(port) >> lsb) & mask;
   } else {
@@ -69,8 +70,7 @@ template <class Port>
 void write(Port& port, std::size_t lsb, std::size_t width, std::uint64_t value) {
   if constexpr (std::is_integral_v<bare<Port>>) {
     if (lsb >= 64) return;
-    const std::uint64_t ones = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
-    const std::uint64_t mask = ones << lsb;
+    const std::uint64_t mask = bits::low_mask(width) << lsb;
     const std::uint64_t v = (static_cast<std::uint64_t>(port) & ~mask) | ((value << lsb) & mask);
     port = static_cast<bare<Port>>(v);
   } else {

@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <string>
 
+#include "interlock/core/bits.hpp"
 #include "interlock/core/config_error.hpp"
 #include "interlock/core/random.hpp"
 
@@ -57,12 +58,10 @@ class rtl_stimulus_stream {
  public:
   rtl_stimulus_stream(std::size_t n, unsigned field_values, std::uint64_t seed)
       : n_(n), field_values_(field_values), rng_(seed) {
-    if (n < 1 || n > 64)
-      throw config_error("rtl_stimulus_stream", "requesters", std::to_string(n), "1..64");
-    if (field_values < 1 || field_values > 256)
-      throw config_error("rtl_stimulus_stream", "field_values", std::to_string(field_values),
-                         "1..256");
-    mask_ = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    interlock::detail::require_in_range("rtl_stimulus_stream", "requesters", n, 1, 64);
+    interlock::detail::require_in_range("rtl_stimulus_stream", "field_values", field_values, 1,
+                                        256);
+    mask_ = bits::low_mask(n);
   }
 
   rtl_stimulus next() {

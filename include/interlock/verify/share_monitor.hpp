@@ -92,11 +92,9 @@ inline std::optional<share_bounds> spread_share_bounds(const std::vector<double>
 class share_monitor {
  public:
   share_monitor(std::size_t n, std::uint64_t members) : n_(n), members_(members) {
-    if (n < 1 || n > 64)
-      throw config_error("share_monitor", "requesters", std::to_string(n), "1..64");
-    const std::uint64_t mask = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-    if (members == 0 || (members & ~mask) != 0)
-      throw config_error("share_monitor", "members", detail::hex(members),
+    interlock::detail::require_in_range("share_monitor", "requesters", n, 1, 64);
+    if (members == 0 || (members & ~bits::low_mask(n)) != 0)
+      throw config_error("share_monitor", "members", interlock::detail::to_hex(members),
                          "a non-empty subset of the " + std::to_string(n) + " requesters");
   }
 
